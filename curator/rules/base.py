@@ -1,0 +1,95 @@
+"""The interface every rule family implements.
+
+Two kinds of families exist. Families of identical pieces (`typed = False`) see a position
+as a uint64 occupancy mask and compile
+
+    children(mask, tables, out_masks, out_moves) -> count
+
+Families of typed pieces (`typed = True`) see a position as an int8 array with one entry per
+cell (0 empty, t = piece type t, 1-based) and compile
+
+    children(board, tables, out_boards, out_removed, out_moves) -> count
+
+where out_removed[j] is the type (1-based) of the piece the j-th move removed. Every move
+removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to_cell.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Callable, ClassVar
+
+import numba
+import numpy as np
+
+from curator.board import Board, Transform
+
+MAX_CHILDREN = 512
+"""Upper bound on the number of moves from one position, for the kernels' buffers."""
+
+
+class ParamError(ValueError):
+    """A rule parameter is wrong; `key` names it (relative to the [rules] table)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@numba.njit(cache=True, inline="always")
+def encode_move(src: int, dst: int) -> int:
+    """Pack a move's source and destination cells into one integer (also inside kernels)."""
+    return src * 256 + dst
+
+
+def decode_move(code: int) -> tuple[int, int]:
+    """Inverse of `encode_move`: (from_cell, to_cell)."""
+    return divmod(int(code), 256)
+
+
+class Rules(ABC):
+    """One rule family bound to a board and its parameters."""
+
+    family: ClassVar[str]
+    typed: ClassVar[bool] = False
+    params: ClassVar[dict[str, type]] = {}
+    """Parameter names the family accepts in [rules], with their types."""
+
+    def __init__(self, board: Board, piece_types: tuple[str, ...], **params: Any) -> None:
+        self.board = board
+        self.piece_types = piece_types
+        self.options = params
+
+    @classmethod
+    def from_params(cls, board: Board, piece_types: tuple[str, ...], params: dict) -> "Rules":
+        """Validate the [rules] parameters (less `family`) and build the rules."""
+        for key, value in params.items():
+            if key not in cls.params:
+                known = ", ".join(sorted(cls.params)) or "none"
+                raise ParamError(key, f"unknown parameter for family {cls.family!r} (known: {known})")
+            expected = cls.params[key]
+            if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+                raise ParamError(key, f"must be a {expected.__name__}, got {value!r}")
+        cls.check(board, piece_types, params)
+        return cls(board, piece_types, **params)
+
+    @classmethod
+    def check(cls, board: Board, piece_types: tuple[str, ...], params: dict) -> None:
+        """Family-specific validation; raise ParamError."""
+
+    @abstractmethod
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """The arrays `children` reads, in the order it expects them."""
+
+    @property
+    @abstractmethod
+    def children(self) -> Callable:
+        """The compiled move generator (see the module docstring for its signature)."""
+
+    def keeps(self, transform: Transform) -> bool:
+        """Whether the rules look the same after a board symmetry (default: always)."""
+        return True
+
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """Cell permutations that map every position to an equivalent one."""
+        return self.board.symmetries(self.keeps)

@@ -1,0 +1,306 @@
+"""The retrograde sweep: compiled kernels that fill a layer's three property bit arrays.
+
+A layer with k pieces is computed from the layers with k-1 pieces (every move removes one
+piece). Bits are held in uint64 words, bit i of the layer in bit i % 64 of word i // 64.
+Work is split into chunks of whole words, so threads never share a word and the result is
+the same for any number of threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Callable
+
+import numba
+import numpy as np
+
+from curator.puzzle import Puzzle
+from curator.ranking import (
+    lowest_bit,
+    multinomial,
+    next_colex_mask,
+    rank_colex_mask,
+    rank_multiset_sequence,
+    unrank_colex_mask,
+    unrank_multiset_sequence,
+)
+from curator.rules import MAX_CHILDREN, Rules
+from curator.space import Layer
+
+CHUNK_WORDS = 256
+"""Words per parallel task (16384 positions)."""
+BLOCK_CHUNKS = 64
+"""Chunks per call into compiled code; progress is reported between calls."""
+PROPERTIES = ("solvable", "unique", "all_moves")
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class LayerBits:
+    """The three property bit arrays of one layer (uint64 words, padding bits zero)."""
+
+    layer: Layer
+    solvable: np.ndarray
+    unique: np.ndarray
+    all_moves: np.ndarray
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in PROPERTIES}
+
+    def counts(self) -> dict[str, int]:
+        return {name: int(np.bitwise_count(words).sum()) for name, words in self.arrays().items()}
+
+    @classmethod
+    def empty(cls, layer: Layer) -> "LayerBits":
+        return cls(layer, *(np.zeros(layer.words, dtype=np.uint64) for _ in PROPERTIES))
+
+
+@numba.njit(cache=True, inline="always")
+def _bit(words, index):
+    return (words[index >> 6] >> np.uint64(index & 63)) & np.uint64(1)
+
+
+@numba.njit(cache=True)
+def _classify(ranks, count, solvable, unique, step_once):
+    """The three properties of a position from the ranks of its children.
+
+    unique needs exactly one distinct solvable child, itself unique; when the final step to
+    the goal counts once (`step_once`), every solvable position is unique. all_moves needs a
+    move and every child solvable.
+    """
+    first = np.int64(-1)
+    distinct = 0
+    first_unique = False
+    all_solvable = count > 0
+    for j in range(count):
+        r = ranks[j]
+        if _bit(solvable, r):
+            if distinct == 0:
+                first = r
+                distinct = 1
+                first_unique = _bit(unique, r) != 0
+            elif r != first:
+                distinct = 2
+        else:
+            all_solvable = False
+        if distinct == 2 and not all_solvable:
+            break
+    unique_path = (distinct == 1 and first_unique) or (step_once and distinct > 0)
+    return distinct > 0, unique_path, all_solvable
+
+
+@numba.njit(cache=True)
+def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, out_s, out_u, out_a):
+    masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+    moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    mask = unrank_colex_mask(lo, n, k)
+    ws = wu = wa = np.uint64(0)
+    for r in range(lo, hi):
+        count = children(mask, tables, masks, moves)
+        for j in range(count):
+            ranks[j] = rank_colex_mask(masks[j])
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        bit = np.uint64(r & 63)
+        ws |= np.uint64(s) << bit
+        wu |= np.uint64(u) << bit
+        wa |= np.uint64(a) << bit
+        if bit == 63 or r == hi - 1:
+            out_s[r >> 6] = ws
+            out_u[r >> 6] = wu
+            out_a[r >> 6] = wa
+            ws = wu = wa = np.uint64(0)
+        if r + 1 < hi:
+            mask = next_colex_mask(mask)
+
+
+@numba.njit(cache=True, parallel=True)
+def _binary_block(children, tables, n, k, size, first_word, last_word, solvable, unique, step_once,
+                  out_s, out_u, out_a):
+    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
+    for c in numba.prange(chunks):
+        lo = (first_word + c * CHUNK_WORDS) * 64
+        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
+        _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, out_s, out_u, out_a)
+
+
+@numba.njit(cache=True)
+def _next_sequence(seq):
+    """Advance `seq` to the next distinct ordering in lex order; False after the last."""
+    k = seq.shape[0]
+    i = k - 2
+    while i >= 0 and seq[i] >= seq[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = k - 1
+    while seq[j] <= seq[i]:
+        j -= 1
+    seq[i], seq[j] = seq[j], seq[i]
+    lo, hi = i + 1, k - 1
+    while lo < hi:
+        seq[lo], seq[hi] = seq[hi], seq[lo]
+        lo += 1
+        hi -= 1
+    return True
+
+
+@numba.njit(cache=True)
+def _typed_chunk(children, tables, n, counts, lo, hi, child_counts, child_base, solvable, unique,
+                 step_once, out_s, out_u, out_a):
+    # The multiset rankers use their counts as scratch space: each chunk needs its own.
+    counts = counts.copy()
+    child_counts = child_counts.copy()
+    k = counts.sum()
+    arrangements = multinomial(counts)
+    boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+    removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+    moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    child_arrangements = np.empty(child_counts.shape[0], dtype=np.int64)
+    for t in range(child_counts.shape[0]):
+        child_arrangements[t] = multinomial(child_counts[t])
+    seq = np.empty(k, dtype=np.int64)
+    child_seq = np.empty(max(k - 1, 1), dtype=np.int64)
+    board = np.zeros(n, dtype=np.int8)
+    mask = unrank_colex_mask(lo // arrangements, n, k)
+    unrank_multiset_sequence(lo % arrangements, counts, seq)
+    ws = wu = wa = np.uint64(0)
+    for r in range(lo, hi):
+        board[:] = 0
+        m = mask
+        for i in range(k):
+            cell = lowest_bit(m)
+            board[cell] = seq[i] + 1
+            m &= m - np.uint64(1)
+        count = children(board, tables, boards, removed, moves)
+        for j in range(count):
+            t = removed[j]
+            child_mask = np.uint64(0)
+            p = 0
+            for cell in range(n):
+                if boards[j, cell]:
+                    child_mask |= np.uint64(1) << np.uint64(cell)
+                    child_seq[p] = boards[j, cell] - 1
+                    p += 1
+            ranks[j] = (child_base[t] + rank_colex_mask(child_mask) * child_arrangements[t]
+                        + rank_multiset_sequence(child_seq[:p], child_counts[t]))
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        bit = np.uint64(r & 63)
+        ws |= np.uint64(s) << bit
+        wu |= np.uint64(u) << bit
+        wa |= np.uint64(a) << bit
+        if bit == 63 or r == hi - 1:
+            out_s[r >> 6] = ws
+            out_u[r >> 6] = wu
+            out_a[r >> 6] = wa
+            ws = wu = wa = np.uint64(0)
+        if r + 1 < hi and not _next_sequence(seq):
+            mask = next_colex_mask(mask)
+            unrank_multiset_sequence(0, counts, seq)
+
+
+@numba.njit(cache=True, parallel=True)
+def _typed_block(children, tables, n, counts, size, first_word, last_word, child_counts, child_base,
+                 solvable, unique, step_once, out_s, out_u, out_a):
+    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
+    for c in numba.prange(chunks):
+        lo = (first_word + c * CHUNK_WORDS) * 64
+        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
+        _typed_chunk(children, tables, n, counts, lo, hi, child_counts, child_base, solvable,
+                     unique, step_once, out_s, out_u, out_a)
+
+
+@numba.njit(cache=True, parallel=True)
+def _goal_block(n, k, arrangements, size, first_word, last_word, allowed, out_s, out_u):
+    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
+    for c in numba.prange(chunks):
+        lo = (first_word + c * CHUNK_WORDS) * 64
+        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
+        ws = np.uint64(0)
+        for r in range(lo, hi):
+            mask = unrank_colex_mask(r // arrangements, n, k)
+            if (mask & ~allowed) == 0:
+                ws |= np.uint64(1) << np.uint64(r & 63)
+            if (r & 63) == 63 or r == hi - 1:
+                out_s[r >> 6] = ws
+                out_u[r >> 6] = ws
+                ws = np.uint64(0)
+
+
+def _blocks(layer: Layer, progress: Progress | None):
+    """Word ranges of one compiled call each, reporting progress after each."""
+    step = CHUNK_WORDS * BLOCK_CHUNKS
+    for first in range(0, layer.words, step):
+        last = min(first + step, layer.words)
+        yield first, last
+        if progress:
+            progress(min(last * 64, layer.size) - first * 64)
+
+
+def goal_layer(puzzle: Puzzle, layer: Layer, progress: Progress | None = None) -> LayerBits:
+    """Bits of a layer at the goal's piece count: solvable = unique = is a goal position."""
+    bits = LayerBits.empty(layer)
+    goal = puzzle.goal
+    if goal.piece is not None and layer.counts[goal.piece - 1] != layer.pieces:
+        if progress:
+            progress(layer.size)
+        return bits
+    cells = goal.cells if goal.cells is not None else range(puzzle.board.size)
+    allowed = np.uint64(sum(1 << c for c in cells))
+    arrangements = layer.size // comb(layer.cells, layer.pieces)
+    for first, last in _blocks(layer, progress):
+        _goal_block(layer.cells, layer.pieces, arrangements, layer.size, first, last, allowed,
+                    bits.solvable, bits.unique)
+    return bits
+
+
+def sweep_layer(puzzle: Puzzle, layer: Layer, below: list[LayerBits],
+                progress: Progress | None = None) -> LayerBits:
+    """Bits of `layer` from the bits of every layer with one piece fewer (`below`)."""
+    rules: Rules = puzzle.rules
+    tables = rules.tables()
+    step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
+    bits = LayerBits.empty(layer)
+    out = (bits.solvable, bits.unique, bits.all_moves)
+    if not rules.typed:
+        (child,) = below
+        for first, last in _blocks(layer, progress):
+            _binary_block(rules.children, tables, layer.cells, layer.pieces, layer.size, first, last,
+                          child.solvable, child.unique, step_once, *out)
+        return bits
+    solvable, unique, child_counts, child_base = _typed_children(layer, below)
+    counts = np.array(layer.counts, dtype=np.int64)
+    for first, last in _blocks(layer, progress):
+        _typed_block(rules.children, tables, layer.cells, counts, layer.size, first, last,
+                     child_counts, child_base, solvable, unique, step_once, *out)
+    return bits
+
+
+def _typed_children(layer: Layer, below: list[LayerBits]):
+    """Concatenate the child layers' bits and say where the child of each removed type lies.
+
+    Returns (solvable, unique, child_counts, child_base): removing a piece of type t
+    (1-based) leads to the layer with counts child_counts[t], whose bit 0 is at child_base[t]
+    of the concatenated arrays.
+    """
+    offsets = {}
+    word = 0
+    for bits in below:
+        offsets[bits.layer.counts] = word * 64
+        word += bits.layer.words
+    solvable = np.concatenate([b.solvable for b in below]) if below else np.zeros(1, np.uint64)
+    unique = np.concatenate([b.unique for b in below]) if below else np.zeros(1, np.uint64)
+    types = len(layer.counts)
+    child_counts = np.zeros((types + 1, types), dtype=np.int64)
+    child_base = np.zeros(types + 1, dtype=np.int64)
+    for t in range(1, types + 1):
+        counts = list(layer.counts)
+        if counts[t - 1] == 0:
+            continue
+        counts[t - 1] -= 1
+        child_counts[t] = counts
+        child_base[t] = offsets[tuple(counts)]
+    return solvable, unique, child_counts, child_base
