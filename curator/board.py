@@ -7,8 +7,8 @@ coordinates (see `Board.from_art`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 Cell = tuple[int, int]
 Transform = Callable[[Cell], Cell]
@@ -82,7 +82,7 @@ class Board:
         return max(c for _, c in self.cells) + 1
 
     @classmethod
-    def from_art(cls, grid: str, art: str) -> "Board":
+    def from_art(cls, grid: str, art: str) -> Board:
         """Parse a board drawing: `.` (or `o`) is a cell, space or `#` is no cell.
 
         On a triangular grid cells in neighbouring rows are offset by one character and

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 import numba
 import typer
@@ -141,13 +141,13 @@ def _print_estimate(name: str, est: Estimate, workers: int) -> None:
 @friendly_errors
 def analyze_command(
     puzzle_file: Path = typer.Argument(..., help="Puzzle file (TOML), e.g. puzzles/peg.toml."),
-    output: Optional[Path] = typer.Option(
+    output: Path | None = typer.Option(
         None, "--output", "-o", help="Results folder [default: output/<puzzle name>]."
     ),
-    max_pieces: Optional[int] = typer.Option(
+    max_pieces: int | None = typer.Option(
         None, "--max-pieces", help="Sweep layers up to this many pieces [default: the file's max_pieces]."
     ),
-    workers: Optional[int] = typer.Option(
+    workers: int | None = typer.Option(
         None, "--workers", help="Threads to compute with [default: one per core]."
     ),
     force: bool = typer.Option(False, "--force", help="Recompute every layer, even finished ones."),

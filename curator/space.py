@@ -9,9 +9,9 @@ one with k-1, so layers are swept by piece count.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb, factorial, prod
-from typing import Sequence
 
 from curator.puzzle import Puzzle
 from curator.ranking import rank_placement, unrank_placement
@@ -56,6 +56,16 @@ class Layer:
 
     def count_map(self) -> dict[str, int]:
         return dict(zip(self.piece_types, self.counts))
+
+
+def level_offsets(layers: list[Layer]) -> dict[tuple[int, ...], int]:
+    """Bit offset of each layer when the layers' 64-bit word arrays are laid end to end."""
+    offsets = {}
+    start = 0
+    for layer in layers:
+        offsets[layer.counts] = start
+        start += layer.words * 64
+    return offsets
 
 
 class StateSpace:

@@ -85,7 +85,7 @@ class LayerStore:
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, directory: Path) -> "LayerStore":
+    def open(cls, directory: Path) -> LayerStore:
         """Open an existing results folder for reading."""
         store = cls(directory)
         if not store.manifest:
@@ -93,7 +93,7 @@ class LayerStore:
         return store
 
     @classmethod
-    def for_puzzle(cls, directory: Path, puzzle: Puzzle, max_pieces: int, force: bool) -> "LayerStore":
+    def for_puzzle(cls, directory: Path, puzzle: Puzzle, max_pieces: int, force: bool) -> LayerStore:
         """Open or start the results folder of `puzzle`, keeping finished layers unless `force`."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)

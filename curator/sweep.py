@@ -8,9 +8,9 @@ the same for any number of threads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
-from typing import Callable
 
 import numba
 import numpy as np
@@ -26,7 +26,7 @@ from curator.ranking import (
     unrank_multiset_sequence,
 )
 from curator.rules import MAX_CHILDREN, Rules
-from curator.space import Layer
+from curator.space import Layer, level_offsets
 
 CHUNK_WORDS = 256
 """Words per parallel task (16384 positions)."""
@@ -53,7 +53,7 @@ class LayerBits:
         return {name: int(np.bitwise_count(words).sum()) for name, words in self.arrays().items()}
 
     @classmethod
-    def empty(cls, layer: Layer) -> "LayerBits":
+    def empty(cls, layer: Layer) -> LayerBits:
         return cls(layer, *(np.zeros(layer.words, dtype=np.uint64) for _ in PROPERTIES))
 
 
@@ -286,13 +286,9 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
     (1-based) leads to the layer with counts child_counts[t], whose bit 0 is at child_base[t]
     of the concatenated arrays.
     """
-    offsets = {}
-    word = 0
-    for bits in below:
-        offsets[bits.layer.counts] = word * 64
-        word += bits.layer.words
-    solvable = np.concatenate([b.solvable for b in below]) if below else np.zeros(1, np.uint64)
-    unique = np.concatenate([b.unique for b in below]) if below else np.zeros(1, np.uint64)
+    solvable = concatenate_level([b.solvable for b in below])
+    unique = concatenate_level([b.unique for b in below])
+    offsets = level_offsets([b.layer for b in below])
     types = len(layer.counts)
     child_counts = np.zeros((types + 1, types), dtype=np.int64)
     child_base = np.zeros(types + 1, dtype=np.int64)
@@ -304,3 +300,8 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
         child_counts[t] = counts
         child_base[t] = offsets[tuple(counts)]
     return solvable, unique, child_counts, child_base
+
+
+def concatenate_level(arrays: list[np.ndarray]) -> np.ndarray:
+    """The word arrays of a level's layers laid end to end (see `level_offsets`)."""
+    return np.concatenate(arrays) if arrays else np.zeros(1, dtype=np.uint64)

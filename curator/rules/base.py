@@ -17,7 +17,8 @@ removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -61,7 +62,7 @@ class Rules(ABC):
         self.options = params
 
     @classmethod
-    def from_params(cls, board: Board, piece_types: tuple[str, ...], params: dict) -> "Rules":
+    def from_params(cls, board: Board, piece_types: tuple[str, ...], params: dict) -> Rules:
         """Validate the [rules] parameters (less `family`) and build the rules."""
         for key, value in params.items():
             if key not in cls.params:

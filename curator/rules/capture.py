@@ -7,7 +7,8 @@ With `king_safe = true` a king may not be captured.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import ClassVar
 
 import numba
 import numpy as np
@@ -61,7 +62,7 @@ def capture_children(board, tables, out_boards, out_removed, out_moves):
 class CaptureRules(Rules):
     family = "capture"
     typed = True
-    params = {"king_safe": bool}
+    params: ClassVar[dict[str, type]] = {"king_safe": bool}
 
     @classmethod
     def check(cls, board, piece_types, params):

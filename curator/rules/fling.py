@@ -9,7 +9,8 @@ on) or leaves the board. Every move removes exactly one ball.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import ClassVar
 
 import numba
 import numpy as np
@@ -67,7 +68,7 @@ def fling_children(mask, tables, out_masks, out_moves):
 
 class FlingRules(Rules):
     family = "fling"
-    params = {}
+    params: ClassVar[dict[str, type]] = {}
 
     @classmethod
     def check(cls, board, piece_types, params):

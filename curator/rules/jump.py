@@ -6,7 +6,8 @@ jump along their six directions.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import ClassVar
 
 import numba
 import numpy as np
@@ -28,7 +29,7 @@ def jump_children(mask, tables, out_masks, out_moves):
 
 class JumpRules(Rules):
     family = "jump"
-    params = {"diagonal": bool}
+    params: ClassVar[dict[str, type]] = {"diagonal": bool}
 
     @classmethod
     def check(cls, board, piece_types, params):
