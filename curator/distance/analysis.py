@@ -1,0 +1,68 @@
+"""Running a distance analysis: sweep a permutation puzzle from its solved state and store it.
+
+A finished table is kept unless forced; a long sweep is checkpointed every
+CHECKPOINT_SECONDS, and a stopped one resumes from its last checkpoint.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from curator.distance.puzzle import PermutationPuzzle
+from curator.distance.store import DistanceStore
+from curator.distance.sweep import expand, start_table
+from curator.distance.tables import build_kernel
+from curator.store import StoreError
+
+CHECKPOINT_SECONDS = 60.0
+
+LevelDone = Callable[[int, int], None]
+"""Called with (distance, positions) after each level."""
+
+
+def analyze_distances(
+    puzzle: PermutationPuzzle,
+    directory: Path,
+    workers: int | None = None,
+    force: bool = False,
+    level_done: LevelDone | None = None,
+) -> DistanceStore:
+    """Compute (or keep, or finish) the distance table of `puzzle` in `directory`."""
+    if workers is not None:
+        numba.set_num_threads(workers)
+    store = DistanceStore.for_puzzle(directory, puzzle, force)
+    if store.complete:
+        return store
+    start = time.perf_counter()
+    kernel = build_kernel(puzzle)
+    resumed = _checkpoint(store)
+    if resumed is None:
+        table, counts = start_table(puzzle.size, puzzle.rank(puzzle.solved_state))
+        earlier = 0.0
+    else:
+        table, counts = resumed, store.counts
+        earlier = store.seconds
+    saved = time.perf_counter()
+    for found in expand(kernel, table, counts, puzzle.size):
+        if level_done:
+            level_done(len(counts) - 1, found)
+        if time.perf_counter() - saved >= CHECKPOINT_SECONDS:
+            store.save(table, counts, False, earlier + time.perf_counter() - start)
+            saved = time.perf_counter()
+    store.save(table, counts, True, earlier + time.perf_counter() - start)
+    return store
+
+
+def _checkpoint(store: DistanceStore) -> np.ndarray | None:
+    """The table of an unfinished earlier run, or None if there is none that verifies."""
+    if not store.counts:
+        return None
+    try:
+        return store.load()
+    except StoreError:
+        return None

@@ -1,0 +1,128 @@
+"""Picking positions by distance from a stored table, each with an optimal solution.
+
+A solution walks down from the position one distance at a time, to a neighbor whose entry is
+one less (mod 15), until the solved state; its length is the exact distance, which is how
+entries of tables with distances past 14 are decoded.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from curator.distance.store import DistanceStore
+from curator.distance.sweep import UNREACHED, entry
+from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor
+from curator.store import StoreError
+
+RANGE = re.compile(r"(\d+)(?:\.\.(\d+))?")
+
+
+def parse_distance_range(text: str) -> tuple[int, int]:
+    """"A..B" (or "A") as the pair (A, B); ValueError unless 0 <= A <= B."""
+    match = RANGE.fullmatch(text.strip())
+    if not match:
+        raise ValueError(f"--distance must look like A..B (e.g. 8..11) or A, got {text!r}")
+    lo = int(match[1])
+    hi = int(match[2]) if match[2] is not None else lo
+    if lo > hi:
+        raise ValueError(f"--distance {text}: the first distance is larger than the second")
+    return lo, hi
+
+
+@numba.njit(cache=True)
+def _matching(table: np.ndarray, size: int, residues: int) -> np.ndarray:
+    """Ranks whose entry e has bit e of `residues` set, ascending."""
+    found = 0
+    for i in range(size):
+        if (residues >> entry(table, i)) & 1:
+            found += 1
+    out = np.empty(found, dtype=np.int64)
+    found = 0
+    for i in range(size):
+        if (residues >> entry(table, i)) & 1:
+            out[found] = i
+            found += 1
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longest: int):
+    """Optimal solutions (move indices) of the positions `ranks`, and their lengths.
+
+    Of the moves that lead one distance down, the first in the puzzle's move order is taken.
+    A length of -1 means the walk got stuck: the table does not belong to these moves.
+    """
+    lengths = np.full(len(ranks), -1, dtype=np.int64)
+    moves = np.zeros((len(ranks), max(longest, 1)), dtype=np.uint8)
+    for i in numba.prange(len(ranks)):
+        x = np.empty(len(k.sizes), dtype=np.int64)
+        a = np.empty(k.sources.shape[3], dtype=np.int64)
+        b = np.empty_like(a)
+        rank = ranks[i]
+        value = entry(table, rank)
+        steps = 0
+        while rank != solved and value != UNREACHED and steps < longest:
+            coordinates(k, rank, x)
+            below = (value + 14) % 15
+            down = -1
+            for m in range(k.movers.shape[1]):
+                j = neighbor(k, x, m, a, b)
+                if j >= 0 and entry(table, j) == below:
+                    down = j
+                    moves[i, steps] = m
+                    break
+            if down < 0:
+                break
+            rank = down
+            value = below
+            steps += 1
+        if rank == solved:
+            lengths[i] = steps
+    return lengths, moves
+
+
+def select_positions(
+    directory: Path, lo: int, hi: int, sample: int | None = None, seed: int | None = None
+) -> list[dict[str, Any]]:
+    """Positions at distance lo..hi from a stored table, ordered by distance then rank.
+
+    With `sample`, at most that many chosen at random (reproducibly for a given `seed`).
+    Each is {"rank", "distance", "state", "solution"}: the solution lists move names that
+    take the position to the solved state in `distance` moves.
+    """
+    store = DistanceStore.open(directory)
+    if not store.complete:
+        raise StoreError(f"{directory}: the distance table is not finished; run `curator analyze` again")
+    puzzle = store.puzzle()
+    table = store.load()
+    kernel = build_kernel(puzzle)
+    solved = puzzle.rank(puzzle.solved_state)
+    longest = len(store.counts) - 1
+    residues = sum(1 << e for e in {d % UNREACHED for d in range(lo, min(hi, longest) + 1)})
+    ranks = _matching(table, puzzle.size, residues)
+    if longest >= UNREACHED:
+        lengths, _ = _descend(kernel, table, ranks, solved, longest)
+        ranks = ranks[(lengths >= lo) & (lengths <= hi)]
+    if sample is not None and sample < len(ranks):
+        ranks = np.sort(np.random.default_rng(seed).choice(ranks, sample, replace=False))
+    lengths, moves = _descend(kernel, table, ranks, solved, longest)
+    if (lengths < 0).any():
+        raise StoreError(f"{directory}: the table does not match the puzzle's moves (damaged results)")
+    names = [m.name for m in puzzle.moves]
+    out = []
+    for i in np.lexsort((ranks, lengths)):
+        rank, length = int(ranks[i]), int(lengths[i])
+        out.append(
+            {
+                "rank": rank,
+                "distance": length,
+                "state": puzzle.describe(puzzle.unrank(rank)),
+                "solution": [names[m] for m in moves[i, :length]],
+            }
+        )
+    return out

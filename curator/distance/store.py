@@ -1,0 +1,172 @@
+"""Stored distance tables: the nibble table file, a copy of the puzzle file and a manifest.
+
+The manifest says "kind": "distance" (layered results have no such kind), the exact number of
+positions per distance, and the table file's size and sha256. Files are written through
+`curator.store.atomic_write`, so a stopped run never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from curator import __version__
+from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
+from curator.store import MANIFEST, PUZZLE_COPY, StoreError, atomic_write, file_sha256
+
+KIND = "distance"
+FORMAT = "curator-distance/1"
+TABLE_FILE = "distances.nib"
+ENCODING = (
+    "one 4-bit entry per rank, entry i in byte i // 2 (low nibble for even i); "
+    "the entry is the distance mod 15, or 15 for a position not reached"
+)
+
+
+def holds_distances(directory: Path) -> bool:
+    """Whether `directory` has a manifest of kind "distance"."""
+    try:
+        data = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("kind") == KIND
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{path}: unreadable ({exc})")
+    if not isinstance(data, dict):
+        raise StoreError(f"{path}: not a curator manifest")
+    return data
+
+
+class DistanceStore:
+    """The results folder of one permutation puzzle.
+
+    >>> store = DistanceStore.open(Path("output/pocket-cube"))  # doctest: +SKIP
+    >>> table = store.load()                                    # doctest: +SKIP
+    """
+
+    def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
+        self.directory = Path(directory)
+        self.manifest = manifest
+
+    @classmethod
+    def open(cls, directory: Path) -> DistanceStore:
+        """Open an existing distance-table folder for reading."""
+        path = Path(directory) / MANIFEST
+        if not path.exists():
+            raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
+        manifest = _read_manifest(path)
+        if manifest.get("kind") != KIND or manifest.get("format") != FORMAT:
+            raise StoreError(f"{path}: not a distance table (format {FORMAT})")
+        return cls(directory, manifest)
+
+    @classmethod
+    def for_puzzle(cls, directory: Path, puzzle: PermutationPuzzle, force: bool) -> DistanceStore:
+        """Open or start the folder of `puzzle`, keeping its table or checkpoint unless `force`."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / MANIFEST
+        manifest = _read_manifest(path) if path.exists() else {}
+        ours = manifest.get("kind") == KIND and manifest.get("puzzle_sha256") == puzzle.sha256
+        if manifest and not ours and not force:
+            raise StoreError(
+                f"{directory}: holds results of a different puzzle file "
+                f"({manifest.get('puzzle')!r}); use --force to replace them or --output "
+                "to write elsewhere"
+            )
+        if force or not ours:
+            manifest = {}
+        atomic_write(directory / PUZZLE_COPY, puzzle.text.encode())
+        manifest.update(
+            kind=KIND,
+            complete=manifest.get("complete", False),
+            format=FORMAT,
+            curator_version=__version__,
+            puzzle=puzzle.name,
+            puzzle_sha256=puzzle.sha256,
+            puzzle_file=PUZZLE_COPY,
+            metric=puzzle.metric,
+            moves=[m.name for m in puzzle.moves],
+            positions=puzzle.size,
+            encoding=ENCODING,
+        )
+        store = cls(directory, manifest)
+        store._write_manifest()
+        return store
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.manifest.get("complete"))
+
+    @property
+    def counts(self) -> list[int]:
+        """Positions per distance 0, 1, ... as far as the sweep has got."""
+        return [item["positions"] for item in self.manifest.get("distances", [])]
+
+    @property
+    def seconds(self) -> float:
+        return self.manifest.get("seconds", 0.0)
+
+    def puzzle(self) -> PermutationPuzzle:
+        """The puzzle of this table, read from the folder's copy of its file."""
+        path = self.directory / self.manifest.get("puzzle_file", PUZZLE_COPY)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot be read ({exc.strerror})")
+        return parse_permutation_puzzle(text, str(path))
+
+    def load(self) -> np.ndarray:
+        """The nibble table (uint8), checked against the manifest's size and checksum."""
+        meta = self.manifest.get("file")
+        if not meta:
+            raise StoreError(f"{self.directory}: no distance table has been stored yet")
+        path = self.directory / meta["path"]
+        expected = (self.manifest["positions"] + 1) // 2
+        try:
+            size = path.stat().st_size
+        except OSError:
+            raise StoreError(f"{path}: missing")
+        if size != expected or meta["bytes"] != expected:
+            raise StoreError(f"{path}: {size} bytes, expected {expected}")
+        if file_sha256(path) != meta["sha256"]:
+            raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+        return np.fromfile(path, dtype=np.uint8)
+
+    def summary(self) -> dict[str, Any]:
+        """What `curator info --json` prints."""
+        return {
+            "puzzle": self.manifest["puzzle"],
+            "complete": self.complete,
+            "distances": [dict(item) for item in self.manifest.get("distances", [])],
+        }
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def save(self, table: np.ndarray, counts: list[int], complete: bool, seconds: float) -> None:
+        """Write the table, then record it with its counts in the manifest."""
+        path = self.directory / TABLE_FILE
+        digest = atomic_write(path, memoryview(np.ascontiguousarray(table, dtype=np.uint8)))
+        self.manifest.update(
+            complete=complete,
+            max_distance=len(counts) - 1,
+            reached=sum(counts),
+            unreached=self.manifest["positions"] - sum(counts),
+            seconds=round(seconds, 3),
+            distances=[{"distance": d, "positions": n} for d, n in enumerate(counts)],
+            file={"path": TABLE_FILE, "bytes": table.nbytes, "sha256": digest},
+        )
+        self._write_manifest()
+
+    def _write_manifest(self) -> None:
+        text = json.dumps(self.manifest, indent=1) + "\n"
+        atomic_write(self.directory / MANIFEST, text.encode())

@@ -1,0 +1,111 @@
+"""Breadth-first sweep over the index space: fills the 4-bit distance table level by level.
+
+Entry i sits in byte i // 2 (low nibble for even i) and holds the distance mod 15, or 15 for
+a position not reached. Small levels are expanded forwards (serial); large ones are found
+backwards, each unreached position looking for a neighbor on the level (parallel, every
+thread writing its own bytes), so the table is the same for any number of threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numba
+import numpy as np
+
+from curator.distance.tables import CHUNK, Kernel, coordinates, neighbor
+
+UNREACHED = 15
+"""Entry of a position not reached; distances are stored mod 15."""
+
+
+@numba.njit(cache=True, inline="always")
+def entry(table: np.ndarray, i: int) -> int:
+    return (table[i >> 1] >> ((i & 1) << 2)) & 15
+
+
+@numba.njit(cache=True, inline="always")
+def _put(table: np.ndarray, i: int, value: int) -> None:
+    shift = (i & 1) << 2
+    table[i >> 1] = (table[i >> 1] & (0xF0 >> shift)) | (value << shift)
+
+
+@numba.njit(cache=True)
+def _forward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
+    """Mark the unreached neighbors of the positions on `level`; return how many."""
+    here = level % 15
+    after = (level + 1) % 15
+    x = np.empty(len(k.sizes), dtype=np.int64)
+    a = np.empty(k.sources.shape[3], dtype=np.int64)
+    b = np.empty_like(a)
+    found = 0
+    for i in range(size):
+        if entry(table, i) != here:
+            continue
+        coordinates(k, i, x)
+        for m in range(k.movers.shape[1]):
+            j = neighbor(k, x, m, a, b)
+            if j >= 0 and entry(table, j) == UNREACHED:
+                _put(table, j, after)
+                found += 1
+    return found
+
+
+@numba.njit(cache=True, parallel=True)
+def _backward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
+    """Mark the unreached positions with a neighbor on `level`; return how many.
+
+    Moves are undone by moves, so such a neighbor is one move away in either direction. A
+    neighbor marked meanwhile by another thread reads as unreached or level+1, never as
+    `level`, so the outcome does not depend on timing.
+    """
+    here = level % 15
+    after = (level + 1) % 15
+    chunks = (size + CHUNK - 1) // CHUNK
+    found = np.zeros(chunks, dtype=np.int64)
+    for chunk in numba.prange(chunks):
+        x = np.empty(len(k.sizes), dtype=np.int64)
+        a = np.empty(k.sources.shape[3], dtype=np.int64)
+        b = np.empty_like(a)
+        for i in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if entry(table, i) != UNREACHED:
+                continue
+            coordinates(k, i, x)
+            for m in range(k.movers.shape[1]):
+                j = neighbor(k, x, m, a, b)
+                if j >= 0 and entry(table, j) == here:
+                    _put(table, i, after)
+                    found[chunk] += 1
+                    break
+    return found.sum()
+
+
+def forward_is_cheaper(frontier: int, unreached: int, threads: int) -> bool:
+    """Expanding a level costs about its size; searching back about the unreached, shared."""
+    return frontier * threads < unreached
+
+
+def expand(k: Kernel, table: np.ndarray, counts: list[int], size: int) -> Iterator[int]:
+    """Sweep on from the last level in `counts` (counts[d] = positions at distance d).
+
+    Each step marks the next level in `table`, appends its count to `counts` and yields it;
+    the sweep ends when a level is empty (not recorded) or nothing is left unreached.
+    """
+    while sum(counts) < size:
+        level = len(counts) - 1
+        unreached = size - sum(counts)
+        if forward_is_cheaper(counts[level], unreached, numba.get_num_threads()):
+            found = _forward(k, table, size, level)
+        else:
+            found = _backward(k, table, size, level)
+        if not found:
+            return
+        counts.append(int(found))
+        yield int(found)
+
+
+def start_table(size: int, solved: int) -> tuple[np.ndarray, list[int]]:
+    """The table and counts before the sweep: only the solved position, at distance 0."""
+    table = np.full((size + 1) // 2, 0xFF, dtype=np.uint8)
+    _put(table, solved, 0)
+    return table, [1]

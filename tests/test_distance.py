@@ -1,0 +1,452 @@
+"""Distance tables of permutation puzzles: file checks, ranks, the sweep against a plain BFS,
+known God's numbers, stored tables and optimal solutions."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import tomllib
+from collections import deque
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from curator.distance import analysis, sweep, tables
+from curator.distance.analysis import analyze_distances
+from curator.distance.puzzle import (
+    is_permutation_file,
+    load_permutation_puzzle,
+    parse_permutation_puzzle,
+)
+from curator.distance.select import parse_distance_range, select_positions
+from curator.distance.store import DistanceStore, holds_distances
+from curator.distance.sweep import UNREACHED, entry, expand, start_table
+from curator.distance.tables import build_kernel
+from curator.puzzle import PuzzleError
+from curator.ranking import rank_orientation, rank_permutation
+from curator.store import StoreError
+
+ROOT = Path(__file__).resolve().parent.parent
+POCKET = ROOT / "puzzles" / "pocket-cube.toml"
+EIGHT = ROOT / "puzzles" / "eight-puzzle.toml"
+
+SLIDING_2X3 = """
+name = "sliding-2x3"
+[rules]
+family = "permutation"
+[pieces.tiles]
+count = 6
+[moves.up]
+mover.tiles = 5
+cycles.tiles = [[3, 0], [4, 1], [5, 2]]
+[moves.down]
+mover.tiles = 5
+cycles.tiles = [[0, 3], [1, 4], [2, 5]]
+[moves.left]
+mover.tiles = 5
+cycles.tiles = [[1, 0], [2, 1], [4, 3], [5, 4]]
+[moves.right]
+mover.tiles = 5
+cycles.tiles = [[0, 1], [1, 2], [3, 4], [4, 5]]
+"""
+
+TWO_SETS = """
+name = "two-sets"
+[rules]
+family = "permutation"
+metric = "half"
+[pieces.a]
+count = 3
+orientations = 2
+zero_sum = true
+solved = [2, 0, 1]
+[pieces.b]
+count = 3
+orientations = 3
+[moves.X]
+cycles.a = [[0, 1]]
+twists.a = [[1, 1]]
+cycles.b = [[0, 1, 2]]
+[moves.Y]
+cycles.a = [[1, 2]]
+cycles.b = [[2]]
+twists.b = [[1]]
+"""
+
+
+# ---------------------------------------------------------------------------------------
+# A plain reference: states as tuples, moves straight from the TOML, a dict-based BFS
+# ---------------------------------------------------------------------------------------
+
+
+class Reference:
+    """The puzzle file read without curator: moves applied cycle by cycle to tuples."""
+
+    def __init__(self, text: str) -> None:
+        data = tomllib.loads(text)
+        self.sets = data["pieces"]
+        self.moves = data["moves"]
+        self.metric = data["rules"].get("metric", "quarter")
+
+    def solved(self):
+        return tuple(
+            (tuple(spec.get("solved", range(spec["count"]))), (0,) * spec["count"])
+            for spec in self.sets.values()
+        )
+
+    def step(self, state, move):
+        """One application of a listed move, or None where it is not legal."""
+        out = []
+        for (name, spec), (perm, ori) in zip(self.sets.items(), state):
+            cycles = move["cycles"].get(name)
+            if cycles is None:
+                out.append((perm, ori))
+                continue
+            twists = move.get("twists", {}).get(name, [[0] * len(c) for c in cycles])
+            pairs = list(zip(cycles, twists))
+            if name in move.get("mover", {}):
+                at = perm.index(move["mover"][name])
+                pairs = [(c, t) for c, t in pairs if c[0] == at]
+                if not pairs:
+                    return None
+            p, o = list(perm), list(ori)
+            for cycle, added in pairs:
+                for j, a in enumerate(cycle):
+                    b = cycle[(j + 1) % len(cycle)]
+                    p[b] = perm[a]
+                    o[b] = (ori[a] + added[j]) % spec.get("orientations", 1)
+            out.append((tuple(p), tuple(o)))
+        return tuple(out)
+
+    def orbit(self, state, move):
+        """state, move(state), move(move(state)), ... until it comes back."""
+        states = [state]
+        while (after := self.step(states[-1], move)) != state:
+            states.append(after)
+        return states
+
+    def neighbors(self, state):
+        for move in self.moves.values():
+            if "mover" in move:
+                after = self.step(state, move)
+                if after is not None:
+                    yield after
+                continue
+            orbit = self.orbit(state, move)
+            yield from orbit[1:] if self.metric == "half" else [orbit[1], orbit[-1]]
+
+    def apply(self, state, name):
+        """A move by its generated name: X, X2, ..., X' (the inverse)."""
+        if name in self.moves and "mover" in self.moves[name]:
+            return self.step(state, self.moves[name])
+        base = name.rstrip("'0123456789")
+        orbit = self.orbit(state, self.moves[base])
+        power = -1 if name.endswith("'") else int(name[len(base):] or 1)
+        return orbit[power % len(orbit)]
+
+    def distances(self):
+        start = self.solved()
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            state = queue.popleft()
+            for after in self.neighbors(state):
+                if after not in dist:
+                    dist[after] = dist[state] + 1
+                    queue.append(after)
+        return dist
+
+    def rank(self, state) -> int:
+        rank = 0
+        for spec, (perm, ori) in zip(self.sets.values(), state):
+            v, zero_sum = spec.get("orientations", 1), spec.get("zero_sum", False)
+            rank = rank * math.factorial(len(perm)) + rank_permutation(perm)
+            rank = rank * v ** (len(ori) - zero_sum) + rank_orientation(ori, v, zero_sum)
+        return rank
+
+    def expected_entries(self, size: int) -> np.ndarray:
+        entries = np.full(size, UNREACHED, dtype=np.uint8)
+        for state, d in self.distances().items():
+            entries[self.rank(state)] = d % 15
+        return entries
+
+
+def sweep_entries(puzzle) -> tuple[np.ndarray, list[int]]:
+    table, counts = start_table(puzzle.size, puzzle.rank(puzzle.solved_state))
+    for _ in expand(build_kernel(puzzle), table, counts, puzzle.size):
+        pass
+    return np.array([entry(table, i) for i in range(puzzle.size)], dtype=np.uint8), counts
+
+
+def with_metric(path: Path, metric: str):
+    text = path.read_text().replace('metric = "half"', f'metric = "{metric}"')
+    return parse_permutation_puzzle(text, str(path))
+
+
+# ---------------------------------------------------------------------------------------
+# Puzzle files
+# ---------------------------------------------------------------------------------------
+
+BAD_FILES = [
+    ('name = "x"\n[rules]\nfamily = "jump"', "rules.family"),
+    (TWO_SETS.replace('metric = "half"', 'metric = "slice"'), "rules.metric"),
+    (TWO_SETS.replace("count = 3\norientations = 3", "count = 3\nshape = 1"), "pieces.b.shape"),
+    (TWO_SETS.replace("count = 3\norientations = 3", "count = 30"), "pieces.b.count"),
+    (TWO_SETS.replace("solved = [2, 0, 1]", "solved = [2, 2, 1]"), "pieces.a.solved"),
+    (TWO_SETS.replace("twists.a = [[1, 1]]", "twists.a = [[1, 0]]"), "moves.X.twists.a"),
+    (TWO_SETS.replace("twists.a = [[1, 1]]", "twists.a = [[1, 1, 0]]"), "moves.X.twists.a"),
+    (TWO_SETS.replace("cycles.a = [[0, 1]]", "cycles.a = [[0, 3]]"), "moves.X.cycles.a"),
+    (TWO_SETS.replace("cycles.a = [[0, 1]]", "cycles.a = [[0, 1], [1, 2]]"), "moves.X.cycles.a"),
+    (TWO_SETS.replace("cycles.b = [[0, 1, 2]]", "cycles.c = [[0, 1, 2]]"), "moves.X.cycles.c"),
+    (TWO_SETS.replace("[moves.Y]", "[moves.X2]"), "moves.X2"),
+    (TWO_SETS + "[moves.Z]\ncycles.b = [[0]]\n", "moves.Z"),
+    (SLIDING_2X3.replace("cycles.tiles = [[0, 3], [1, 4], [2, 5]]", "cycles.tiles = [[0, 3]]"),
+     "moves.up"),
+    (SLIDING_2X3.replace("[[1, 0], [2, 1], [4, 3], [5, 4]]", "[[1, 0], [1, 2]]"), "moves.left.cycles.tiles"),
+    (SLIDING_2X3.replace("mover.tiles = 5", "mover.tiles = 6", 1), "moves.up.mover.tiles"),
+    (SLIDING_2X3.replace("count = 6", "count = 6\norientations = 2"), "moves.up.mover.tiles"),
+    (SLIDING_2X3.replace("[moves.down]", "[moves.down]\ntwist = 1"), "moves.down.twist"),
+    ("name = 'x'\n[rules\n", "toml"),
+]
+
+
+@pytest.mark.parametrize(("text", "key"), BAD_FILES, ids=[key for _, key in BAD_FILES])
+def test_bad_files_name_the_key(text, key):
+    with pytest.raises(PuzzleError) as caught:
+        parse_permutation_puzzle(text, "bad.toml")
+    assert caught.value.key == key
+    message = str(caught.value)
+    assert message.startswith(f"bad.toml: {key}: ") and "\n" not in message
+
+
+def test_bundled_files_are_permutation_puzzles(tmp_path):
+    cube = load_permutation_puzzle(POCKET)
+    assert cube.size == math.factorial(7) * 3**6 == 3_674_160
+    assert [m.name for m in cube.moves] == ["U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'"]
+    assert [m.name for m in with_metric(POCKET, "quarter").moves] == ["U", "U'", "R", "R'", "F", "F'"]
+    assert load_permutation_puzzle(EIGHT).size == math.factorial(9)
+    assert is_permutation_file(POCKET) and is_permutation_file(EIGHT)
+    assert not is_permutation_file(ROOT / "puzzles" / "peg.toml")
+    assert not is_permutation_file(tmp_path / "missing.toml")
+
+
+def test_ranks_round_trip():
+    rng = random.Random(5)
+    for puzzle in (load_permutation_puzzle(POCKET), parse_permutation_puzzle(TWO_SETS)):
+        reference = Reference(puzzle.text)
+        for rank in [0, puzzle.size - 1] + rng.sample(range(puzzle.size), 200):
+            state = puzzle.unrank(rank)
+            assert puzzle.rank(state) == rank == reference.rank(state)
+    with pytest.raises(ValueError):
+        puzzle.unrank(puzzle.size)
+
+
+def test_transition_tables_match_the_reference_moves():
+    puzzle = parse_permutation_puzzle(TWO_SETS)
+    reference = Reference(TWO_SETS)
+    kernel = build_kernel(puzzle)
+    assert (kernel.offsets >= 0).all()
+    x = np.empty(len(kernel.sizes), dtype=np.int64)
+    a = np.empty(3, dtype=np.int64)
+    b = np.empty(3, dtype=np.int64)
+    for rank in range(0, puzzle.size, 7):
+        tables.coordinates(kernel, rank, x)
+        for m, move in enumerate(puzzle.moves):
+            expected = reference.rank(reference.apply(puzzle.unrank(rank), move.name))
+            assert tables.neighbor(kernel, x, m, a, b) == expected
+
+
+# ---------------------------------------------------------------------------------------
+# The sweep against the reference BFS
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [SLIDING_2X3, TWO_SETS, TWO_SETS.replace('"half"', '"quarter"')],
+    ids=["sliding-2x3", "two-sets-half", "two-sets-quarter"],
+)
+def test_sweep_equals_plain_bfs(text):
+    puzzle = parse_permutation_puzzle(text)
+    entries, counts = sweep_entries(puzzle)
+    assert np.array_equal(entries, Reference(text).expected_entries(puzzle.size))
+    assert sum(counts) == int((entries != UNREACHED).sum())
+
+
+def test_sliding_2x3_wraps_distances_past_14():
+    puzzle = parse_permutation_puzzle(SLIDING_2X3)
+    _, counts = sweep_entries(puzzle)
+    assert len(counts) - 1 == 21 and sum(counts) == 360
+
+
+@pytest.mark.parametrize("text", [SLIDING_2X3, TWO_SETS], ids=["sliding-2x3", "two-sets"])
+def test_every_strategy_and_thread_count_gives_the_same_table(text, monkeypatch):
+    puzzle = parse_permutation_puzzle(text)
+    expected, _ = sweep_entries(puzzle)
+    threads = numba.get_num_threads()
+    for forward in (True, False):
+        monkeypatch.setattr(sweep, "forward_is_cheaper", lambda *_, f=forward: f)
+        for n in sorted({1, threads}):
+            numba.set_num_threads(n)
+            try:
+                entries, _ = sweep_entries(puzzle)
+            finally:
+                numba.set_num_threads(threads)
+            assert np.array_equal(entries, expected)
+    monkeypatch.setattr(tables, "MAX_TABLE_ENTRIES", 0)
+    assert (build_kernel(puzzle).offsets == -1).all()
+    entries, _ = sweep_entries(puzzle)
+    assert np.array_equal(entries, expected)
+
+
+# ---------------------------------------------------------------------------------------
+# Known facts
+# ---------------------------------------------------------------------------------------
+
+POCKET_HALF = [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+POCKET_QUARTER = [1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852,
+                  782536, 90280, 276]
+
+
+@pytest.mark.parametrize(("metric", "expected"), [("half", POCKET_HALF), ("quarter", POCKET_QUARTER)])
+def test_pocket_cube_gods_number_and_counts(metric, expected):
+    puzzle = with_metric(POCKET, metric)
+    table, counts = start_table(puzzle.size, 0)
+    for _ in expand(build_kernel(puzzle), table, counts, puzzle.size):
+        pass
+    assert counts == expected
+    assert len(counts) - 1 == (11 if metric == "half" else 14)
+    assert sum(counts) == puzzle.size
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("out") / "eight-puzzle"
+    analyze_distances(load_permutation_puzzle(EIGHT), directory)
+    return directory
+
+
+def test_eight_puzzle_gods_number_is_31(eight):
+    store = DistanceStore.open(eight)
+    counts = store.counts
+    assert len(counts) - 1 == 31 and counts[31] == 2
+    assert sum(counts) == 181_440 and store.manifest["unreached"] == 181_440
+    table = store.load()
+    assert entry(table, 0) == 0
+    assert entry(table, 1) == 1  # the blank and tile 8 swapped: one move
+    assert entry(table, math.factorial(8)) == UNREACHED  # tiles 1 and 2 swapped
+
+
+# ---------------------------------------------------------------------------------------
+# Stored tables
+# ---------------------------------------------------------------------------------------
+
+
+def test_store_keeps_manifest_puzzle_copy_and_checksum(eight, tmp_path):
+    manifest = json.loads((eight / "manifest.json").read_text())
+    assert manifest["kind"] == "distance" and manifest["format"] == "curator-distance/1"
+    assert manifest["complete"] is True and manifest["file"]["bytes"] == 181_440
+    assert (eight / "puzzle.toml").read_text() == EIGHT.read_text()
+    assert holds_distances(eight) and not holds_distances(tmp_path)
+    summary = DistanceStore.open(eight).summary()
+    assert set(summary) == {"puzzle", "complete", "distances"}
+    assert summary["distances"][31] == {"distance": 31, "positions": 2}
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in ("manifest.json", "puzzle.toml", "distances.nib"):
+        (copy / name).write_bytes((eight / name).read_bytes())
+    data = bytearray((copy / "distances.nib").read_bytes())
+    data[1000] ^= 0x11
+    (copy / "distances.nib").write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="checksum"):
+        DistanceStore.open(copy).load()
+
+
+def test_other_puzzle_in_folder_needs_force(eight):
+    cube = load_permutation_puzzle(POCKET)
+    with pytest.raises(StoreError, match="different puzzle"):
+        DistanceStore.for_puzzle(eight, cube, force=False)
+
+
+def test_stopped_sweep_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    puzzle = parse_permutation_puzzle(SLIDING_2X3)
+    expected, counts = sweep_entries(puzzle)
+    monkeypatch.setattr(analysis, "CHECKPOINT_SECONDS", 0.0)
+
+    def stop(distance, positions):
+        if distance == 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        analyze_distances(puzzle, tmp_path, level_done=stop)
+    assert DistanceStore.open(tmp_path).counts == counts[:6] and not DistanceStore.open(tmp_path).complete
+    seen = []
+    store = analyze_distances(puzzle, tmp_path, level_done=lambda d, n: seen.append(d))
+    assert seen[0] == 6 and store.complete and store.counts == counts
+    table = store.load()
+    assert np.array_equal([entry(table, i) for i in range(puzzle.size)], expected)
+
+
+# ---------------------------------------------------------------------------------------
+# Selection and optimal solutions
+# ---------------------------------------------------------------------------------------
+
+
+def replay(reference: Reference, state, solution):
+    for name in solution:
+        state = reference.apply(state, name)
+        assert state is not None
+    return state
+
+
+def test_selected_positions_replay_to_solved_in_distance_moves(eight):
+    puzzle = load_permutation_puzzle(EIGHT)
+    reference = Reference(puzzle.text)
+    picked = select_positions(eight, 29, 31)
+    assert len(picked) == 760 + 221 + 2
+    assert [p["distance"] for p in picked] == sorted(p["distance"] for p in picked)
+    for item in picked[-3:] + picked[:20]:
+        state = puzzle.unrank(item["rank"])
+        assert item["state"] == puzzle.describe(state)
+        assert len(item["solution"]) == item["distance"]
+        assert replay(reference, state, item["solution"]) == reference.solved()
+
+
+def test_sampling_is_reproducible_and_exact_past_14(eight):
+    puzzle = load_permutation_puzzle(EIGHT)
+    reference = Reference(puzzle.text)
+    first = select_positions(eight, 15, 16, sample=25, seed=3)
+    assert first == select_positions(eight, 15, 16, sample=25, seed=3)
+    assert len(first) == 25 and {p["distance"] for p in first} <= {15, 16}
+    for item in first:
+        state = puzzle.unrank(item["rank"])
+        assert replay(reference, state, item["solution"]) == reference.solved()
+    assert select_positions(eight, 40, 50) == []
+    assert [p["rank"] for p in select_positions(eight, 0, 0)] == [0]
+
+
+def test_pocket_cube_solutions_are_optimal(tmp_path):
+    puzzle = load_permutation_puzzle(POCKET)
+    analyze_distances(puzzle, tmp_path)
+    reference = Reference(puzzle.text)
+    picked = select_positions(tmp_path, 11, 11, sample=5, seed=1)
+    assert len(picked) == 5
+    for item in picked:
+        state = puzzle.unrank(item["rank"])
+        assert len(item["solution"]) == 11
+        assert replay(reference, state, item["solution"]) == reference.solved()
+
+
+@pytest.mark.parametrize(("text", "expected"), [("8..11", (8, 11)), ("7", (7, 7)), (" 0..0 ", (0, 0))])
+def test_distance_ranges(text, expected):
+    assert parse_distance_range(text) == expected
+
+
+@pytest.mark.parametrize("text", ["11..8", "a..b", "-1..3", "3.."])
+def test_bad_distance_ranges(text):
+    with pytest.raises(ValueError, match="--distance"):
+        parse_distance_range(text)
