@@ -19,6 +19,11 @@ from rich.table import Table
 
 from curator import __version__
 from curator.analysis import Estimate, analyze, estimate
+from curator.distance.analysis import analyze_distances
+from curator.distance.puzzle import is_permutation_file, load_permutation_puzzle
+from curator.distance.report import distances_table, positions_table
+from curator.distance.select import parse_distance_range, select_positions
+from curator.distance.store import DistanceStore, holds_distances
 from curator.puzzle import PuzzleError, load_puzzle
 from curator.space import Layer
 from curator.store import LayerStore, StoreError
@@ -137,6 +142,26 @@ def _print_estimate(name: str, est: Estimate, workers: int) -> None:
     )
 
 
+def _analyze_distances(
+    puzzle_file: Path, output: Path | None, max_pieces: int | None, threads: int, force: bool
+) -> None:
+    """`analyze` for a permutation puzzle: its distance table."""
+    if max_pieces is not None:
+        raise UsageError("--max-pieces does not apply to a permutation puzzle")
+    puzzle = load_permutation_puzzle(puzzle_file)
+    directory = output if output is not None else Path("output") / puzzle.name
+    err.print(
+        f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
+        f"({puzzle.metric} metric); {_bytes((puzzle.size + 1) // 2)} on disk; {threads} threads",
+        highlight=False,
+    )
+    store = analyze_distances(
+        puzzle, directory, threads, force, lambda d, n: err.print(f"distance {d}: {n:,}", highlight=False)
+    )
+    out.print(distances_table(store))
+    err.print(f"results in {directory}", highlight=False)
+
+
 @app.command("analyze")
 @friendly_errors
 def analyze_command(
@@ -154,16 +179,19 @@ def analyze_command(
 ) -> None:
     """Sweep every layer of a puzzle and store the solvable / unique / all-moves bits.
 
+    For a permutation puzzle, sweep the distance of every position from the solved state.
     Finished layers are kept: running the same command again continues where it stopped.
     """
+    threads = numba.config.NUMBA_NUM_THREADS if workers is None else workers
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise UsageError(f"--workers must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    if is_permutation_file(puzzle_file):
+        return _analyze_distances(puzzle_file, output, max_pieces, threads, force)
     puzzle = load_puzzle(puzzle_file)
     depth = puzzle.max_pieces if max_pieces is None else max_pieces
     total = sum(puzzle.piece_limits)
     if not puzzle.goal.pieces <= depth <= total:
         raise UsageError(f"--max-pieces must be between {puzzle.goal.pieces} and {total}, got {depth}")
-    threads = numba.config.NUMBA_NUM_THREADS if workers is None else workers
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise UsageError(f"--workers must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
     directory = output if output is not None else Path("output") / puzzle.name
     _print_estimate(puzzle.name, estimate(puzzle, depth), threads)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -179,10 +207,40 @@ def info_command(
     directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
-    """Show the counts per layer of an analysis from its manifest."""
+    """Show the counts per layer (or per distance) of an analysis from its manifest."""
+    if holds_distances(directory):
+        distances = DistanceStore.open(directory)
+        if as_json:
+            typer.echo(json.dumps(distances.summary(), indent=1))
+        else:
+            out.print(distances_table(distances))
+        return
     store = LayerStore.open(directory)
     summary = _layers_json(store)
     if as_json:
         typer.echo(json.dumps(summary, indent=1))
     else:
         out.print(_layers_table(summary, len(store.manifest["piece_types"]) > 1))
+
+
+@app.command("distances")
+@friendly_errors
+def distances_command(
+    directory: Path = typer.Argument(..., help="Results folder of a permutation puzzle."),
+    distance: str = typer.Option(..., "--distance", help="Distances to pick: A..B, or A."),
+    sample: int | None = typer.Option(None, "--sample", help="Pick at most N positions at random."),
+    seed: int | None = typer.Option(None, "--seed", help="Random seed for --sample."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Positions of a distance table at distances A..B, each with an optimal solution."""
+    try:
+        lo, hi = parse_distance_range(distance)
+    except ValueError as exc:
+        raise UsageError(str(exc))
+    if sample is not None and sample < 1:
+        raise UsageError(f"--sample must be at least 1, got {sample}")
+    positions = select_positions(directory, lo, hi, sample, seed)
+    if as_json:
+        typer.echo(json.dumps(positions, indent=1))
+    else:
+        out.print(positions_table(positions))

@@ -13,7 +13,9 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+from curator.cli import app
 from curator.distance import analysis, sweep, tables
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import (
@@ -450,3 +452,51 @@ def test_distance_ranges(text, expected):
 def test_bad_distance_ranges(text):
     with pytest.raises(ValueError, match="--distance"):
         parse_distance_range(text)
+
+
+# ---------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------
+
+
+def test_cli_analyze_info_and_distances(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "eight"
+    result = runner.invoke(app, ["analyze", str(EIGHT), "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "distances.nib").exists() and holds_distances(out)
+
+    result = runner.invoke(app, ["info", str(out), "--json"])
+    assert result.exit_code == 0
+    info = json.loads(result.stdout)
+    assert info == DistanceStore.open(out).summary()
+    assert info["puzzle"] == "eight-puzzle" and info["complete"] is True
+    assert info["distances"][-1] == {"distance": 31, "positions": 2}
+    assert "not reached" in runner.invoke(app, ["info", str(out)]).stdout
+
+    result = runner.invoke(app, ["distances", str(out), "--distance", "30..31", "--json"])
+    assert result.exit_code == 0
+    picked = json.loads(result.stdout)
+    assert [p["distance"] for p in picked] == [30] * 221 + [31] * 2
+
+    result = runner.invoke(app, ["distances", str(out), "--distance", "5", "--sample", "2", "--seed", "1"])
+    assert result.exit_code == 0 and "2 positions" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["distances", "{out}", "--distance", "9..2"],
+        ["distances", "{out}", "--distance", "3", "--sample", "0"],
+        ["analyze", str(EIGHT), "--output", "{out}", "--max-pieces", "3"],
+        ["analyze", "{bad}"],
+    ],
+    ids=["reversed-range", "zero-sample", "max-pieces", "bad-file"],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(args, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TWO_SETS.replace('metric = "half"', 'metric = "slice"'))
+    args = [a.format(out=tmp_path / "out", bad=bad) for a in args]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
