@@ -255,10 +255,11 @@ def test_transition_tables_match_the_reference_moves():
     a = np.empty(3, dtype=np.int64)
     b = np.empty(3, dtype=np.int64)
     for rank in range(0, puzzle.size, 7):
-        tables.coordinates(kernel, rank, x)
+        tables.coordinates(kernel.sizes, rank, x)
         for m, move in enumerate(puzzle.moves):
             expected = reference.rank(reference.apply(puzzle.unrank(rank), move.name))
             assert tables.neighbor(kernel, x, m, a, b) == expected
+            assert tables.tabled_neighbor(kernel.sizes, kernel.offsets, kernel.tables, x, m) == expected
 
 
 # ---------------------------------------------------------------------------------------

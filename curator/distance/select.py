@@ -16,7 +16,7 @@ import numpy as np
 
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import UNREACHED, entry
-from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor
+from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor, tabled_neighbor
 from curator.store import StoreError
 
 RANGE = re.compile(r"(\d+)(?:\.\.(\d+))?")
@@ -57,6 +57,8 @@ def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longe
     Of the moves that lead one distance down, the first in the puzzle's move order is taken.
     A length of -1 means the walk got stuck: the table does not belong to these moves.
     """
+    sizes, offsets, tables = k.sizes, k.offsets, k.tables
+    tabled = (offsets >= 0).all()
     lengths = np.full(len(ranks), -1, dtype=np.int64)
     moves = np.zeros((len(ranks), max(longest, 1)), dtype=np.uint8)
     for i in numba.prange(len(ranks)):
@@ -67,11 +69,11 @@ def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longe
         value = entry(table, rank)
         steps = 0
         while rank != solved and value != UNREACHED and steps < longest:
-            coordinates(k, rank, x)
+            coordinates(sizes, rank, x)
             below = (value + 14) % 15
             down = -1
             for m in range(k.movers.shape[1]):
-                j = neighbor(k, x, m, a, b)
+                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
                 if j >= 0 and entry(table, j) == below:
                     down = j
                     moves[i, steps] = m

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import numba
 import numpy as np
 
-from curator.distance.tables import CHUNK, Kernel, coordinates, neighbor
+from curator.distance.tables import CHUNK, Kernel, coordinates, neighbor, tabled_neighbor
 
 UNREACHED = 15
 """Entry of a position not reached; distances are stored mod 15."""
@@ -35,6 +35,8 @@ def _forward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
     """Mark the unreached neighbors of the positions on `level`; return how many."""
     here = level % 15
     after = (level + 1) % 15
+    sizes, offsets, tables = k.sizes, k.offsets, k.tables
+    tabled = (offsets >= 0).all()
     x = np.empty(len(k.sizes), dtype=np.int64)
     a = np.empty(k.sources.shape[3], dtype=np.int64)
     b = np.empty_like(a)
@@ -42,9 +44,9 @@ def _forward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
     for i in range(size):
         if entry(table, i) != here:
             continue
-        coordinates(k, i, x)
+        coordinates(sizes, i, x)
         for m in range(k.movers.shape[1]):
-            j = neighbor(k, x, m, a, b)
+            j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
             if j >= 0 and entry(table, j) == UNREACHED:
                 _put(table, j, after)
                 found += 1
@@ -61,6 +63,8 @@ def _backward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
     """
     here = level % 15
     after = (level + 1) % 15
+    sizes, offsets, tables = k.sizes, k.offsets, k.tables
+    tabled = (offsets >= 0).all()
     chunks = (size + CHUNK - 1) // CHUNK
     found = np.zeros(chunks, dtype=np.int64)
     for chunk in numba.prange(chunks):
@@ -70,9 +74,9 @@ def _backward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
         for i in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             if entry(table, i) != UNREACHED:
                 continue
-            coordinates(k, i, x)
+            coordinates(sizes, i, x)
             for m in range(k.movers.shape[1]):
-                j = neighbor(k, x, m, a, b)
+                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
                 if j >= 0 and entry(table, j) == here:
                     _put(table, i, after)
                     found[chunk] += 1

@@ -92,17 +92,33 @@ def move_coordinate(k: Kernel, c: int, m: int, x: int, a: np.ndarray, b: np.ndar
     return rank_orientation_array(after, v, k.zero_sums[c])
 
 
-@numba.njit(cache=True)
-def coordinates(k: Kernel, rank: int, x: np.ndarray) -> None:
+@numba.njit(cache=True, inline="always")
+def coordinates(sizes: np.ndarray, rank: int, x: np.ndarray) -> None:
     """Split a rank into its coordinate values (written into x)."""
-    for c in range(len(k.sizes) - 1, -1, -1):
-        x[c] = rank % k.sizes[c]
-        rank //= k.sizes[c]
+    for c in range(len(sizes) - 1, -1, -1):
+        x[c] = rank % sizes[c]
+        rank //= sizes[c]
+
+
+@numba.njit(cache=True, inline="always")
+def tabled_neighbor(sizes: np.ndarray, offsets: np.ndarray, tables: np.ndarray, x: np.ndarray, m: int) -> int:
+    """Rank after move m from coordinates x when every coordinate has a table, or -1."""
+    rank = 0
+    for c in range(len(sizes)):
+        y = tables[offsets[c] + m * sizes[c] + x[c]]
+        if y < 0:
+            return -1
+        rank = rank * sizes[c] + y
+    return rank
 
 
 @numba.njit(cache=True)
 def neighbor(k: Kernel, x: np.ndarray, m: int, a: np.ndarray, b: np.ndarray) -> int:
-    """Rank after move m from the position with coordinates x, or -1 if it is not legal."""
+    """Rank after move m from the position with coordinates x, or -1 if it is not legal.
+
+    Works with or without tables. Hot loops call `tabled_neighbor` instead when every
+    coordinate has a table: it takes plain arrays, which numba compiles far faster.
+    """
     rank = 0
     for c in range(len(k.sizes)):
         if k.offsets[c] >= 0:
