@@ -1,8 +1,7 @@
 """Permutation puzzles (rules family `permutation`) read from TOML into a PermutationPuzzle.
 
-Pieces of each set are permuted among the set's positions and may carry an orientation;
-moves are cycles of positions with twists, expanded into the powers the metric counts as one
-move. A state's rank is, set by set, permutation rank x orientation rank.
+Piece sets are permuted and twisted by moves given as cycles of positions; a state's rank is,
+set by set, permutation rank x orientation rank.
 """
 
 from __future__ import annotations

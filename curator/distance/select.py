@@ -1,8 +1,7 @@
 """Picking positions by distance from a stored table, each with an optimal solution.
 
-A solution walks down from the position one distance at a time, to a neighbor whose entry is
-one less (mod 15), until the solved state; its length is the exact distance, which is how
-entries of tables with distances past 14 are decoded.
+A solution walks down one distance (mod 15) per move to the solved state; its length is the
+exact distance, which decodes entries of tables whose distances go past 14.
 """
 
 from __future__ import annotations

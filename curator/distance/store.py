@@ -1,8 +1,7 @@
 """Stored distance tables: the nibble table file, a copy of the puzzle file and a manifest.
 
-The manifest says "kind": "distance" (layered results have no such kind), the exact number of
-positions per distance, and the table file's size and sha256. Files are written through
-`curator.store.atomic_write`, so a stopped run never leaves a half-written file.
+The manifest ("kind": "distance") holds exact counts per distance and the table's checksum;
+files are written with `curator.store.atomic_write`.
 """
 
 from __future__ import annotations

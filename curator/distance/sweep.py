@@ -1,9 +1,7 @@
 """Breadth-first sweep over the index space: fills the 4-bit distance table level by level.
 
-Entry i sits in byte i // 2 (low nibble for even i) and holds the distance mod 15, or 15 for
-a position not reached. Small levels are expanded forwards (serial); large ones are found
-backwards, each unreached position looking for a neighbor on the level (parallel, every
-thread writing its own bytes), so the table is the same for any number of threads.
+Small levels are expanded forwards (serial), large ones found backwards (parallel); the table
+is the same for any number of threads.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ UNREACHED = 15
 
 @numba.njit(cache=True, inline="always")
 def entry(table: np.ndarray, i: int) -> int:
+    """Entry i: the low nibble of byte i // 2 for even i, the high one for odd i."""
     return (table[i >> 1] >> ((i & 1) << 2)) & 15
 
 

@@ -1,9 +1,7 @@
 """Coordinates and transition tables: how each move changes each part of a position's rank.
 
-A rank is split into coordinates (per piece set its permutation rank, then its orientation
-rank when it has orientations); a move changes each coordinate on its own. Coordinates small
-enough get a table of their new value under every move; larger ones are unranked, moved and
-ranked again inside the compiled kernels.
+Coordinates that fit get a table of their value after every move; larger ones are unranked,
+moved and ranked again inside the compiled kernels.
 """
 
 from __future__ import annotations
@@ -117,7 +115,8 @@ def neighbor(k: Kernel, x: np.ndarray, m: int, a: np.ndarray, b: np.ndarray) -> 
     """Rank after move m from the position with coordinates x, or -1 if it is not legal.
 
     Works with or without tables. Hot loops call `tabled_neighbor` instead when every
-    coordinate has a table: it takes plain arrays, which numba compiles far faster.
+    coordinate has a table: numba runs code that takes plain arrays much faster than code
+    that reads them from the Kernel tuple.
     """
     rank = 0
     for c in range(len(k.sizes)):
@@ -133,6 +132,7 @@ def neighbor(k: Kernel, x: np.ndarray, m: int, a: np.ndarray, b: np.ndarray) -> 
 
 @numba.njit(cache=True, parallel=True)
 def _fill(k: Kernel, c: int, out: np.ndarray) -> None:
+    """Write coordinate c's value after move m from value x into out[m, x]."""
     size = k.sizes[c]
     moves = k.movers.shape[1]
     width = k.sources.shape[3]
