@@ -211,6 +211,8 @@ BAD_FILES = [
     (SLIDING_2X3.replace("mover.tiles = 5", "mover.tiles = 6", 1), "moves.up.mover.tiles"),
     (SLIDING_2X3.replace("count = 6", "count = 6\norientations = 2"), "moves.up.mover.tiles"),
     (SLIDING_2X3.replace("[moves.down]", "[moves.down]\ntwist = 1"), "moves.down.twist"),
+    (SLIDING_2X3.replace("[moves.down]", "[moves.down]\ntwists.tiles = [[1, 1]]"), "moves.down.twists.tiles"),
+    (SLIDING_2X3.replace("[[0, 1], [1, 2], [3, 4], [4, 5]]", "[[0, 1], [2]]"), "moves.right.cycles.tiles"),
     ("name = 'x'\n[rules\n", "toml"),
 ]
 

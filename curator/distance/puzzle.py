@@ -282,17 +282,18 @@ class _PermutationReader(_Reader):
     def effect(self, where: str, s: PieceSet, cycles: Any, twists: Any, mover: Any) -> Effect:
         key = f"{where}.cycles.{s.name}"
         cycles = self.cycle_list(cycles, key, s.count)
-        if mover is None:
-            flat = [p for c in cycles for p in c]
-            for p in flat:
-                if flat.count(p) > 1:
-                    raise self.fail(key, f"position {p} appears more than once")
+        if mover is not None:
+            if twists is not None:
+                raise self.fail(f"{where}.twists.{s.name}", "a move with a mover cannot twist")
+            return self.conditional(f"{where}.mover.{s.name}", key, s, cycles, mover)
+        flat = [p for c in cycles for p in c]
+        for p in flat:
+            if flat.count(p) > 1:
+                raise self.fail(key, f"position {p} appears more than once")
         if twists is None:
             twists = [[0] * len(c) for c in cycles]
         else:
             twists = self.twist_list(twists, f"{where}.twists.{s.name}", s, cycles)
-        if mover is not None:
-            return self.conditional(f"{where}.mover.{s.name}", key, s, cycles, mover)
         case = _case(-1, s.count, cycles, twists)
         if s.zero_sum and sum(case.twist) % s.orientations:
             raise self.fail(
@@ -310,8 +311,8 @@ class _PermutationReader(_Reader):
         starts = [c[0] for c in cycles]
         for c in cycles:
             if len(c) < 2:
-                raise self.fail(cycles_key, "each cycle starts where the mover stands and moves it on, "
-                                "so it needs 2 or more positions")
+                raise self.fail(cycles_key, "each cycle starts where the mover stands and moves it "
+                                "on, so it needs 2 or more positions")
             if len(set(c)) < len(c):
                 raise self.fail(cycles_key, f"cycle {c} visits a position twice")
             if starts.count(c[0]) > 1:
