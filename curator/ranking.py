@@ -57,10 +57,30 @@ BINOMIAL = _binomial_table(MAX_MASK_CELLS)
 @numba.njit(cache=True, inline="always")
 def lowest_bit(mask: np.uint64) -> int:
     """Index of the lowest set bit of a non-zero mask."""
-    return trailing_zeros(mask)
+    return np.int64(trailing_zeros(mask))
 
 
-@numba.njit(cache=True)
+def _colex_byte_table() -> np.ndarray:
+    """COLEX_BYTES[j, b, c]: colex-rank contribution of byte j of a mask holding the value b
+    when c set bits lie below that byte."""
+    table = np.zeros((MAX_MASK_CELLS // 8, 256, MAX_MASK_CELLS + 1), dtype=np.int64)
+    values = np.arange(256)
+    below = np.arange(MAX_MASK_CELLS + 1)
+    for j in range(MAX_MASK_CELLS // 8):
+        for i in range(8):
+            has_bit = (values >> i) & 1 == 1
+            ones_before = np.array([bin(v & ((1 << i) - 1)).count("1") for v in values])
+            index = np.minimum(below[None, :] + ones_before[:, None] + 1, MAX_MASK_CELLS)
+            contribution = np.where(index <= 8 * j + i, BINOMIAL[8 * j + i][index], 0)
+            table[j] += np.where(has_bit[:, None], contribution, 0)
+    return table
+
+
+COLEX_BYTES = _colex_byte_table()
+BYTE_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+
+
+@numba.njit  # not cached: the table is a large global constant
 def rank_colex_mask(mask: np.uint64) -> np.int64:
     """Colex rank of the combination whose cells are the set bits of `mask`.
 
@@ -68,14 +88,18 @@ def rank_colex_mask(mask: np.uint64) -> np.int64:
     rank(0b0111) = 0, rank(0b1011) = 1, rank(0b1101) = 2, rank(0b1110) = 3. The rank of
     cells c_1 < ... < c_k is C(c_1, 1) + C(c_2, 2) + ... + C(c_k, k), in 0..C(n, k)-1 for
     any n > c_k. Same order as `rank_combination(cells, n, "colex")`; no validation.
+    Computed a byte at a time from the precomputed `COLEX_BYTES` table.
     """
     rank = np.int64(0)
-    i = 0
+    ones = 0
+    j = 0
     m = np.uint64(mask)
     while m:
-        i += 1
-        rank += BINOMIAL[trailing_zeros(m), i]
-        m &= m - np.uint64(1)
+        byte = np.int64(m & np.uint64(255))
+        rank += COLEX_BYTES[j, byte, ones]
+        ones += BYTE_POPCOUNT[byte]
+        m >>= np.uint64(8)
+        j += 1
     return rank
 
 
@@ -109,7 +133,7 @@ def next_colex_mask(mask: np.uint64) -> np.uint64:
     return ripple | (((ripple ^ mask) >> np.uint64(2)) // low)
 
 
-@numba.njit(cache=True)
+@numba.njit
 def rank_colex_masks(masks: np.ndarray) -> np.ndarray:
     """Colex ranks (int64) of a whole array of uint64 masks; see `rank_colex_mask`."""
     out = np.empty(masks.shape[0], dtype=np.int64)
@@ -208,6 +232,51 @@ def unrank_multiset_sequence(rank: np.int64, counts: np.ndarray, out: np.ndarray
     Inverse of `rank_multiset_sequence`; `counts` is scratch space, restored on return.
     """
     _unrank_multiset(np.int64(rank), counts, out, multinomial(counts))
+
+
+class MultisetTable:
+    """Division-free lex ranking of type sequences for every count vector up to `limits`.
+
+    Count vectors are numbered in mixed radix: index(c) = sum(c[t] * weights[t]), with
+    the last type least significant. prefix[index(c), v] is the number of orderings of c
+    that start with a type below v, so the rank of a sequence is the sum of
+    prefix[index(remaining counts), item] over its items (see `rank_multiset_indexed`).
+
+    >>> table = MultisetTable((2, 1))
+    >>> import numpy as np
+    >>> int(rank_multiset_indexed(np.array([1, 0, 0]), table.index((2, 1)), table.prefix,
+    ...                           table.weights))
+    2
+    """
+
+    def __init__(self, limits: Sequence[int]) -> None:
+        self.limits = tuple(limits)
+        radix = [c + 1 for c in self.limits]
+        self.weights = np.array(
+            [math.prod(radix[t + 1 :]) for t in range(len(radix))], dtype=np.int64
+        )
+        self.prefix = np.zeros((math.prod(radix), len(radix)), dtype=np.int64)
+        for counts in itertools.product(*(range(r) for r in radix)):
+            starts = [
+                multinomial.py_func([c - (u == t) for u, c in enumerate(counts)]) if counts[t] else 0
+                for t in range(len(counts))
+            ]
+            self.prefix[self.index(counts)] = np.cumsum([0, *starts[:-1]])
+
+    def index(self, counts: Sequence[int]) -> int:
+        return int(sum(c * w for c, w in zip(counts, self.weights)))
+
+
+@numba.njit(cache=True, inline="always")
+def rank_multiset_indexed(seq, index, prefix, weights):
+    """`rank_multiset_sequence(seq, counts)` with counts given by their `MultisetTable`
+    index; no division, one table read per item."""
+    rank = np.int64(0)
+    for i in range(seq.shape[0]):
+        item = seq[i]
+        rank += prefix[index, item]
+        index -= weights[item]
+    return rank
 
 
 # ---------------------------------------------------------------------------------------

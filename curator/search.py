@@ -73,6 +73,7 @@ def _expand_masks(children, tables, masks):
 @numba.njit(cache=True)
 def _expand_boards(children, tables, boards):
     n = boards.shape[1]
+    buf_masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     buf = np.empty((MAX_CHILDREN, n), dtype=np.int8)
     removed = np.empty(MAX_CHILDREN, dtype=np.int64)
     buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -81,7 +82,11 @@ def _expand_boards(children, tables, boards):
     moves = np.empty(16, dtype=np.int64)
     total = 0
     for i in range(boards.shape[0]):
-        count = children(boards[i], tables, buf, removed, buf_moves)
+        mask = np.uint64(0)
+        for cell in range(n):
+            if boards[i, cell]:
+                mask |= np.uint64(1) << np.uint64(cell)
+        count = children(mask, boards[i], tables, buf_masks, buf, removed, buf_moves)
         if total + count > parents.shape[0]:
             size = max(total + count, 2 * parents.shape[0])
             parents = _grow(parents, size)
@@ -97,7 +102,7 @@ def _expand_boards(children, tables, boards):
     return parents[:total], kids[:total], moves[:total]
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _board_keys(boards, radix, offsets):
     """Index of each board within its level: layer offset + rank within the layer."""
     types = radix.shape[0]
@@ -123,7 +128,7 @@ def _board_keys(boards, radix, offsets):
     return keys
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _mask_keys(masks):
     keys = np.empty(masks.shape[0], dtype=np.int64)
     for i in range(masks.shape[0]):

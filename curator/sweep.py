@@ -17,11 +17,11 @@ import numpy as np
 
 from curator.puzzle import Puzzle
 from curator.ranking import (
+    MultisetTable,
     lowest_bit,
     multinomial,
     next_colex_mask,
     rank_colex_mask,
-    rank_multiset_sequence,
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
@@ -91,7 +91,7 @@ def _classify(ranks, count, solvable, unique, step_once):
     return distinct > 0, unique_path, all_solvable
 
 
-@numba.njit(cache=True)
+@numba.njit
 def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, out_s, out_u, out_a):
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -116,7 +116,7 @@ def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, o
             mask = next_colex_mask(mask)
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(parallel=True)
 def _binary_block(children, tables, n, k, size, first_word, last_word, solvable, unique, step_once,
                   out_s, out_u, out_a):
     chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
@@ -147,46 +147,40 @@ def _next_sequence(seq):
     return True
 
 
-@numba.njit(cache=True)
-def _typed_chunk(children, tables, n, counts, lo, hi, child_counts, child_base, solvable, unique,
-                 step_once, out_s, out_u, out_a):
-    # The multiset rankers use their counts as scratch space: each chunk needs its own.
-    counts = counts.copy()
-    child_counts = child_counts.copy()
+@numba.njit
+def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_orderings, index, prefix,
+                 weights, solvable, unique, step_once, out_s, out_u, out_a):
+    counts = counts.copy()  # the multiset unranker uses its counts as scratch space
     k = counts.sum()
-    arrangements = multinomial(counts)
+    orderings = multinomial(counts)
+    masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
     removed = np.empty(MAX_CHILDREN, dtype=np.int64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
-    child_arrangements = np.empty(child_counts.shape[0], dtype=np.int64)
-    for t in range(child_counts.shape[0]):
-        child_arrangements[t] = multinomial(child_counts[t])
     seq = np.empty(k, dtype=np.int64)
-    child_seq = np.empty(max(k - 1, 1), dtype=np.int64)
     board = np.zeros(n, dtype=np.int8)
-    mask = unrank_colex_mask(lo // arrangements, n, k)
-    unrank_multiset_sequence(lo % arrangements, counts, seq)
+    mask = unrank_colex_mask(lo // orderings, n, k)
+    unrank_multiset_sequence(lo % orderings, counts, seq)
     ws = wu = wa = np.uint64(0)
     for r in range(lo, hi):
-        board[:] = 0
         m = mask
         for i in range(k):
-            cell = lowest_bit(m)
-            board[cell] = seq[i] + 1
+            board[lowest_bit(m)] = seq[i] + 1
             m &= m - np.uint64(1)
-        count = children(board, tables, boards, removed, moves)
+        count = children(mask, board, tables, masks, boards, removed, moves)
         for j in range(count):
             t = removed[j]
-            child_mask = np.uint64(0)
-            p = 0
-            for cell in range(n):
-                if boards[j, cell]:
-                    child_mask |= np.uint64(1) << np.uint64(cell)
-                    child_seq[p] = boards[j, cell] - 1
-                    p += 1
-            ranks[j] = (child_base[t] + rank_colex_mask(child_mask) * child_arrangements[t]
-                        + rank_multiset_sequence(child_seq[:p], child_counts[t]))
+            child = masks[j]
+            within = rank_colex_mask(child) * child_orderings[t]
+            at = index - weights[t - 1]
+            m = child
+            while m:
+                item = boards[j, lowest_bit(m)] - 1
+                within += prefix[at, item]
+                at -= weights[item]
+                m &= m - np.uint64(1)
+            ranks[j] = child_base[t] + within
         s, u, a = _classify(ranks, count, solvable, unique, step_once)
         bit = np.uint64(r & 63)
         ws |= np.uint64(s) << bit
@@ -198,19 +192,24 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_counts, child_base, 
             out_a[r >> 6] = wa
             ws = wu = wa = np.uint64(0)
         if r + 1 < hi and not _next_sequence(seq):
+            m = mask
+            while m:
+                board[lowest_bit(m)] = 0
+                m &= m - np.uint64(1)
             mask = next_colex_mask(mask)
             unrank_multiset_sequence(0, counts, seq)
 
 
-@numba.njit(cache=True, parallel=True)
-def _typed_block(children, tables, n, counts, size, first_word, last_word, child_counts, child_base,
-                 solvable, unique, step_once, out_s, out_u, out_a):
+@numba.njit(parallel=True)
+def _typed_block(children, tables, n, counts, size, first_word, last_word, child_base,
+                 child_orderings, index, prefix, weights, solvable, unique, step_once,
+                 out_s, out_u, out_a):
     chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
     for c in numba.prange(chunks):
         lo = (first_word + c * CHUNK_WORDS) * 64
         hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
-        _typed_chunk(children, tables, n, counts, lo, hi, child_counts, child_base, solvable,
-                     unique, step_once, out_s, out_u, out_a)
+        _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_orderings, index,
+                     prefix, weights, solvable, unique, step_once, out_s, out_u, out_a)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -271,35 +270,37 @@ def sweep_layer(puzzle: Puzzle, layer: Layer, below: list[LayerBits],
             _binary_block(rules.children, tables, layer.cells, layer.pieces, layer.size, first, last,
                           child.solvable, child.unique, step_once, *out)
         return bits
-    solvable, unique, child_counts, child_base = _typed_children(layer, below)
+    solvable, unique, child_base, child_orderings = _typed_children(layer, below)
+    table = MultisetTable(puzzle.piece_limits)
     counts = np.array(layer.counts, dtype=np.int64)
     for first, last in _blocks(layer, progress):
         _typed_block(rules.children, tables, layer.cells, counts, layer.size, first, last,
-                     child_counts, child_base, solvable, unique, step_once, *out)
+                     child_base, child_orderings, table.index(layer.counts), table.prefix,
+                     table.weights, solvable, unique, step_once, *out)
     return bits
 
 
 def _typed_children(layer: Layer, below: list[LayerBits]):
     """Concatenate the child layers' bits and say where the child of each removed type lies.
 
-    Returns (solvable, unique, child_counts, child_base): removing a piece of type t
-    (1-based) leads to the layer with counts child_counts[t], whose bit 0 is at child_base[t]
-    of the concatenated arrays.
+    Returns (solvable, unique, child_base, child_orderings): removing a piece of type t
+    (1-based) leads to the layer whose bit 0 is at child_base[t] of the concatenated
+    arrays and whose type sequences number child_orderings[t].
     """
     solvable = concatenate_level([b.solvable for b in below])
     unique = concatenate_level([b.unique for b in below])
     offsets = level_offsets([b.layer for b in below])
     types = len(layer.counts)
-    child_counts = np.zeros((types + 1, types), dtype=np.int64)
     child_base = np.zeros(types + 1, dtype=np.int64)
+    child_orderings = np.zeros(types + 1, dtype=np.int64)
     for t in range(1, types + 1):
         counts = list(layer.counts)
         if counts[t - 1] == 0:
             continue
         counts[t - 1] -= 1
-        child_counts[t] = counts
         child_base[t] = offsets[tuple(counts)]
-    return solvable, unique, child_counts, child_base
+        child_orderings[t] = multinomial.py_func(counts)
+    return solvable, unique, child_base, child_orderings
 
 
 def concatenate_level(arrays: list[np.ndarray]) -> np.ndarray:

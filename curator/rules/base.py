@@ -5,10 +5,10 @@ as a uint64 occupancy mask and compile
 
     children(mask, tables, out_masks, out_moves) -> count
 
-Families of typed pieces (`typed = True`) see a position as an int8 array with one entry per
-cell (0 empty, t = piece type t, 1-based) and compile
+Families of typed pieces (`typed = True`) see a position as its occupancy mask plus an int8
+array with one entry per cell (0 empty, t = piece type t, 1-based) and compile
 
-    children(board, tables, out_boards, out_removed, out_moves) -> count
+    children(mask, board, tables, out_masks, out_boards, out_removed, out_moves) -> count
 
 where out_removed[j] is the type (1-based) of the piece the j-th move removed. Every move
 removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to_cell.

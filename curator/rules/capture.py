@@ -12,50 +12,64 @@ from typing import ClassVar
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from curator.board import DIAGONAL, ORTHOGONAL
+from curator.ranking import lowest_bit
 from curator.rules.base import ParamError, Rules, encode_move
 
 KNIGHT = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
-DIRECTIONS = ORTHOGONAL + DIAGONAL + KNIGHT
 PAWN = ((-1, -1), (-1, 1))
-UNLIMITED = 64
+LINES = ORTHOGONAL + DIAGONAL
+ONE = np.uint64(1)
+LEAPER, SLIDER = 0, 1
 
-# For each piece letter: the directions it moves along and how far.
-MOVES: dict[str, tuple[tuple[tuple[int, int], ...], int]] = {
-    "K": (ORTHOGONAL + DIAGONAL, 1),
-    "Q": (ORTHOGONAL + DIAGONAL, UNLIMITED),
-    "R": (ORTHOGONAL, UNLIMITED),
-    "B": (DIAGONAL, UNLIMITED),
-    "N": (KNIGHT, 1),
-    "P": (PAWN, 1),
+# For each piece letter: how it moves, and along which steps.
+MOVES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
+    "K": (LEAPER, ORTHOGONAL + DIAGONAL),
+    "Q": (SLIDER, ORTHOGONAL + DIAGONAL),
+    "R": (SLIDER, ORTHOGONAL),
+    "B": (SLIDER, DIAGONAL),
+    "N": (LEAPER, KNIGHT),
+    "P": (LEAPER, PAWN),
 }
 
 
+@numba.njit(cache=True, inline="always")
+def _nearest(pieces, forward):
+    if forward:
+        return lowest_bit(pieces)
+    return 63 - np.int64(leading_zeros(pieces))
+
+
 @numba.njit(cache=True)
-def capture_children(board, tables, out_boards, out_removed, out_moves):
-    rays, lengths, dir_masks, max_steps, protected = tables
+def capture_children(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
+    lines, forward, leaps, slides, protected = tables
     count = 0
-    for src in range(board.shape[0]):
+    movers = mask
+    while movers:
+        src = lowest_bit(movers)
+        movers &= movers - ONE
         mover = board[src]
-        if mover == 0:
-            continue
-        for d in range(rays.shape[1]):
-            if not (dir_masks[mover] >> d) & 1:
+        targets = leaps[mover, src] & mask
+        for d in range(lines.shape[1]):
+            if (slides[mover] >> d) & 1:
+                ahead = mask & lines[src, d]
+                if ahead:
+                    targets |= ONE << np.uint64(_nearest(ahead, forward[d]))
+        while targets:
+            dst = lowest_bit(targets)
+            targets &= targets - ONE
+            victim = board[dst]
+            if protected[victim]:
                 continue
-            for s in range(min(lengths[src, d], max_steps[mover])):
-                dst = rays[src, d, s]
-                victim = board[dst]
-                if victim == 0:
-                    continue
-                if not protected[victim]:
-                    out_boards[count, :] = board
-                    out_boards[count, dst] = mover
-                    out_boards[count, src] = 0
-                    out_removed[count] = victim
-                    out_moves[count] = encode_move(src, dst)
-                    count += 1
-                break
+            out_masks[count] = mask ^ (ONE << np.uint64(src))
+            out_boards[count, :] = board
+            out_boards[count, dst] = mover
+            out_boards[count, src] = 0
+            out_removed[count] = victim
+            out_moves[count] = encode_move(src, dst)
+            count += 1
     return count
 
 
@@ -77,25 +91,28 @@ class CaptureRules(Rules):
             )
 
     def tables(self) -> tuple[np.ndarray, ...]:
+        """lines[c, d]: mask of the cells beyond c along line d; forward[d]: whether d goes
+        up the cell numbers; leaps[t, c]: cells a leaping piece of type t on c attacks;
+        slides[t]: bit d set if type t slides along line d; protected[t]: cannot be taken."""
         n = self.board.size
-        longest = max(self.board.rows, self.board.cols)
-        rays = np.zeros((n, len(DIRECTIONS), longest), dtype=np.int64)
-        lengths = np.zeros((n, len(DIRECTIONS)), dtype=np.int64)
-        for i, cell in enumerate(self.board.cells):
-            for d, direction in enumerate(DIRECTIONS):
-                ray = self.board.ray(cell, direction)
-                rays[i, d, : len(ray)] = ray
-                lengths[i, d] = len(ray)
         types = len(self.piece_types) + 1  # index 0 is the empty cell
-        dir_masks = np.zeros(types, dtype=np.int64)
-        max_steps = np.zeros(types, dtype=np.int64)
-        protected = np.zeros(types, dtype=np.int64)
+        lines = np.zeros((n, len(LINES)), dtype=np.uint64)
+        for c, cell in enumerate(self.board.cells):
+            for d, line in enumerate(LINES):
+                lines[c, d] = sum(1 << i for i in self.board.ray(cell, line))
+        forward = np.array([dr > 0 or (dr == 0 and dc > 0) for dr, dc in LINES], dtype=np.bool_)
+        leaps = np.zeros((types, n), dtype=np.uint64)
+        slides = np.zeros(types, dtype=np.int64)
+        protected = np.zeros(types, dtype=np.bool_)
         for t, letter in enumerate(self.piece_types, start=1):
-            directions, steps = MOVES[letter]
-            dir_masks[t] = sum(1 << DIRECTIONS.index(d) for d in directions)
-            max_steps[t] = steps
+            kind, steps = MOVES[letter]
+            if kind == SLIDER:
+                slides[t] = sum(1 << LINES.index(step) for step in steps)
+            for c, cell in enumerate(self.board.cells):
+                targets = (self.board.step(cell, step) for step in steps) if kind == LEAPER else ()
+                leaps[t, c] = sum(1 << i for i in targets if i is not None)
             protected[t] = letter == "K" and self.options.get("king_safe", False)
-        return rays, lengths, dir_masks, max_steps, protected
+        return lines, forward, leaps, slides, protected
 
     @property
     def children(self) -> Callable:

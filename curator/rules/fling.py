@@ -5,6 +5,10 @@ along the line. It slides and stops in front of the first ball it meets; that ba
 on in the same direction: if its next cell is occupied it stays and passes the impulse on,
 otherwise it slides until it meets a ball (stopping in front of it and passing the impulse
 on) or leaves the board. Every move removes exactly one ball.
+
+The ball met next along a line is found with one AND of the occupancy mask and the line's
+precomputed mask: cells are numbered row by row, so it is the lowest set bit when moving
+right or down and the highest when moving left or up.
 """
 
 from __future__ import annotations
@@ -14,52 +18,53 @@ from typing import ClassVar
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from curator.board import ORTHOGONAL
 from curator.ranking import lowest_bit
 from curator.rules.base import ParamError, Rules, encode_move
 
 ONE = np.uint64(1)
+NONE = -1
 
 
 @numba.njit(cache=True, inline="always")
-def _occupied(mask, cell):
-    return (mask >> np.uint64(cell)) & ONE
+def _nearest(balls, forward):
+    """The first ball met: lowest set bit going forward (up the cell numbers), else highest."""
+    if forward:
+        return lowest_bit(balls)
+    return 63 - np.int64(leading_zeros(balls))
 
 
 @numba.njit(cache=True)
 def fling_children(mask, tables, out_masks, out_moves):
-    rays, lengths = tables
+    lines, steps, forward = tables
+    directions = lines.shape[1]
     count = 0
     balls = mask
     while balls:
         src = lowest_bit(balls)
         balls &= balls - ONE
-        for d in range(rays.shape[1]):
-            ray = rays[src, d]
-            length = lengths[src, d]
-            if length < 2 or _occupied(mask, ray[0]):
+        for d in range(directions):
+            back = (d + directions // 2) % directions
+            ahead = mask & lines[src, d]
+            if ahead == 0 or (mask >> np.uint64(steps[src, d])) & ONE:
                 continue
-            hit = 1
-            while hit < length and not _occupied(mask, ray[hit]):
-                hit += 1
-            if hit == length:
-                continue
-            stop = ray[hit - 1]
+            hit = _nearest(ahead, forward[d])
+            stop = steps[hit, back]
             child = (mask ^ (ONE << np.uint64(src))) | (ONE << np.uint64(stop))
-            # The struck ball at ray[hit] carries the impulse on along the same ray.
+            # The struck ball carries the impulse on along the same line.
             while True:
-                if hit + 1 < length and _occupied(mask, ray[hit + 1]):
-                    hit += 1
+                nxt = steps[hit, d]
+                if nxt != NONE and (mask >> np.uint64(nxt)) & ONE:
+                    hit = nxt
                     continue
-                nxt = hit + 1
-                while nxt < length and not _occupied(mask, ray[nxt]):
-                    nxt += 1
-                child ^= ONE << np.uint64(ray[hit])
-                if nxt == length:
+                child ^= ONE << np.uint64(hit)
+                ahead = mask & lines[hit, d]
+                if ahead == 0:
                     break
-                child |= ONE << np.uint64(ray[nxt - 1])
-                hit = nxt
+                hit = _nearest(ahead, forward[d])
+                child |= ONE << np.uint64(steps[hit, back])
             out_masks[count] = child
             out_moves[count] = encode_move(src, stop)
             count += 1
@@ -78,16 +83,20 @@ class FlingRules(Rules):
             raise ParamError("family", "fling puzzles have one kind of piece (no [pieces] table)")
 
     def tables(self) -> tuple[np.ndarray, ...]:
+        """lines[c, d]: mask of the cells beyond c along direction d (up to a hole or the
+        edge); steps[c, d]: the next cell along d or -1; forward[d]: whether d goes up the
+        cell numbers."""
         n = self.board.size
-        longest = max(self.board.rows, self.board.cols)
-        rays = np.zeros((n, len(ORTHOGONAL), longest), dtype=np.int64)
-        lengths = np.zeros((n, len(ORTHOGONAL)), dtype=np.int64)
+        lines = np.zeros((n, len(ORTHOGONAL)), dtype=np.uint64)
+        steps = np.full((n, len(ORTHOGONAL)), NONE, dtype=np.int64)
         for i, cell in enumerate(self.board.cells):
             for d, direction in enumerate(ORTHOGONAL):
                 ray = self.board.ray(cell, direction)
-                rays[i, d, : len(ray)] = ray
-                lengths[i, d] = len(ray)
-        return rays, lengths
+                lines[i, d] = sum(1 << c for c in ray)
+                if ray:
+                    steps[i, d] = ray[0]
+        forward = np.array([dr > 0 or dc > 0 for dr, dc in ORTHOGONAL], dtype=np.bool_)
+        return lines, steps, forward
 
     @property
     def children(self) -> Callable:

@@ -2,6 +2,10 @@
 
 Square grids jump orthogonally (diagonally too with `diagonal = true`); triangular grids
 jump along their six directions.
+
+Moves are grouped by their cell-index steps (over - from, to - over): all moves of a group
+are found at once with shifts of the occupancy mask, so the cost follows the number of
+groups and legal moves rather than the number of possible moves.
 """
 
 from __future__ import annotations
@@ -12,17 +16,35 @@ from typing import ClassVar
 import numba
 import numpy as np
 
+from curator.ranking import lowest_bit
 from curator.rules.base import ParamError, Rules, encode_move
+
+ONE = np.uint64(1)
+
+
+@numba.njit(cache=True, inline="always")
+def _shifted(mask, step):
+    """Bit i of the result is bit i + step of mask."""
+    if step >= 0:
+        return mask >> np.uint64(step)
+    return mask << np.uint64(-step)
 
 
 @numba.njit(cache=True)
 def jump_children(mask, tables, out_masks, out_moves):
-    full, empty, codes = tables
+    sources, over_steps, land_steps = tables
     count = 0
-    for j in range(full.shape[0]):
-        if (mask & full[j]) == full[j] and (mask & empty[j]) == 0:
-            out_masks[count] = mask ^ (full[j] | empty[j])
-            out_moves[count] = codes[j]
+    empty = ~mask
+    for g in range(sources.shape[0]):
+        over = over_steps[g]
+        land = land_steps[g]
+        movers = mask & sources[g] & _shifted(mask, over) & _shifted(empty, land)
+        while movers:
+            src = lowest_bit(movers)
+            movers &= movers - ONE
+            out_masks[count] = mask ^ ((ONE << np.uint64(src)) | (ONE << np.uint64(src + over))
+                                       | (ONE << np.uint64(src + land)))
+            out_moves[count] = encode_move(src, src + land)
             count += 1
     return count
 
@@ -38,21 +60,27 @@ class JumpRules(Rules):
         if len(piece_types) != 1:
             raise ParamError("family", "jump puzzles have one kind of piece (no [pieces] table)")
 
-    def tables(self) -> tuple[np.ndarray, ...]:
-        full, empty, codes = [], [], []
+    def moves(self) -> list[tuple[int, int, int]]:
+        """Every possible jump as (from, over, to) cell indices."""
+        out = []
         for src, cell in enumerate(self.board.cells):
             for direction in self.board.directions(self.options.get("diagonal", False)):
                 over = self.board.step(cell, direction, 1)
                 dst = self.board.step(cell, direction, 2)
-                if over is None or dst is None:
-                    continue
-                full.append((1 << src) | (1 << over))
-                empty.append(1 << dst)
-                codes.append(encode_move(src, dst))
+                if over is not None and dst is not None:
+                    out.append((src, over, dst))
+        return out
+
+    def tables(self) -> tuple[np.ndarray, ...]:
+        groups: dict[tuple[int, int], int] = {}
+        for src, over, dst in self.moves():
+            key = (over - src, dst - src)
+            groups[key] = groups.get(key, 0) | (1 << src)
+        keys = sorted(groups)
         return (
-            np.array(full, dtype=np.uint64),
-            np.array(empty, dtype=np.uint64),
-            np.array(codes, dtype=np.int64),
+            np.array([groups[k] for k in keys], dtype=np.uint64),
+            np.array([k[0] for k in keys], dtype=np.int64),
+            np.array([k[1] for k in keys], dtype=np.int64),
         )
 
     @property
