@@ -63,31 +63,29 @@ def _bit(words, index):
 
 
 @numba.njit(cache=True)
-def _classify(ranks, count, solvable, unique, step_once):
+def _classify(ranks, count, solvable, unique, step_once, scratch):
     """The three properties of a position from the ranks of its children.
 
     unique needs exactly one distinct solvable child, itself unique; when the final step to
     the goal counts once (`step_once`), every solvable position is unique. all_moves needs a
-    move and every child solvable.
+    move and every child solvable. All children's solvable bits are read first, as
+    independent loads the processor can overlap.
     """
+    for j in range(count):
+        scratch[j] = _bit(solvable, ranks[j])
     first = np.int64(-1)
     distinct = 0
-    first_unique = False
     all_solvable = count > 0
     for j in range(count):
-        r = ranks[j]
-        if _bit(solvable, r):
+        if scratch[j]:
             if distinct == 0:
-                first = r
+                first = ranks[j]
                 distinct = 1
-                first_unique = _bit(unique, r) != 0
-            elif r != first:
+            elif ranks[j] != first:
                 distinct = 2
         else:
             all_solvable = False
-        if distinct == 2 and not all_solvable:
-            break
-    unique_path = (distinct == 1 and first_unique) or (step_once and distinct > 0)
+    unique_path = (distinct == 1 and _bit(unique, first) != 0) or (step_once and distinct > 0)
     return distinct > 0, unique_path, all_solvable
 
 
@@ -96,13 +94,14 @@ def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, o
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     mask = unrank_colex_mask(lo, n, k)
     ws = wu = wa = np.uint64(0)
     for r in range(lo, hi):
         count = children(mask, tables, masks, moves)
         for j in range(count):
             ranks[j] = rank_colex_mask(masks[j])
-        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
         bit = np.uint64(r & 63)
         ws |= np.uint64(s) << bit
         wu |= np.uint64(u) << bit
@@ -158,6 +157,7 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
     removed = np.empty(MAX_CHILDREN, dtype=np.int64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     seq = np.empty(k, dtype=np.int64)
     board = np.zeros(n, dtype=np.int8)
     mask = unrank_colex_mask(lo // orderings, n, k)
@@ -181,7 +181,7 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
                 at -= weights[item]
                 m &= m - np.uint64(1)
             ranks[j] = child_base[t] + within
-        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
         bit = np.uint64(r & 63)
         ws |= np.uint64(s) << bit
         wu |= np.uint64(u) << bit

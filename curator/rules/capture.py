@@ -50,21 +50,24 @@ def capture_children(mask, board, tables, out_masks, out_boards, out_removed, ou
     while movers:
         src = lowest_bit(movers)
         movers &= movers - ONE
-        mover = board[src]
+        mover = np.int64(board[src])
         targets = leaps[mover, src] & mask
-        for d in range(lines.shape[1]):
-            if (slides[mover] >> d) & 1:
-                ahead = mask & lines[src, d]
-                if ahead:
-                    targets |= ONE << np.uint64(_nearest(ahead, forward[d]))
+        along = slides[mover]
+        while along:
+            d = lowest_bit(along)
+            along &= along - ONE
+            ahead = mask & lines[src, d]
+            if ahead:
+                targets |= ONE << np.uint64(_nearest(ahead, forward[d]))
         while targets:
             dst = lowest_bit(targets)
             targets &= targets - ONE
-            victim = board[dst]
+            victim = np.int64(board[dst])
             if protected[victim]:
                 continue
             out_masks[count] = mask ^ (ONE << np.uint64(src))
-            out_boards[count, :] = board
+            for c in range(board.shape[0]):
+                out_boards[count, c] = board[c]
             out_boards[count, dst] = mover
             out_boards[count, src] = 0
             out_removed[count] = victim
@@ -102,7 +105,7 @@ class CaptureRules(Rules):
                 lines[c, d] = sum(1 << i for i in self.board.ray(cell, line))
         forward = np.array([dr > 0 or (dr == 0 and dc > 0) for dr, dc in LINES], dtype=np.bool_)
         leaps = np.zeros((types, n), dtype=np.uint64)
-        slides = np.zeros(types, dtype=np.int64)
+        slides = np.zeros(types, dtype=np.uint64)
         protected = np.zeros(types, dtype=np.bool_)
         for t, letter in enumerate(self.piece_types, start=1):
             kind, steps = MOVES[letter]
