@@ -6,6 +6,7 @@ running (damaged results, a full disk) exit 1.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from curator import __version__
+from curator import select as selecting
 from curator.analysis import Estimate, analyze, estimate
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import is_permutation_file, load_permutation_puzzle
@@ -25,7 +27,7 @@ from curator.distance.report import distances_table, positions_table
 from curator.distance.select import parse_distance_range, select_positions
 from curator.distance.store import DistanceStore, holds_distances
 from curator.puzzle import PuzzleError, load_puzzle
-from curator.space import Layer
+from curator.space import Layer, StateSpace
 from curator.store import LayerStore, StoreError
 
 app = typer.Typer(
@@ -244,3 +246,137 @@ def distances_command(
         typer.echo(json.dumps(positions, indent=1))
     else:
         out.print(positions_table(positions))
+
+
+# -- select, solve, show -------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _usage_errors():
+    try:
+        yield
+    except selecting.SelectionError as exc:
+        raise UsageError(str(exc)) from None
+
+
+@app.command("select")
+@friendly_errors
+def select_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    solvable: bool | None = typer.Option(None, "--solvable/--no-solvable", help="Solvable or not."),
+    unique: bool | None = typer.Option(None, "--unique/--no-unique", help="Uniquely solvable or not."),
+    all_moves: bool | None = typer.Option(
+        None, "--all-moves/--no-all-moves", help="All-moves-solvable or not."
+    ),
+    pieces: str | None = typer.Option(None, "--pieces", metavar="A..B", help="Piece counts, e.g. 5..7."),
+    counts: str | None = typer.Option(
+        None, "--counts", metavar="T=A..B,...", help="Per-type counts of typed puzzles, e.g. K=1,R=0..2."
+    ),
+    must_include: str | None = typer.Option(
+        None, "--must-include", metavar="CELLS", help="Cells that must hold a piece: row,col;row,col."
+    ),
+    must_exclude: str | None = typer.Option(
+        None, "--must-exclude", metavar="CELLS", help="Cells that must be empty: row,col;row,col."
+    ),
+    canonical: bool = typer.Option(False, "--canonical", help="One position per symmetry class."),
+    sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
+    seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
+    sort: str | None = typer.Option(
+        None, "--sort", metavar="METRIC[:desc]", help=f"Sort by {', '.join(selecting.SORT_METRICS)}."
+    ),
+    limit: str | None = typer.Option(None, "--limit", metavar="N", help="Keep the first N levels."),
+    count_only: bool = typer.Option(False, "--count", help="Only count the matches per layer."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Select levels from stored layers: filter, keep canonical ones, sample, sort, limit.
+
+    See the README section "Selecting levels" for the order of these steps and the metrics.
+    """
+    store = LayerStore.open(directory)
+    puzzle = store.puzzle()
+    with _usage_errors():
+        filters = selecting.build_filters(
+            puzzle, solvable, unique, all_moves, pieces, counts, must_include, must_exclude, canonical
+        )
+        if seed is not None and sample is None:
+            raise selecting.SelectionError("--seed only applies with --sample")
+        if count_only:
+            per_layer = {layer.key: n for layer, n in selecting.count_matches(store, filters)}
+            total = sum(per_layer.values())
+            if as_json:
+                summary = {"puzzle": puzzle.name, "matched": total, "layers": per_layer}
+                typer.echo(json.dumps(summary, indent=1))
+            else:
+                typer.echo("\n".join([*(f"{k}: {n:,}" for k, n in per_layer.items()), f"total: {total:,}"]))
+            return
+        selection = selecting.select(
+            store,
+            filters,
+            sample=selecting.parse_number(sample, "--sample", 1) if sample is not None else None,
+            seed=selecting.parse_number(seed, "--seed") if seed is not None else 0,
+            limit=selecting.parse_number(limit, "--limit", 1) if limit is not None else None,
+            sort=selecting.parse_sort(sort) if sort is not None else None,
+        )
+    if as_json:
+        levels = [selecting.level_json(puzzle, level) for level in selection.levels]
+        summary = {"puzzle": puzzle.name, "matched": selection.matched, "levels": levels}
+        typer.echo(json.dumps(summary, indent=1))
+        return
+    matched = "" if selection.matched is None else f" of {selection.matched:,} matching"
+    count = len(selection.levels)
+    title = f"{puzzle.name}: {count} level{'' if count == 1 else 's'}{matched}"
+    out.print(selecting.levels_table(puzzle, selection.levels, title))
+
+
+@app.command("solve")
+@friendly_errors
+def solve_command(
+    puzzle_file: Path = typer.Argument(..., help="Puzzle file (TOML)."),
+    board: str = typer.Option(
+        ..., "--board", metavar="FILE|TEXT", help="The position drawn like the board art, or a file."
+    ),
+    results: Path | None = typer.Option(
+        None, "--results", help="Stored results to prune with [default: output/<name> if present]."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """Solve one position: solvable / unique / all-moves, solution count and one solution."""
+    puzzle = load_puzzle(puzzle_file)
+    with _usage_errors():
+        position = selecting.read_board(board, puzzle)
+        store = selecting.results_for(puzzle, results)
+    stored = selecting.stored_solvable(store) if store is not None else None
+    level = selecting.solve_position(puzzle, position, stored)
+    if as_json:
+        data = selecting.level_json(puzzle, level)
+        data["results"] = str(store.directory) if store is not None else None
+        typer.echo(json.dumps(data, indent=1))
+        return
+    typer.echo(selecting.level_text(puzzle, level))
+
+
+@app.command("show", context_settings={"ignore_unknown_options": True})
+@friendly_errors
+def show_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    rank: str = typer.Argument(..., help="Rank of the position within its layer."),
+    pieces: str | None = typer.Option(None, "--pieces", metavar="K", help="The layer's piece count."),
+    layer_key: str | None = typer.Option(
+        None, "--layer", metavar="KEY", help="The layer's key (typed puzzles), e.g. k04-K1Q1R2."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+) -> None:
+    """Draw one stored position with its solvable / unique / all-moves bits."""
+    store = LayerStore.open(directory)
+    puzzle = store.puzzle()
+    with _usage_errors():
+        count = selecting.parse_number(pieces, "--pieces") if pieces is not None else None
+        layer = selecting.find_layer(store, count, layer_key)
+        index = selecting.check_rank(layer, selecting.parse_number(rank, "RANK"))
+    position = StateSpace(puzzle).unrank(layer, index)
+    bits = selecting.stored_bits(store.load(layer, verify=False, mmap=True), index)
+    if as_json:
+        data = {**selecting.position_json(puzzle, layer.key, index, position), **bits}
+        typer.echo(json.dumps(data, indent=1))
+        return
+    typer.echo(selecting.bits_text(puzzle, layer, index, position, bits))

@@ -1,0 +1,480 @@
+"""Level selection agrees with a brute-force filter, samples reproducibly, and reports metrics
+that agree with the plain reference solver; shipped Fling! boards solve uniquely."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+import reference as ref
+
+from curator import select as sel
+from curator.analysis import analyze
+from curator.puzzle import load_puzzle, parse_puzzle
+from curator.search import Explorer
+from curator.space import StateSpace
+from curator.sweep import PROPERTIES
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = ROOT / "tests" / "data" / "fling_levels"
+
+FLING = """
+name = "fling35"
+[board]
+art = '''
+.....
+.....
+.....
+'''
+[rules]
+family = "fling"
+[goal]
+pieces = 1
+final_step_once = true
+"""
+
+CHESS = """
+name = "chess3"
+[board]
+art = '''
+...
+...
+...
+'''
+[rules]
+family = "capture"
+[pieces]
+R = 1
+B = 1
+N = 2
+P = 1
+[goal]
+pieces = 1
+"""
+
+CHESS_SYMMETRIC = """
+name = "chess3s"
+[board]
+art = '''
+...
+...
+...
+'''
+[rules]
+family = "capture"
+[pieces]
+Q = 1
+R = 1
+B = 1
+N = 2
+[goal]
+pieces = 1
+"""
+
+CORNER_TRIANGLE = """
+name = "triangle-apex"
+[board]
+grid = "triangular"
+art = '''
+    .
+   . .
+  . . .
+ . . . .
+. . . . .
+'''
+[rules]
+family = "jump"
+[goal]
+pieces = 1
+cells = [[0, 0]]
+"""
+
+TRIANGLE_DIRECTIONS = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)]
+
+
+class Case:
+    """An analyzed small puzzle, every stored position unranked once, and its oracle."""
+
+    def __init__(self, puzzle, directory, max_pieces=None):
+        self.puzzle = puzzle
+        self.store = analyze(puzzle, directory, max_pieces)
+        self.space = StateSpace(puzzle)
+        self.rows = []  # (layer, rank, position, bits)
+        self.ranks = {}  # position -> rank
+        for record in sorted(self.store.records(), key=lambda r: (r.layer.pieces, r.layer.counts)):
+            layer = record.layer
+            bits = self.store.load(layer)
+            for rank in range(layer.size):
+                flags = sel.stored_bits(bits, rank)
+                position = self.space.unrank(layer, rank)
+                self.rows.append((layer, rank, position, flags))
+                self.ranks[position] = rank
+        self.perms = [
+            p for p in puzzle.rules.symmetries()
+            if puzzle.goal.cells is None or {p[c] for c in puzzle.goal.cells} == set(puzzle.goal.cells)
+        ]
+        self.memo = {}
+
+    def children(self, state):
+        cells = frozenset(self.puzzle.board.cells)
+        family = self.puzzle.rules.family
+        if family == "jump":
+            return ref.jump_children(cells, TRIANGLE_DIRECTIONS, state)
+        if family == "fling":
+            return ref.fling_children(self.puzzle.board.rows, self.puzzle.board.cols, state)
+        return ref.capture_children(cells, state)
+
+    def state(self, position):
+        cells = self.puzzle.board.cells
+        if self.puzzle.typed:
+            return frozenset((cells[i], self.puzzle.piece_types[v - 1]) for i, v in enumerate(position) if v)
+        return frozenset(cells[i] for i, v in enumerate(position) if v)
+
+    def oracle(self, state):
+        goal = self.puzzle.goal
+        is_goal = None
+        if goal.cells is not None:
+            allowed = {self.puzzle.board.cells[c] for c in goal.cells}
+            is_goal = lambda p: all((x[0] if self.puzzle.typed else x) in allowed for x in p)  # noqa: E731
+        return ref.analyze(self.children, state, goal.pieces, is_goal, goal.final_step_once, self.memo)
+
+    def brute(self, f: sel.Filters):
+        """Matches of `f` by plain Python over every stored position."""
+
+        def cells_ok(position):
+            return all(position[c] for c in f.include) and not any(position[c] for c in f.exclude)
+
+        out = []
+        for layer, rank, position, flags in self.rows:
+            if any(getattr(f, p) is not None and flags[p] != getattr(f, p) for p in PROPERTIES):
+                continue
+            if f.pieces is not None and not f.pieces[0] <= layer.pieces <= f.pieces[1]:
+                continue
+            if any(not lo <= layer.counts[t] <= hi for t, (lo, hi) in f.counts.items()):
+                continue
+            if not cells_ok(position):
+                continue
+            if f.canonical:
+                smaller = False
+                for perm in self.perms:
+                    image = [0] * len(position)
+                    for i, v in enumerate(position):
+                        image[perm[i]] = v
+                    if self.ranks[tuple(image)] < rank and cells_ok(image):
+                        smaller = True
+                        break
+                if smaller:
+                    continue
+            out.append((layer.key, rank))
+        return out
+
+
+@pytest.fixture(scope="module")
+def cases(tmp_path_factory):
+    base = tmp_path_factory.mktemp("stores")
+    puzzles = {
+        "triangle": load_puzzle(ROOT / "puzzles" / "triangle.toml"),
+        "fling": parse_puzzle(FLING),
+        "chess": parse_puzzle(CHESS),
+        "chess-symmetric": parse_puzzle(CHESS_SYMMETRIC),
+        "triangle-apex": parse_puzzle(CORNER_TRIANGLE),
+    }
+    return {name: Case(puzzle, base / name, min(puzzle.max_pieces, 8)) for name, puzzle in puzzles.items()}
+
+
+def _selected(store, f):
+    return [(layer.key, int(r)) for layer, ranks in sel.matches(store, f) for r in ranks]
+
+
+FILTERS = [
+    sel.Filters(),
+    sel.Filters(solvable=True),
+    sel.Filters(solvable=False, pieces=(3, 5)),
+    sel.Filters(unique=True, canonical=True),
+    sel.Filters(solvable=True, unique=False, all_moves=False),
+    sel.Filters(all_moves=True, pieces=(4, 5)),
+    sel.Filters(canonical=True),
+    sel.Filters(include=frozenset({0, 4}), exclude=frozenset({2})),
+    sel.Filters(solvable=True, include=frozenset({1}), canonical=True),
+    sel.Filters(unique=True, exclude=frozenset({0, 3}), canonical=True, pieces=(2, 4)),
+]
+
+
+@pytest.mark.parametrize("name", ["triangle", "fling", "chess", "chess-symmetric", "triangle-apex"])
+@pytest.mark.parametrize("f", FILTERS, ids=range(len(FILTERS)))
+def test_filters_match_brute_force(cases, name, f, monkeypatch):
+    case = cases[name]
+    expected = case.brute(f)
+    assert _selected(case.store, f) == expected
+    monkeypatch.setattr(sel, "BLOCK_WORDS", 3)
+    assert _selected(case.store, f) == expected
+    assert sum(n for _, n in sel.count_matches(case.store, f)) == len(expected)
+
+
+@pytest.mark.parametrize("name", ["chess", "chess-symmetric"])
+def test_per_type_counts_filter(cases, name):
+    case = cases[name]
+    types = case.puzzle.piece_types
+    f = sel.Filters(solvable=True, counts={0: (1, 1), len(types) - 1: (0, 1)}, canonical=True)
+    expected = case.brute(f)
+    assert expected and _selected(case.store, f) == expected
+    f = sel.build_filters(case.puzzle, solvable=True, counts=f"{types[0]}=1,{types[-1]}=0..1", canonical=True)
+    assert _selected(case.store, f) == expected
+
+
+def test_canonical_keeps_the_smallest_rank_of_each_class(cases):
+    case = cases["triangle"]
+    assert len(case.perms) == 6
+    classes: dict[frozenset, list[tuple[str, int]]] = {}
+    for layer, rank, position, _ in case.rows:
+        orbit = set()
+        for perm in case.perms:
+            image = [0] * len(position)
+            for i, v in enumerate(position):
+                image[perm[i]] = v
+            orbit.add(case.ranks[tuple(image)])
+        classes.setdefault((layer.key, frozenset(orbit)), []).append((layer.key, rank))
+    kept = _selected(case.store, sel.Filters(canonical=True))
+    assert len(kept) == len(set(kept)) == len(classes)
+    assert set(kept) == {min(members, key=lambda m: m[1]) for members in classes.values()}
+
+
+def test_symmetries_keep_goal_cells_and_bits(cases):
+    case = cases["triangle-apex"]
+    perms = sel.puzzle_symmetries(case.puzzle)
+    assert perms.shape[0] == 2 and len(case.puzzle.rules.symmetries()) == 6
+    flags = {(layer.key, rank): f for layer, rank, _, f in case.rows}
+    for layer, rank, position, f in case.rows:
+        image = [0] * len(position)
+        for i, v in enumerate(position):
+            image[perms[1][i]] = v
+        assert flags[(layer.key, case.ranks[tuple(image)])] == f
+
+
+def test_sampling_is_reproducible_and_independent_of_blocks(cases, monkeypatch):
+    store = cases["triangle"].store
+    f = sel.Filters(solvable=True)
+    first, total = sel.pick(store, f, sample=12, seed=3)
+    again, _ = sel.pick(store, f, sample=12, seed=3)
+    other, _ = sel.pick(store, f, sample=12, seed=4)
+    assert first == again and first != other and len(first) == 12
+    assert total == len(cases["triangle"].brute(f))
+    monkeypatch.setattr(sel, "BLOCK_WORDS", 1)
+    assert sel.pick(store, f, sample=12, seed=3)[0] == first
+    everything, _ = sel.pick(store, f, sample=10**6, seed=3)
+    assert [(layer.key, rank) for layer, rank in everything] == cases["triangle"].brute(f)
+
+
+def test_sampling_is_uniform(cases):
+    store = cases["triangle"].store
+    f = sel.Filters(unique=True, pieces=(4, 4), canonical=True)
+    population = [rank for _, rank in cases["triangle"].brute(f)]
+    m, draws, size = len(population), 600, 4
+    assert 20 <= m <= 200
+    seen = Counter()
+    for seed in range(draws):
+        picked, _ = sel.pick(store, f, sample=size, seed=seed)
+        ranks = [rank for _, rank in picked]
+        assert len(set(ranks)) == size and ranks == sorted(ranks)
+        seen.update(ranks)
+    assert set(seen) <= set(population)
+    expected = draws * size / m
+    chi2 = sum((seen[r] - expected) ** 2 / expected for r in population)
+    df = m - 1
+    assert chi2 < df + 5 * math.sqrt(2 * df), chi2
+
+
+def test_limit_takes_the_first_matches(cases):
+    case = cases["fling"]
+    f = sel.Filters(unique=True, pieces=(4, 6))
+    picked, matched = sel.pick(case.store, f, limit=7)
+    assert [(layer.key, rank) for layer, rank in picked] == case.brute(f)[:7]
+    assert matched is None
+    _, matched = sel.pick(case.store, f, limit=10**6)
+    assert matched == len(case.brute(f))
+
+
+@pytest.mark.parametrize("name", ["triangle", "fling", "chess", "chess-symmetric", "triangle-apex"])
+def test_metrics_match_the_oracle(cases, name):
+    case = cases[name]
+    selection = sel.select(case.store, sel.Filters(pieces=(3, 5)), sample=25, seed=11)
+    assert len(selection.levels) == 25
+    explorer = Explorer(case.puzzle)
+    for level in selection.levels:
+        state = case.state(level.position)
+        expected = case.oracle(state)
+        report = level.report
+        assert (report.solvable, report.unique, report.all_moves) == (
+            expected.solvable, expected.unique, expected.all_moves)
+        assert report.solutions == expected.solutions
+        kids = case.children(state)
+        safe_kids = sum(case.oracle(k).solvable for k in kids)
+        if case.puzzle.rules.family == "fling":
+            # Two flings can leave the same position: moves are counted, not positions.
+            assert report.legal_moves >= len(kids) and report.safe_moves >= safe_kids
+            assert (report.safe_moves > 0) == (safe_kids > 0)
+        else:
+            assert report.legal_moves == len(kids) and report.safe_moves == safe_kids
+            assert level.difficulty == pytest.approx(_difficulty_by_oracle(case, level))
+        if report.solvable:
+            path = [level.position]
+            for move in report.solution:
+                path.append(sel.apply_move(explorer, path[-1], move))
+            assert case.oracle(case.state(path[-1])).solvable
+            assert sum(1 for v in path[-1] if v) == case.puzzle.goal.pieces
+
+
+def _difficulty_by_oracle(case, level):
+    """The documented formula, from the oracle's children along the reported solution."""
+    if not level.report.solvable:
+        return math.inf
+    moves = level.report.solution
+    if not moves:
+        return 0.0
+    guess = legal = 0.0
+    position = level.position
+    for move in moves:
+        kids = case.children(case.state(position))
+        safe = sum(case.oracle(k).solvable for k in kids)
+        guess += math.log2(len(kids) / safe)
+        legal += len(kids)
+        position = sel.apply_move(Explorer(case.puzzle), position, move)
+    return len(moves) + guess / 2 + math.log2(legal / len(moves))
+
+
+@pytest.mark.parametrize("name", ["triangle", "fling", "chess", "chess-symmetric"])
+def test_unique_selection_has_one_solution_each(cases, name):
+    case = cases[name]
+    selection = sel.select(case.store, sel.Filters(unique=True, canonical=True, pieces=(3, 5)), sample=30)
+    assert selection.levels
+    for level in selection.levels:
+        assert level.report.solutions == 1
+        assert case.oracle(case.state(level.position)).solutions == 1
+
+
+def test_sort_then_limit(cases):
+    store = cases["triangle"].store
+    f = sel.Filters(solvable=True, pieces=(5, 8))
+    full = sel.select(store, f, sample=40, seed=2, sort=("difficulty", True))
+    values = [level.difficulty for level in full.levels]
+    assert values == sorted(values, reverse=True) and len(values) == 40
+    top = sel.select(store, f, sample=40, seed=2, sort=("difficulty", True), limit=5)
+    assert top.levels == full.levels[:5]
+    by_solutions = sel.select(store, f, sample=40, seed=2, sort=("solutions", False))
+    counts = [level.report.solutions for level in by_solutions.levels]
+    assert counts == sorted(counts)
+    with pytest.raises(sel.SelectionError, match="at most 10 get metrics"):
+        sel.select(store, f, sort=("difficulty", False), limit=3, cap=10)
+    with pytest.raises(sel.SelectionError, match="add --limit"):
+        sel.select(store, f, cap=10)
+
+
+def test_parsers_accept_good_text_and_reject_bad():
+    puzzle = load_puzzle(ROOT / "puzzles" / "peg.toml")
+    assert sel.parse_range("5..7", "--pieces") == (5, 7)
+    assert sel.parse_range("4", "--pieces") == (4, 4)
+    for bad in ("7..5", "x", "3..", "-1"):
+        with pytest.raises(sel.SelectionError):
+            sel.parse_range(bad, "--pieces")
+    board = puzzle.board
+    assert sel.parse_cells("3,3; 0,2 (2,0)", board) == {board.index[(3, 3)], board.index[(0, 2)],
+                                                         board.index[(2, 0)]}
+    for bad in ("0,0", "3;3", "", "a,b"):
+        with pytest.raises(sel.SelectionError):
+            sel.parse_cells(bad, board)
+    assert sel.parse_sort("difficulty:desc") == ("difficulty", True)
+    assert sel.parse_sort("safe-moves") == ("safe_moves", False)
+    for bad in ("hardness", "pieces:down"):
+        with pytest.raises(sel.SelectionError):
+            sel.parse_sort(bad)
+    with pytest.raises(sel.SelectionError, match="several piece types"):
+        sel.parse_counts("o=1", puzzle)
+    chess = parse_puzzle(CHESS)
+    assert sel.parse_counts("R=1, P=0..1", chess) == {0: (1, 1), 3: (0, 1)}
+    for bad in ("K=1", "R", "R=2", "R=1..0"):
+        with pytest.raises(sel.SelectionError):
+            sel.parse_counts(bad, chess)
+    assert sel.parse_number("12", "--limit", 1) == 12
+    for bad in ("0", "1.5", "ten"):
+        with pytest.raises(sel.SelectionError):
+            sel.parse_number(bad, "--limit", 1)
+
+
+@pytest.mark.parametrize("path", ["peg.toml", "triangle.toml", "fling.toml", "solitaire-chess.toml"])
+def test_boards_round_trip_through_drawings(path):
+    puzzle = load_puzzle(ROOT / "puzzles" / path)
+    space = StateSpace(puzzle)
+    rng = np.random.default_rng(5)
+    for pieces in (1, 3, min(6, sum(puzzle.piece_limits))):
+        for layer in space.layers_with(pieces)[:3]:
+            for rank in rng.integers(0, layer.size, 5):
+                position = space.unrank(layer, int(rank))
+                text = sel.draw(puzzle, position)
+                assert sel.parse_board(text, puzzle) == position
+                assert sel.parse_board("\n" + text + "\n\n", puzzle) == position
+                assert sel.parse_board(text.replace("\n", "/"), puzzle) == position
+
+
+def test_bad_drawings_are_refused(tmp_path):
+    peg = load_puzzle(ROOT / "puzzles" / "peg.toml")
+    chess = load_puzzle(ROOT / "puzzles" / "solitaire-chess.toml")
+    with pytest.raises(sel.SelectionError, match="shape"):
+        sel.parse_board(".......\n" * 7, peg)
+    with pytest.raises(sel.SelectionError, match="unexpected 'x'"):
+        sel.parse_board("x...\n....\n....\n....", chess)
+    with pytest.raises(sel.SelectionError, match="pieces 'K'"):
+        sel.parse_board("KK..\n....\n....\n....", chess)
+    with pytest.raises(sel.SelectionError, match="no file"):
+        sel.read_board("boards/missing.txt", chess)
+    drawn = tmp_path / "board.txt"
+    drawn.write_text("K...\n.Q..\n....\n...P\n")
+    assert sel.read_board(str(drawn), chess) == sel.parse_board("K.../.Q../..../...P", chess)
+
+
+def test_spearman_with_ties():
+    assert sel.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert sel.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    # Ranks with ties averaged: x -> (1, 2.5, 2.5, 4), y -> (1, 2, 3, 4).
+    x, y = np.array([1, 2.5, 2.5, 4]), np.array([1, 2, 3, 4])
+    expected = np.corrcoef(x, y)[0, 1]
+    assert sel.spearman([5, 7, 7, 9], [1, 2, 3, 4]) == pytest.approx(expected)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    puzzle = load_puzzle(ROOT / "puzzles" / "fling.toml")
+    out = []
+    for number, balls in ref.load_fling_levels(LEVELS):
+        text = "\n".join(
+            "".join("o" if (r, c) in balls else "." for c in range(ref.FLING_COLS))
+            for r in range(ref.FLING_ROWS)
+        )
+        position = sel.parse_board(text, puzzle)
+        out.append((number, balls, sel.solve_position(puzzle, position)))
+    return out
+
+
+def test_every_shipped_fling_level_solves_uniquely(shipped):
+    assert len(shipped) == 248
+    for number, balls, level in shipped:
+        assert level.report.solutions == 1, (number, sorted(balls))
+        assert level.report.unique and len(level.solution) == len(balls) - 1
+
+
+SPEARMAN_FLOOR = 0.9
+"""Measured: 0.933 on the 248 boards (pieces alone: 0.932)."""
+
+
+def test_difficulty_orders_shipped_levels_like_the_game(shipped):
+    numbers = [number for number, _, _ in shipped]
+    scores = [level.difficulty for _, _, level in shipped]
+    rho = sel.spearman(scores, numbers)
+    print(f"Spearman rank correlation of difficulty with the Fling! level number: {rho:.4f}")
+    assert rho > SPEARMAN_FLOOR
+    # The formula is more than a piece count: it separates boards with equal piece counts.
+    fourteen = [(n, level.difficulty) for n, balls, level in shipped if len(balls) == 14]
+    assert len({d for _, d in fourteen}) > 10
+    assert sel.spearman([d for _, d in fourteen], [n for n, _ in fourteen]) > 0.1
