@@ -1,0 +1,145 @@
+"""HTML gallery: one self-contained page with every level's picture, metrics and solution.
+
+Pictures are inline SVG and the style sheet is inline, so the file needs nothing else: no
+scripts, fonts, images or links outside it.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from curator import __version__
+from curator.export.picture import picture, svg_text
+from curator.levels import Level, PuzzleLike, replay
+
+STYLE = """
+:root { color-scheme: light; }
+body { font-family: system-ui, "DejaVu Sans", Arial, sans-serif; margin: 1.5rem; color: #222;
+       background: #f6f6f4; }
+header h1 { margin: 0 0 .3rem 0; font-size: 1.5rem; }
+header p { margin: .2rem 0; color: #555; }
+main { display: grid; grid-template-columns: repeat(auto-fill, minmax(20rem, 1fr)); gap: 1rem;
+       margin-top: 1rem; }
+article { background: #fff; border: 1px solid #ddd; border-radius: .5rem; padding: .8rem; }
+article h2 { font-size: 1.1rem; margin: 0 0 .5rem 0; }
+article h2 small { color: #777; font-weight: normal; }
+figure { margin: 0 0 .6rem 0; text-align: center; }
+figure svg { max-width: 100%; height: auto; }
+table.metrics { border-collapse: collapse; width: 100%; font-size: .9rem; }
+table.metrics th { text-align: left; font-weight: normal; color: #555; padding: .1rem .4rem .1rem 0; }
+table.metrics td { text-align: right; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+ol.solution { font-size: .9rem; margin: .5rem 0 0 0; padding-left: 1.8rem; columns: 2; }
+p.none { color: #777; font-size: .9rem; }
+footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
+"""
+
+METRICS = (
+    ("pieces", "pieces"),
+    ("legal_moves", "legal moves"),
+    ("safe_moves", "safe moves"),
+    ("solutions", "solutions"),
+    ("difficulty", "difficulty"),
+    ("solvable", "solvable"),
+    ("unique", "unique"),
+    ("all_moves", "all moves safe"),
+)
+
+
+def metric_texts(level: Level) -> dict[str, str]:
+    """How the gallery prints each metric of a level."""
+    r = level.report
+    yes = {True: "yes", False: "no"}
+    return {
+        "pieces": str(r.pieces),
+        "legal_moves": str(r.legal_moves),
+        "safe_moves": str(r.safe_moves),
+        "solutions": str(int(r.solutions)),
+        "difficulty": f"{level.difficulty:.3f}" if math.isfinite(level.difficulty) else "-",
+        "solvable": yes[bool(r.solvable)],
+        "unique": yes[bool(r.unique)],
+        "all_moves": yes[bool(r.all_moves)],
+    }
+
+
+def move_texts(puzzle: PuzzleLike, level: Level) -> list[str]:
+    """The solution as text, one move per entry: "(r,c) → (r,c)"; with typed pieces the
+    moving and the captured piece are named: "R (0,1) × B (2,1)"."""
+    cells = puzzle.board.cells
+
+    def at(i: int) -> str:
+        return f"({cells[i][0]},{cells[i][1]})"
+
+    if len(puzzle.piece_types) == 1:
+        return [f"{at(a)} → {at(b)}" for a, b in level.solution]
+    positions = replay(puzzle, level.position, level.solution)
+    types = puzzle.piece_types
+    return [
+        f"{types[before[a] - 1]} {at(a)} × {types[before[b] - 1]} {at(b)}"
+        for before, (a, b) in zip(positions, level.solution)
+    ]
+
+
+def _goal_text(puzzle: PuzzleLike) -> str:
+    goal = puzzle.goal
+    text = f"leave {goal.pieces} piece{'s' if goal.pieces != 1 else ''}"
+    if goal.piece is not None:
+        text += f" of type {puzzle.piece_types[goal.piece - 1]}"
+    if goal.cells is not None:
+        cells = ", ".join(f"({r},{c})" for r, c in sorted(puzzle.board.cells[i] for i in goal.cells))
+        text += f" on {cells}"
+    return text
+
+
+def _article(puzzle: PuzzleLike, number: int, level: Level) -> str:
+    esc = html.escape
+    pic = picture(puzzle, level.position, f"{puzzle.title}: level {number}")
+    texts = metric_texts(level)
+    rows = "\n".join(
+        f'<tr><th scope="row">{esc(label)}</th><td data-metric="{key}">{esc(texts[key])}</td></tr>'
+        for key, label in METRICS
+    )
+    moves = move_texts(puzzle, level)
+    if moves:
+        solution = '<ol class="solution">' + "".join(f"<li>{esc(m)}</li>" for m in moves) + "</ol>"
+    else:
+        solution = '<p class="none">No solution.</p>'
+    return (
+        f'<article class="level" id="level-{number}" data-layer="{esc(level.layer_key)}" '
+        f'data-rank="{level.rank}">\n'
+        f"<h2>Level {number} <small>{esc(level.layer_key)} #{level.rank}</small></h2>\n"
+        f"<figure>{svg_text(pic, standalone=False, id_prefix=f'l{number}-')}</figure>\n"
+        f'<table class="metrics">\n{rows}\n</table>\n'
+        f"<h3 hidden>Solution</h3>\n{solution}\n"
+        "</article>"
+    )
+
+
+def gallery_html(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
+    """The gallery page as text."""
+    esc = html.escape
+    family = puzzle.rules.family
+    count = f"{len(levels)} level{'s' if len(levels) != 1 else ''}"
+    articles = "\n".join(_article(puzzle, n, level) for n, level in enumerate(levels, start=1))
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{esc(puzzle.title)}: {count}</title>\n"
+        f"<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<header>\n<h1>{esc(puzzle.title)}</h1>\n"
+        f"<p>{count} · rules: {esc(family)} · {esc(puzzle.board.grid)} board of {puzzle.board.size} cells · "
+        f"goal: {esc(_goal_text(puzzle))}</p>\n</header>\n"
+        f"<main>\n{articles}\n</main>\n"
+        f"<footer>Made by curator {esc(__version__)} from puzzle {esc(puzzle.name)}.</footer>\n"
+        "</body>\n</html>\n"
+    )
+
+
+def write_html(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """Write the gallery page to `path`."""
+    path = Path(path)
+    path.write_text(gallery_html(puzzle, levels), encoding="utf-8")
+    return [path]
