@@ -90,7 +90,8 @@ def _classify(ranks, count, solvable, unique, step_once, scratch):
 
 
 @numba.njit
-def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, out_s, out_u, out_a):
+def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, base, out_s, out_u,
+                  out_a):
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -107,22 +108,23 @@ def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, o
         wu |= np.uint64(u) << bit
         wa |= np.uint64(a) << bit
         if bit == 63 or r == hi - 1:
-            out_s[r >> 6] = ws
-            out_u[r >> 6] = wu
-            out_a[r >> 6] = wa
+            out_s[(r >> 6) - base] = ws
+            out_u[(r >> 6) - base] = wu
+            out_a[(r >> 6) - base] = wa
             ws = wu = wa = np.uint64(0)
         if r + 1 < hi:
             mask = next_colex_mask(mask)
 
 
 @numba.njit(parallel=True)
-def _binary_block(children, tables, n, k, size, first_word, last_word, solvable, unique, step_once,
+def _binary_block(children, tables, n, k, solvable, unique, step_once, size, first_word, last_word,
                   out_s, out_u, out_a):
     chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
     for c in numba.prange(chunks):
         lo = (first_word + c * CHUNK_WORDS) * 64
         hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
-        _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, out_s, out_u, out_a)
+        _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, first_word, out_s,
+                      out_u, out_a)
 
 
 @numba.njit(cache=True)
@@ -148,7 +150,7 @@ def _next_sequence(seq):
 
 @numba.njit
 def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_orderings, index, prefix,
-                 weights, solvable, unique, step_once, out_s, out_u, out_a):
+                 weights, solvable, unique, step_once, base, out_s, out_u, out_a):
     counts = counts.copy()  # the multiset unranker uses its counts as scratch space
     k = counts.sum()
     orderings = multinomial(counts)
@@ -187,9 +189,9 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
         wu |= np.uint64(u) << bit
         wa |= np.uint64(a) << bit
         if bit == 63 or r == hi - 1:
-            out_s[r >> 6] = ws
-            out_u[r >> 6] = wu
-            out_a[r >> 6] = wa
+            out_s[(r >> 6) - base] = ws
+            out_u[(r >> 6) - base] = wu
+            out_a[(r >> 6) - base] = wa
             ws = wu = wa = np.uint64(0)
         if r + 1 < hi and not _next_sequence(seq):
             m = mask
@@ -201,19 +203,19 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
 
 
 @numba.njit(parallel=True)
-def _typed_block(children, tables, n, counts, size, first_word, last_word, child_base,
-                 child_orderings, index, prefix, weights, solvable, unique, step_once,
-                 out_s, out_u, out_a):
+def _typed_block(children, tables, n, counts, child_base, child_orderings, index, prefix, weights,
+                 solvable, unique, step_once, size, first_word, last_word, out_s, out_u, out_a):
     chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
     for c in numba.prange(chunks):
         lo = (first_word + c * CHUNK_WORDS) * 64
         hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
         _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_orderings, index,
-                     prefix, weights, solvable, unique, step_once, out_s, out_u, out_a)
+                     prefix, weights, solvable, unique, step_once, first_word, out_s, out_u, out_a)
 
 
 @numba.njit(cache=True, parallel=True)
-def _goal_block(n, k, arrangements, size, first_word, last_word, allowed, out_s, out_u):
+def _goal_block(n, k, arrangements, eligible, allowed, size, first_word, last_word, out_s, out_u,
+                out_a):
     chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
     for c in numba.prange(chunks):
         lo = (first_word + c * CHUNK_WORDS) * 64
@@ -221,63 +223,80 @@ def _goal_block(n, k, arrangements, size, first_word, last_word, allowed, out_s,
         ws = np.uint64(0)
         for r in range(lo, hi):
             mask = unrank_colex_mask(r // arrangements, n, k)
-            if (mask & ~allowed) == 0:
+            if eligible and (mask & ~allowed) == 0:
                 ws |= np.uint64(1) << np.uint64(r & 63)
             if (r & 63) == 63 or r == hi - 1:
-                out_s[r >> 6] = ws
-                out_u[r >> 6] = ws
+                out_s[(r >> 6) - first_word] = ws
+                out_u[(r >> 6) - first_word] = ws
                 ws = np.uint64(0)
 
 
-def _blocks(layer: Layer, progress: Progress | None):
-    """Word ranges of one compiled call each, reporting progress after each."""
-    step = CHUNK_WORDS * BLOCK_CHUNKS
-    for first in range(0, layer.words, step):
-        last = min(first + step, layer.words)
-        yield first, last
-        if progress:
-            progress(min(last * 64, layer.size) - first * 64)
+class LayerSweep:
+    """One layer's computation, ready to fill any range of its words.
+
+    Built from the layers one piece below (`below`; empty for the goal's layer). `compute`
+    fills words [first, last) and can run anywhere the inputs are; `run` does the whole
+    layer here, reporting progress between blocks.
+    """
+
+    def __init__(self, puzzle: Puzzle, layer: Layer, below: list[LayerBits]) -> None:
+        self.layer = layer
+        self.kernel, self.args = _kernel(puzzle, layer, below)
+
+    def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The (solvable, unique, all_moves) words first..last-1 of the layer."""
+        out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
+        self.kernel(*self.args, self.layer.size, first, last, *out)
+        return out
+
+    def run(self, progress: Progress | None = None) -> LayerBits:
+        bits = LayerBits.empty(self.layer)
+        step = CHUNK_WORDS * BLOCK_CHUNKS
+        for first in range(0, self.layer.words, step):
+            last = min(first + step, self.layer.words)
+            for whole, part in zip(bits.arrays().values(), self.compute(first, last), strict=True):
+                whole[first:last] = part
+            if progress:
+                progress(min(last * 64, self.layer.size) - first * 64)
+        return bits
+
+
+def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
+    """The compiled block function for `layer` and its leading arguments."""
+    if not below:
+        return _goal_block, _goal_args(puzzle, layer)
+    rules: Rules = puzzle.rules
+    step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
+    if not rules.typed:
+        (child,) = below
+        return _binary_block, (rules.children, rules.tables(), layer.cells, layer.pieces,
+                               child.solvable, child.unique, step_once)
+    solvable, unique, child_base, child_orderings = _typed_children(layer, below)
+    table = MultisetTable(puzzle.piece_limits)
+    counts = np.array(layer.counts, dtype=np.int64)
+    return _typed_block, (rules.children, rules.tables(), layer.cells, counts, child_base,
+                          child_orderings, table.index(layer.counts), table.prefix, table.weights,
+                          solvable, unique, step_once)
+
+
+def _goal_args(puzzle: Puzzle, layer: Layer):
+    goal = puzzle.goal
+    eligible = goal.piece is None or layer.counts[goal.piece - 1] == layer.pieces
+    cells = goal.cells if goal.cells is not None else range(puzzle.board.size)
+    allowed = np.uint64(sum(1 << c for c in cells)) if eligible else np.uint64(0)
+    arrangements = layer.size // comb(layer.cells, layer.pieces)
+    return layer.cells, layer.pieces, arrangements, eligible, allowed
 
 
 def goal_layer(puzzle: Puzzle, layer: Layer, progress: Progress | None = None) -> LayerBits:
     """Bits of a layer at the goal's piece count: solvable = unique = is a goal position."""
-    bits = LayerBits.empty(layer)
-    goal = puzzle.goal
-    if goal.piece is not None and layer.counts[goal.piece - 1] != layer.pieces:
-        if progress:
-            progress(layer.size)
-        return bits
-    cells = goal.cells if goal.cells is not None else range(puzzle.board.size)
-    allowed = np.uint64(sum(1 << c for c in cells))
-    arrangements = layer.size // comb(layer.cells, layer.pieces)
-    for first, last in _blocks(layer, progress):
-        _goal_block(layer.cells, layer.pieces, arrangements, layer.size, first, last, allowed,
-                    bits.solvable, bits.unique)
-    return bits
+    return LayerSweep(puzzle, layer, []).run(progress)
 
 
 def sweep_layer(puzzle: Puzzle, layer: Layer, below: list[LayerBits],
                 progress: Progress | None = None) -> LayerBits:
     """Bits of `layer` from the bits of every layer with one piece fewer (`below`)."""
-    rules: Rules = puzzle.rules
-    tables = rules.tables()
-    step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
-    bits = LayerBits.empty(layer)
-    out = (bits.solvable, bits.unique, bits.all_moves)
-    if not rules.typed:
-        (child,) = below
-        for first, last in _blocks(layer, progress):
-            _binary_block(rules.children, tables, layer.cells, layer.pieces, layer.size, first, last,
-                          child.solvable, child.unique, step_once, *out)
-        return bits
-    solvable, unique, child_base, child_orderings = _typed_children(layer, below)
-    table = MultisetTable(puzzle.piece_limits)
-    counts = np.array(layer.counts, dtype=np.int64)
-    for first, last in _blocks(layer, progress):
-        _typed_block(rules.children, tables, layer.cells, counts, layer.size, first, last,
-                     child_base, child_orderings, table.index(layer.counts), table.prefix,
-                     table.weights, solvable, unique, step_once, *out)
-    return bits
+    return LayerSweep(puzzle, layer, below).run(progress)
 
 
 def _typed_children(layer: Layer, below: list[LayerBits]):
