@@ -1,0 +1,260 @@
+"""Exports: CSV rows, SVG and PNG pictures, the HTML gallery rendered in headless Chromium."""
+
+import csv
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+from PIL import Image
+from test_levels import HUGE, PUZZLES, make_levels
+
+from curator.export import WRITERS, write_csv, write_html, write_json, write_png, write_svg
+from curator.export.gallery import METRICS, metric_texts
+from curator.export.picture import BACKGROUND, picture, piece_colour
+from curator.export.table import COLUMNS
+
+SVG = "{http://www.w3.org/2000/svg}"
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _near(a, b, tolerance=40):
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+# -- CSV --------------------------------------------------------------------------------------
+
+
+def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
+    puzzle, levels = make_levels("solitaire-chess")
+    levels = [replace(levels[0], report=replace(levels[0].report, solutions=HUGE)), *levels[1:]]
+    (path,) = write_csv(puzzle, levels, tmp_path / "levels.csv")
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        rows = list(reader)
+    assert tuple(reader.fieldnames) == COLUMNS
+    assert len(rows) == len(levels)
+    assert rows[0]["solutions"] == str(HUGE)
+    cells = puzzle.board.cells
+    for number, (row, level) in enumerate(zip(rows, levels), start=1):
+        report = level.report
+        assert row["number"] == str(number) and row["puzzle"] == "solitaire-chess"
+        assert (row["layer"], int(row["rank"])) == (level.layer_key, level.rank)
+        for name in ("pieces", "legal_moves", "safe_moves", "solutions"):
+            assert int(row[name]) == getattr(report, name)
+        for name in ("solvable", "unique", "all_moves"):
+            assert row[name] == ("true" if getattr(report, name) else "false")
+        assert row["difficulty"] == ("" if not report.solvable else repr(level.difficulty))
+        assert int(row["solution_length"]) == len(report.solution)
+        placed = [item.split("@") for item in row["position"].split()]
+        assert len(placed) == level.pieces
+        for letter, cell in placed:
+            i = cells.index(tuple(int(v) for v in cell.split(",")))
+            assert puzzle.piece_types[level.position[i] - 1] == letter
+        text = [f"{cells[a][0]},{cells[a][1]}>{cells[b][0]},{cells[b][1]}" for a, b in report.solution]
+        assert row["solution"].split() == text
+
+
+# -- SVG --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_svg_draws_every_cell_hole_and_piece(name, tmp_path):
+    puzzle, levels = make_levels(name)
+    paths = write_svg(puzzle, levels, tmp_path / "svg")
+    assert [p.name for p in paths] == [f"level-{n:04d}.svg" for n in range(1, len(levels) + 1)]
+    for path, level in zip(paths, levels):
+        root = ET.parse(path).getroot()
+        assert root.tag == f"{SVG}svg"
+        circles = list(root.iter(f"{SVG}circle"))
+        pieces = [c for c in circles if c.get("class") == "piece"]
+        holes = [c for c in circles if c.get("class") == "hole"]
+        tiles = [t for t in root.iter(f"{SVG}path") if t.get("data-cell") is not None]
+        assert len(tiles) == puzzle.board.size
+        assert len(pieces) == level.pieces
+        occupied = {int(p.get("data-cell")): p.get("data-type") for p in pieces}
+        assert occupied == {i: puzzle.piece_types[t - 1] for i, t in enumerate(level.position) if t}
+        if puzzle.rules.family == "capture":
+            assert holes == []
+            labels = sorted(t.text for t in root.iter(f"{SVG}text"))
+            assert labels == sorted(occupied.values())
+            fills = {p.get("data-type"): p.get("fill") for p in pieces}
+            assert len(set(fills.values())) == len(fills), "piece types share a colour"
+        else:
+            assert len(holes) == puzzle.board.size - level.pieces
+
+
+def test_svg_single_file_for_one_level(tmp_path):
+    puzzle, levels = make_levels("triangle")
+    (path,) = write_svg(puzzle, levels[:1], tmp_path / "one.svg")
+    assert path == tmp_path / "one.svg"
+    assert ET.parse(path).getroot().get("width") == str(picture(puzzle, levels[0].position).width)
+    with pytest.raises(ValueError, match="one .svg file holds one level"):
+        write_svg(puzzle, levels, tmp_path / "many.svg")
+
+
+# -- PNG --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_png_has_pieces_where_the_level_has_them(name, tmp_path):
+    puzzle, levels = make_levels(name)
+    paths = write_png(puzzle, levels, tmp_path / "png")
+    assert len(paths) == len(levels)
+    for path, level in zip(paths, levels):
+        pic = picture(puzzle, level.position)
+        image = Image.open(path)
+        assert image.format == "PNG" and image.size == (pic.width, pic.height)
+        image = image.convert("RGB")
+        assert len(pic.pieces) == level.pieces
+        for disc in pic.pieces:
+            t = level.position[disc.cell]
+            # Below the centre, clear of any letter: the piece's own colour.
+            pixel = image.getpixel((round(disc.x), round(disc.y + 0.6 * disc.radius)))
+            assert _near(pixel, _rgb(piece_colour(puzzle.piece_types, t, puzzle.rules.family))), (disc, pixel)
+            if disc.label:  # a white letter on the piece
+                box = (round(disc.x - disc.radius / 3), round(disc.y - disc.radius / 3),
+                       round(disc.x + disc.radius / 3), round(disc.y + disc.radius / 3))
+                assert (np.asarray(image.crop(box)).min(axis=2) > 220).any()
+        for hole in pic.holes:
+            assert _near(image.getpixel((round(hole.x), round(hole.y))), _rgb(hole.fill))
+        assert image.getpixel((1, 1)) == _rgb(BACKGROUND)
+
+
+def test_png_boards_look_like_their_boards(tmp_path):
+    # English board: the corners are no cells, so the background shows there.
+    puzzle, levels = make_levels("peg")
+    pic = picture(puzzle, levels[0].position)
+    image = write_png(puzzle, levels[:1], tmp_path / "peg.png")[0]
+    image = Image.open(image).convert("RGB")
+    assert image.getpixel((round(pic.width * 0.12), round(pic.height * 0.12))) == _rgb(BACKGROUND)
+    assert image.getpixel((round(pic.width / 2), round(pic.height / 2))) != _rgb(BACKGROUND)
+    # Fling is 7 columns by 8 rows; the triangle's rows are offset by half a cell.
+    fling, levels = make_levels("fling")
+    pic = picture(fling, levels[0].position)
+    assert (pic.width, pic.height) == (round((7 + 0.6) * 48), round((8 + 0.6) * 48))
+    triangle, levels = make_levels("triangle")
+    pic = picture(triangle, levels[0].position)
+    xs = {cell: round(sum(x for x, _ in t.points) / len(t.points)) for cell, t in enumerate(pic.tiles)}
+    index = triangle.board.index
+    assert xs[index[(1, 0)]] == xs[index[(0, 0)]] - 24 and xs[index[(1, 1)]] == xs[index[(0, 0)]] + 24
+
+
+# -- JSON through the writer table ------------------------------------------------------------
+
+
+def test_every_format_is_registered(tmp_path):
+    assert set(WRITERS) == {"json", "csv", "svg", "png", "html"}
+    puzzle, levels = make_levels("fling")
+    assert write_json(puzzle, levels, tmp_path / "p.json")[0].stat().st_size > 0
+
+
+# -- HTML -------------------------------------------------------------------------------------
+
+
+class _Gallery(HTMLParser):
+    """Collects each level article's metric cells and solution moves from a DOM dump."""
+
+    def __init__(self):
+        super().__init__()
+        self.levels = []
+        self.metric = None
+        self.in_move = False
+        self.tags = set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.add(tag)
+        if tag == "article":
+            self.levels.append({"metrics": {}, "moves": [], "svg": 0, "pieces": 0})
+        elif tag == "td" and "data-metric" in attrs:
+            self.metric = attrs["data-metric"]
+        elif tag == "li":
+            self.in_move = True
+            self.levels[-1]["moves"].append("")
+        elif tag == "svg":
+            self.levels[-1]["svg"] += 1
+        elif tag == "circle" and attrs.get("class") == "piece":
+            self.levels[-1]["pieces"] += 1
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self.metric = None
+        elif tag == "li":
+            self.in_move = False
+
+    def handle_data(self, data):
+        if self.metric:
+            self.levels[-1]["metrics"][self.metric] = self.levels[-1]["metrics"].get(self.metric, "") + data
+        elif self.in_move:
+            self.levels[-1]["moves"][-1] += data
+
+
+def _chromium():
+    for name in CHROMIUM_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no chromium binary on PATH (Debian: apt-get install -y chromium)")
+
+
+def _run_chromium(binary, tmp_path, *args):
+    command = [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+        *args,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=180, check=True)
+
+
+def test_html_gallery_is_self_contained(tmp_path):
+    puzzle, levels = make_levels("peg-centre")
+    text = write_html(puzzle, levels, tmp_path / "g.html")[0].read_text(encoding="utf-8")
+    for pattern in (r"<script", r"<link", r"<img", r"\bsrc\s*=", r"\bhref\s*=", r"url\(", r"@import"):
+        assert not re.search(pattern, text, re.IGNORECASE), pattern
+    assert text.count("<svg") == len(levels) and "<style>" in text
+
+
+def test_html_gallery_renders_in_headless_chromium(tmp_path):
+    binary = _chromium()
+    chess, chess_levels = make_levels("solitaire-chess")
+    big = replace(chess_levels[0], report=replace(chess_levels[0].report, solutions=HUGE))
+    cases = [(chess, [big, *chess_levels[1:]]), make_levels("fling"), make_levels("triangle")]
+    for number, (puzzle, levels) in enumerate(cases):
+        page = write_html(puzzle, levels, tmp_path / f"gallery-{number}.html")[0]
+        url = page.resolve().as_uri()
+        dom = _run_chromium(binary, tmp_path, "--dump-dom", url).stdout
+        gallery = _Gallery()
+        gallery.feed(dom)
+        assert len(gallery.levels) == len(levels)
+        for found, level in zip(gallery.levels, levels):
+            assert found["metrics"] == metric_texts(level)
+            assert set(found["metrics"]) == {key for key, _ in METRICS}
+            assert len(found["moves"]) == len(level.solution)
+            assert found["svg"] == 1 and found["pieces"] == level.pieces
+        assert str(HUGE) in dom or number != 0
+
+        shot = tmp_path / f"gallery-{number}.png"
+        _run_chromium(binary, tmp_path, "--window-size=1000,800", f"--screenshot={shot}", url)
+        image = Image.open(shot).convert("RGB")
+        assert image.size == (1000, 800)
+        colours = image.getcolors(maxcolors=1 << 20)
+        assert len(colours) > 50, "the screenshot is (nearly) blank"
+        first = picture(puzzle, levels[0].position).pieces[0]
+        piece = _rgb(piece_colour(puzzle.piece_types, levels[0].position[first.cell], puzzle.rules.family))
+        assert any(_near(c, piece, 12) for _, c in colours), "no piece drawn in the screenshot"
