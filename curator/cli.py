@@ -380,3 +380,84 @@ def show_command(
         typer.echo(json.dumps(data, indent=1))
         return
     typer.echo(selecting.bits_text(puzzle, layer, index, position, bits))
+
+
+# -- export --------------------------------------------------------------------------------
+
+EXPORT_FORMATS = ("json", "csv", "svg", "png", "html")
+SELECTION_OPTIONS = (
+    "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
+    "canonical", "sample", "seed", "sort", "limit",
+)
+"""The options of `select` that `export` takes too (the same flags, help and defaults)."""
+
+
+def _with_selection_options(command: Callable) -> Callable:
+    """Give `command` the selection options of `select` after its first argument; it gets
+    them as keyword arguments. The options are read from `select_command`, so the two
+    commands always filter alike."""
+    import inspect
+
+    shared = inspect.signature(select_command, eval_str=True).parameters
+    own = list(inspect.signature(command, eval_str=True).parameters.values())
+    params = [own[0], *(shared[name] for name in SELECTION_OPTIONS)]
+    params += [p for p in own[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    command.__signature__ = inspect.Signature(params, return_annotation=None)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    return command
+
+
+def _selected_levels(store: LayerStore, options: dict) -> list:
+    """The levels `curator select` would list for these options."""
+    puzzle = store.puzzle()
+    o = options
+    with _usage_errors():
+        filters = selecting.build_filters(
+            puzzle, o["solvable"], o["unique"], o["all_moves"], o["pieces"], o["counts"],
+            o["must_include"], o["must_exclude"], o["canonical"],
+        )
+        if o["seed"] is not None and o["sample"] is None:
+            raise selecting.SelectionError("--seed only applies with --sample")
+        selection = selecting.select(
+            store,
+            filters,
+            sample=selecting.parse_number(o["sample"], "--sample", 1) if o["sample"] is not None else None,
+            seed=selecting.parse_number(o["seed"], "--seed") if o["seed"] is not None else 0,
+            limit=selecting.parse_number(o["limit"], "--limit", 1) if o["limit"] is not None else None,
+            sort=selecting.parse_sort(o["sort"]) if o["sort"] is not None else None,
+        )
+    return selection.levels
+
+
+@app.command("export")
+@friendly_errors
+@_with_selection_options
+def export_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    fmt: str = typer.Option(
+        ..., "--format", "-f", metavar="|".join(EXPORT_FORMATS), help="What to write (see below)."
+    ),
+    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png."),
+    **selection,
+) -> None:
+    """Export selected levels (same filters as `select`) for a game engine or a designer.
+
+    json: a level pack (docs/level-pack.md); csv: one row per level; svg, png: one picture
+    per level into the folder --out (or the file --out for a single level); html: one
+    self-contained gallery page with every level's picture, metrics and solution.
+    """
+    from curator.export import WRITERS, ExportError
+
+    if fmt not in WRITERS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
+    store = LayerStore.open(directory)
+    levels = _selected_levels(store, selection)
+    puzzle = store.puzzle()
+    if fmt in ("json", "csv", "html") or out_path.suffix.lower() == f".{fmt}":
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        written = WRITERS[fmt](puzzle, levels, out_path)
+    except ExportError as exc:
+        raise UsageError(str(exc))
+    where = out_path if len(written) == 1 else f"{len(written)} files in {out_path}"
+    err.print(f"{len(levels)} level{'' if len(levels) == 1 else 's'} written to {where}", highlight=False)

@@ -1,6 +1,7 @@
 """Exports: CSV rows, SVG and PNG pictures, the HTML gallery rendered in headless Chromium."""
 
 import csv
+import json
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from curator.export import WRITERS, write_csv, write_html, write_json, write_png
 from curator.export.gallery import METRICS, metric_texts
 from curator.export.picture import BACKGROUND, picture, piece_colour
 from curator.export.table import COLUMNS
+from curator.levels import is_goal, load_pack, replay
 
 SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -97,7 +99,7 @@ def test_svg_single_file_for_one_level(tmp_path):
     (path,) = write_svg(puzzle, levels[:1], tmp_path / "one.svg")
     assert path == tmp_path / "one.svg"
     assert ET.parse(path).getroot().get("width") == str(picture(puzzle, levels[0].position).width)
-    with pytest.raises(ValueError, match="one .svg file holds one level"):
+    with pytest.raises(ValueError, match="one .svg file holds one level, got 4; give a folder"):
         write_svg(puzzle, levels, tmp_path / "many.svg")
 
 
@@ -258,3 +260,65 @@ def test_html_gallery_renders_in_headless_chromium(tmp_path):
         first = picture(puzzle, levels[0].position).pieces[0]
         piece = _rgb(piece_colour(puzzle.piece_types, levels[0].position[first.cell], puzzle.rules.family))
         assert any(_near(c, piece, 12) for _, c in colours), "no piece drawn in the screenshot"
+
+
+# -- the export command -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def triangle_results(tmp_path_factory):
+    from typer.testing import CliRunner
+
+    from curator.cli import app
+
+    directory = tmp_path_factory.mktemp("results") / "triangle"
+    result = CliRunner().invoke(app, ["analyze", "puzzles/triangle.toml", "--output", str(directory)])
+    assert result.exit_code == 0, result.output
+    return directory
+
+
+def _cli(*args):
+    from typer.testing import CliRunner
+
+    from curator.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+FILTERS = ("--solvable", "--pieces", "5..6", "--sample", "4", "--seed", "3", "--sort", "difficulty:desc")
+
+
+def test_export_command_writes_the_levels_select_lists(triangle_results, tmp_path):
+    listed = _cli("select", triangle_results, *FILTERS, "--json")
+    assert listed.exit_code == 0, listed.output
+    wanted = [(level["layer"], level["rank"]) for level in json.loads(listed.stdout)["levels"]]
+    assert len(wanted) == 4
+
+    pack = tmp_path / "p" / "pack.json"
+    result = _cli("export", triangle_results, *FILTERS, "--format", "json", "--out", pack)
+    assert result.exit_code == 0, result.output
+    header, levels = load_pack(pack)
+    assert [(level.layer_key, level.rank) for level in levels] == wanted
+    for level in levels:
+        assert is_goal(header, replay(header, level.position, level.solution)[-1])
+
+    for fmt, out in (("csv", "l.csv"), ("html", "g.html"), ("svg", "svg"), ("png", "png")):
+        result = _cli("export", triangle_results, *FILTERS, "-f", fmt, "-o", tmp_path / out)
+        assert result.exit_code == 0, (fmt, result.output)
+    assert len(list(csv.DictReader((tmp_path / "l.csv").open(encoding="utf-8")))) == 4
+    assert (tmp_path / "g.html").read_text(encoding="utf-8").count('<article class="level"') == 4
+    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == [f"level-000{n}.png" for n in range(1, 5)]
+    assert len(list((tmp_path / "svg").glob("*.svg"))) == 4
+
+
+def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
+    bad_format = _cli("export", triangle_results, "--solvable", "-f", "pdf", "-o", tmp_path / "x.pdf")
+    assert bad_format.exit_code == 2 and "--format must be one of" in bad_format.output
+    many = _cli("export", triangle_results, *FILTERS, "-f", "svg", "-o", tmp_path / "one.svg")
+    assert many.exit_code == 2 and "holds one level" in many.output
+    bad_filter = _cli("export", triangle_results, "--pieces", "x", "-f", "json", "-o", tmp_path / "p.json")
+    assert bad_filter.exit_code == 2 and "--pieces" in bad_filter.output
+    one = _cli("export", triangle_results, "--solvable", "--pieces", "4", "--limit", "1", "-f", "svg",
+               "-o", tmp_path / "one.svg")
+    assert one.exit_code == 0, one.output
+    assert ET.parse(tmp_path / "one.svg").getroot().tag == f"{SVG}svg"

@@ -21,6 +21,10 @@ from curator.export.table import write_csv
 from curator.levels import Level, PuzzleLike, save_pack
 
 
+class ExportError(ValueError):
+    """An export cannot be written as asked (one-line message)."""
+
+
 def write_json(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
     """The level pack (format curator-level-pack/1, see docs/level-pack.md)."""
     return [save_pack(puzzle, levels, path)]
@@ -36,7 +40,9 @@ def _pictures(
     out = Path(out)
     if out.suffix.lower() == suffix:
         if len(levels) != 1:
-            raise ValueError(f"{out}: one {suffix} file holds one level, got {len(levels)}; give a folder")
+            raise ExportError(
+                f"{out}: one {suffix} file holds one level, got {len(levels)}; give a folder for them"
+            )
         targets = [out]
     else:
         out.mkdir(parents=True, exist_ok=True)
@@ -68,4 +74,4 @@ WRITERS: dict[str, Callable[[PuzzleLike, Sequence[Level], str | Path], list[Path
 }
 """Export formats by name, as the `curator export --format` option knows them."""
 
-__all__ = ["WRITERS", "write_csv", "write_html", "write_json", "write_png", "write_svg"]
+__all__ = ["WRITERS", "ExportError", "write_csv", "write_html", "write_json", "write_png", "write_svg"]
