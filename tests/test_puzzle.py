@@ -424,3 +424,28 @@ def test_single_kind_pieces_table_is_rejected_for_identical_pieces(family):
     with pytest.raises(PuzzleError) as info:
         parse_puzzle(text, SOURCE)
     assert info.value.key in {"pieces", "rules.family"}
+
+
+@pytest.mark.parametrize(
+    ("grid", "drawing", "count"),
+    [
+        ("triangular", "  . . .\n . . . .\n. . . . .\n . . . .\n  . . .", 12),  # hexagon
+        ("triangular", ". . .\n . .\n  .", 6),  # triangle pointing down
+        ("triangular", ". . . .\n . . . .\n  . . . .", 2),  # parallelogram: half-turn only
+        ("square", "...\n...\n...", 8),
+        ("square", "....\n....\n....", 4),
+        ("square", "..\n.", 2),  # an L of three cells: its diagonal mirror
+    ],
+)
+def test_board_symmetry_counts(grid, drawing, count):
+    board = Board.from_art(grid, drawing)
+    perms = board.symmetries()
+    assert len(perms) == count
+    neighbours = {
+        (i, board.step(cell, d))
+        for i, cell in enumerate(board.cells)
+        for d in board.directions(diagonal=False)
+        if board.step(cell, d) is not None
+    }
+    for perm in perms:
+        assert {(perm[a], perm[b]) for a, b in neighbours} == neighbours
