@@ -30,7 +30,9 @@ from collections.abc import Callable, Sequence
 
 import numba
 import numpy as np
+from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 MAX_MASK_CELLS = 64
 
@@ -52,6 +54,19 @@ BINOMIAL = _binomial_table(MAX_MASK_CELLS)
 # ---------------------------------------------------------------------------------------
 # Compiled helpers: combinations as uint64 bit masks (colex order)
 # ---------------------------------------------------------------------------------------
+
+
+@intrinsic
+def bit_count(typingctx, mask):
+    """Number of set bits of a uint64 (one instruction, inside compiled code only)."""
+    if mask != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [args[0].type])
+        return builder.call(ctpop, args)
+
+    return types.uint64(types.uint64), codegen
 
 
 @numba.njit(cache=True, inline="always")

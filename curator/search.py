@@ -48,7 +48,7 @@ def _grow(array, size):
     return bigger
 
 
-@numba.njit(cache=True)
+@numba.njit  # takes a compiled function argument: not cacheable
 def _expand_masks(children, tables, masks):
     buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
     buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -70,7 +70,7 @@ def _expand_masks(children, tables, masks):
     return parents[:total], kids[:total], moves[:total]
 
 
-@numba.njit(cache=True)
+@numba.njit  # takes a compiled function argument: not cacheable
 def _expand_boards(children, tables, boards):
     n = boards.shape[1]
     buf_masks = np.empty(MAX_CHILDREN, dtype=np.uint64)

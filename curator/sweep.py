@@ -17,11 +17,14 @@ import numpy as np
 
 from curator.puzzle import Puzzle
 from curator.ranking import (
+    BINOMIAL,
     MultisetTable,
+    bit_count,
     lowest_bit,
     multinomial,
     next_colex_mask,
     rank_colex_mask,
+    rank_colex_masks,
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
@@ -125,6 +128,126 @@ def _binary_block(children, tables, n, k, solvable, unique, step_once, size, fir
         hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
         _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, first_word, out_s,
                       out_u, out_a)
+
+
+class SplitMoves:
+    """Move tables for families whose moves are fixed cell patterns (`Rules.mask_moves`).
+
+    A mask is split into its low `low_bits` cells L and the rest H. Positions sharing H form
+    a run of consecutive ranks, ordered by the colex rank of L, so within such a block a
+    child's rank is a per-block base plus `colex[L']`. Moves are sorted by where their cells
+    lie: all low (legal set read from a table indexed by L), all high (legal for the whole
+    block) or crossing (high part checked once per block, low part per position).
+    """
+
+    def __init__(self, moves: list[tuple[int, int]], cells: int) -> None:
+        self.low_bits = min(16, cells)
+        low_select = (1 << self.low_bits) - 1
+        patterns = np.arange(1 << self.low_bits, dtype=np.uint64)
+        self.colex = rank_colex_masks(patterns)
+        low = [(f, e) for f, e in moves if not (f | e) & ~low_select]
+        legal = np.array([((patterns & np.uint64(f)) == f) & ((patterns & np.uint64(e)) == 0)
+                          for f, e in low], dtype=bool).reshape(len(low), len(patterns))
+        flips = np.array([f | e for f, e in low], dtype=np.int64)
+        pattern_of, move_of = np.nonzero(legal.T)
+        self.low_start = np.searchsorted(pattern_of, np.arange(len(patterns) + 1)).astype(np.int64)
+        self.low_flip = flips[move_of]
+        self.high = np.array([m for m in moves if not (m[0] | m[1]) & low_select],
+                             dtype=np.uint64).reshape(-1, 2)
+        self.cross = np.array([m for m in moves if (m[0] | m[1]) & low_select
+                               and (m[0] | m[1]) & ~low_select], dtype=np.uint64).reshape(-1, 2)
+
+    def args(self) -> tuple:
+        return (self.low_bits, self.colex, self.low_start, self.low_flip, self.high, self.cross)
+
+
+@numba.njit(cache=True, inline="always")
+def _filled(count):
+    """The mask of the `count` lowest cells."""
+    return (np.uint64(1) << np.uint64(count)) - np.uint64(1)
+
+
+@numba.njit
+def _split_chunk(low_bits, colex, low_start, low_flip, high, cross, n, k, lo, hi, solvable, unique,
+                 step_once, base, out_s, out_u, out_a):
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
+    block_high = np.empty(high.shape[0], dtype=np.int64)
+    block_cross = np.empty(cross.shape[0], dtype=np.int64)
+    cross_base = np.empty(cross.shape[0], dtype=np.int64)
+    low_select = _filled(low_bits)
+    mask = unrank_colex_mask(lo, n, k)
+    ws = wu = wa = np.uint64(0)
+    r = lo
+    while r < hi:
+        upper = mask & ~low_select
+        low = np.int64(mask & low_select)
+        c = k - np.int64(bit_count(upper))
+        start = rank_colex_mask(upper | _filled(c))
+        end = start + BINOMIAL[low_bits, c]
+        low_base = rank_colex_mask(upper | _filled(c - 1)) if c > 0 else np.int64(0)
+        # Moves whose cells are all high: legal for the whole block.
+        nh = 0
+        for m in range(high.shape[0]):
+            full = high[m, 0]
+            if (upper & full) == full and (upper & high[m, 1]) == 0:
+                block_high[nh] = rank_colex_mask((upper ^ (full | high[m, 1])) | _filled(c))
+                nh += 1
+        # Crossing moves whose high cells allow them: the low cells are checked per position.
+        nc = 0
+        for m in range(cross.shape[0]):
+            full = cross[m, 0]
+            empty = cross[m, 1]
+            if (upper & full) == (full & ~low_select) and (upper & empty) == 0:
+                after = (c - np.int64(bit_count(full & low_select))
+                         + np.int64(bit_count(empty & low_select)))
+                block_cross[nc] = m
+                cross_base[nc] = rank_colex_mask((upper ^ ((full | empty) & ~low_select))
+                                                 | _filled(after))
+                nc += 1
+        last = min(hi, end)
+        while True:
+            count = 0
+            for j in range(low_start[low], low_start[low + 1]):
+                ranks[count] = low_base + colex[low ^ low_flip[j]]
+                count += 1
+            for j in range(nh):
+                ranks[count] = block_high[j] + (r - start)
+                count += 1
+            for j in range(nc):
+                m = block_cross[j]
+                full = np.int64(cross[m, 0] & low_select)
+                empty = np.int64(cross[m, 1] & low_select)
+                if (low & full) == full and (low & empty) == 0:
+                    ranks[count] = cross_base[j] + colex[low ^ (full | empty)]
+                    count += 1
+            s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
+            bit = np.uint64(r & 63)
+            ws |= np.uint64(s) << bit
+            wu |= np.uint64(u) << bit
+            wa |= np.uint64(a) << bit
+            if bit == 63 or r == hi - 1:
+                out_s[(r >> 6) - base] = ws
+                out_u[(r >> 6) - base] = wu
+                out_a[(r >> 6) - base] = wa
+                ws = wu = wa = np.uint64(0)
+            r += 1
+            if r >= last:
+                break
+            low = np.int64(next_colex_mask(np.uint64(low)))
+        if r < hi:
+            mask = next_colex_mask(upper | np.uint64(low))
+
+
+@numba.njit(parallel=True)
+def _split_block(low_bits, colex, low_start, low_flip, high, cross, n, k, solvable, unique, step_once,
+                 size, first_word, last_word, out_s, out_u, out_a):
+    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
+    for c in numba.prange(chunks):
+        lo = (first_word + c * CHUNK_WORDS) * 64
+        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
+        _split_chunk(low_bits, colex, low_start, low_flip, high, cross, n, k, lo, hi, solvable,
+                     unique, step_once, first_word, out_s, out_u, out_a)
 
 
 @numba.njit(cache=True)
@@ -267,6 +390,11 @@ def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
         return _goal_block, _goal_args(puzzle, layer)
     rules: Rules = puzzle.rules
     step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
+    if not rules.typed and rules.mask_moves() is not None:
+        (child,) = below
+        split = SplitMoves(rules.mask_moves(), layer.cells)
+        return _split_block, (*split.args(), layer.cells, layer.pieces, child.solvable, child.unique,
+                              step_once)
     if not rules.typed:
         (child,) = below
         return _binary_block, (rules.children, rules.tables(), layer.cells, layer.pieces,

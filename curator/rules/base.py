@@ -87,6 +87,13 @@ class Rules(ABC):
     def children(self) -> Callable:
         """The compiled move generator (see the module docstring for its signature)."""
 
+    def mask_moves(self) -> list[tuple[int, int]] | None:
+        """For families whose every move is a fixed pattern: (cells that must be occupied,
+        cells that must be empty) per move, the move flipping all of them. None otherwise.
+
+        The sweep then ranks children from per-block tables instead of generating them."""
+        return None
+
     def keeps(self, transform: Transform) -> bool:
         """Whether the rules look the same after a board symmetry (default: always)."""
         return True

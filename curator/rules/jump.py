@@ -71,6 +71,9 @@ class JumpRules(Rules):
                     out.append((src, over, dst))
         return out
 
+    def mask_moves(self) -> list[tuple[int, int]]:
+        return [((1 << src) | (1 << over), 1 << dst) for src, over, dst in self.moves()]
+
     def tables(self) -> tuple[np.ndarray, ...]:
         groups: dict[tuple[int, int], int] = {}
         for src, over, dst in self.moves():
