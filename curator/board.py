@@ -24,7 +24,11 @@ TRIANGULAR = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0))
 
 
 class BoardError(ValueError):
-    """The board drawing is not a valid board."""
+    """The board drawing is not a valid board; `part` is "grid" or "art"."""
+
+    def __init__(self, message: str, part: str = "art") -> None:
+        super().__init__(message)
+        self.part = part
 
 
 def _square_transforms() -> list[Transform]:
@@ -90,7 +94,7 @@ class Board:
         gets axial coordinates (y, (x + y) / 2), shifted so the smallest are 0.
         """
         if grid not in GRIDS:
-            raise BoardError(f"unknown grid {grid!r} (expected one of {', '.join(GRIDS)})")
+            raise BoardError(f"unknown grid {grid!r} (expected one of {', '.join(GRIDS)})", "grid")
         raw: list[Cell] = []
         lines = art.split("\n")
         while lines and not lines[-1].strip():

@@ -28,7 +28,7 @@ class PuzzleError(ValueError):
     """A puzzle file is malformed; the message is one line: file: key: problem."""
 
     def __init__(self, source: str, key: str, message: str) -> None:
-        super().__init__(f"{source}: {key}: {message}")
+        super().__init__(f"{_one_line(source)}: {_one_line(key)}: {_one_line(message)}")
         self.source = source
         self.key = key
 
@@ -145,7 +145,7 @@ class _Reader:
         try:
             board = Board.from_art(grid, art)
         except BoardError as exc:
-            raise self.fail("board.grid" if "grid" in str(exc) else "board.art", str(exc))
+            raise self.fail(f"board.{exc.part}", str(exc))
         if board.size > MAX_CELLS:
             raise self.fail("board.art", f"has {board.size} cells; at most {MAX_CELLS} are supported")
         return board
@@ -170,6 +170,10 @@ class _Reader:
         family = self.get(table, "family", str, "rules")
         if family not in FAMILIES:
             raise self.fail("rules.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+        typed = piece_types != (BINARY_PIECE,)
+        if FAMILIES[family].typed != typed:
+            need = "needs a [pieces] table" if not typed else "has one kind of piece: remove [pieces]"
+            raise self.fail("pieces", f"family {family!r} {need}")
         params = {k: v for k, v in table.items() if k != "family"}
         try:
             return FAMILIES[family].from_params(board, piece_types, params)
@@ -208,6 +212,11 @@ class _Reader:
         if index is None:
             raise self.fail("goal.cells", f"{value!r} is not a cell of the board")
         return index
+
+
+def _one_line(text: str) -> str:
+    """`text` with line breaks and other control characters escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _kind_name(kind: type) -> str:

@@ -249,15 +249,7 @@ ERRORS = [
     ("board-bad-char", art("..x.\n...."), "board.art", "'x'"),
     ("board-tab", art("..\t.\n...."), "board.art", "'\\t'"),
     ("unknown-grid", edit(BASE, '"square"', '"hex"'), "board.grid", "'hex'"),
-    pytest.param(
-        art("..\n..", TRIANGLE), "board.art", "alternate", id="triangle-misaligned",
-        marks=pytest.mark.xfail(
-            strict=True,
-            raises=AssertionError,
-            reason="a misdrawn triangular board is reported under board.grid: the key is chosen "
-            "by looking for the word 'grid' in the board error's text",
-        ),
-    ),
+    pytest.param(art("..\n..", TRIANGLE), "board.art", "alternate", id="triangle-misaligned"),
     ("diagonal-on-triangle", edit(TRIANGLE, 'family = "jump"', 'family = "jump"\ndiagonal = true'),
      "rules.diagonal", "square"),
     ("pieces-not-table", edit(CHESS, "[pieces]\nK = 1\nP = 2\n", "").replace(
@@ -271,8 +263,8 @@ ERRORS = [
     ("pieces-count-too-big", edit(CHESS, "P = 2", "P = 10"), "pieces.P", "10"),
     ("pieces-do-not-fit", edit(CHESS, "P = 2", "P = 7\nN = 2"), "pieces", "do not fit"),
     ("pieces-unknown-chessman", edit(CHESS, "K = 1", "Z = 1"), "rules.family", "Z"),
-    ("pieces-on-jump", BASE + "[pieces]\nK = 4\nQ = 4\n", "rules.family", "one kind of piece"),
-    ("pieces-on-fling", edit(CHESS, '"capture"', '"fling"'), "rules.family", "one kind of piece"),
+    ("pieces-on-jump", BASE + "[pieces]\nK = 4\nQ = 4\n", "pieces", "one kind of piece"),
+    ("pieces-on-fling", edit(CHESS, '"capture"', '"fling"'), "pieces", "one kind of piece"),
     ("goal-piece-unknown", CHESS + 'piece = "Q"\n', "goal.piece", "'Q'"),
     ("goal-piece-binary", BASE + 'piece = "o"\n', "goal.piece", "'o'"),
     ("goal-piece-too-few", edit(CHESS, "pieces = 1", "pieces = 2") + 'piece = "K"\n', "goal.piece",
@@ -311,12 +303,6 @@ def test_error_ids_are_distinct():
     assert len(set(ids)) == len(ids)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the key is put into the message as it is, so a quoted TOML key holding a line "
-    "break splits the error over two lines",
-)
 @pytest.mark.parametrize(
     "text",
     [
@@ -412,12 +398,6 @@ def test_goal_cells_use_board_coordinates_after_shifting():
     assert np.array_equal(sorted(puzzle.board.index.values()), np.arange(4))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="jump and fling accept a [pieces] table naming a single letter, although their "
-    "own error says they take no [pieces] table",
-)
 @pytest.mark.parametrize("family", ["jump", "fling"])
 def test_single_kind_pieces_table_is_rejected_for_identical_pieces(family):
     text = edit(BASE, '"jump"', f'"{family}"') + "[pieces]\nK = 8\n"

@@ -79,8 +79,6 @@ class FlingRules(Rules):
     def check(cls, board, piece_types, params):
         if board.grid != "square":
             raise ParamError("family", "fling puzzles need a square grid")
-        if len(piece_types) != 1:
-            raise ParamError("family", "fling puzzles have one kind of piece (no [pieces] table)")
 
     def tables(self) -> tuple[np.ndarray, ...]:
         """lines[c, d]: mask of the cells beyond c along direction d (up to a hole or the

@@ -57,8 +57,6 @@ class JumpRules(Rules):
     def check(cls, board, piece_types, params):
         if params.get("diagonal") and board.grid != "square":
             raise ParamError("diagonal", "diagonal jumps exist only on square grids")
-        if len(piece_types) != 1:
-            raise ParamError("family", "jump puzzles have one kind of piece (no [pieces] table)")
 
     def moves(self) -> list[tuple[int, int, int]]:
         """Every possible jump as (from, over, to) cell indices."""
