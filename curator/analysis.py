@@ -16,7 +16,7 @@ import numba
 from curator.puzzle import Puzzle
 from curator.space import Layer, StateSpace
 from curator.store import LayerStore
-from curator.sweep import PROPERTIES, LayerBits, goal_layer, sweep_layer
+from curator.sweep import PROPERTIES, LayerBits, Progress, goal_layer, sweep_layer
 
 
 class Reporter(Protocol):
@@ -27,6 +27,17 @@ class Reporter(Protocol):
     def advance(self, positions: int) -> None: ...
 
     def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None: ...
+
+
+class Executor(Protocol):
+    """Computes layers somewhere else than in this process (see `curator.cluster`).
+
+    `sweep` returns the bits of `layer` from the layers one piece below, which `store`
+    already holds (`below` are their bits, mapped from the store; empty at the goal).
+    """
+
+    def sweep(self, store: LayerStore, puzzle: Puzzle, layer: Layer, below: list[LayerBits],
+              progress: Progress | None) -> LayerBits: ...
 
 
 @dataclass(frozen=True)
@@ -68,8 +79,12 @@ def analyze(
     workers: int | None = None,
     force: bool = False,
     reporter: Reporter | None = None,
+    executor: Executor | None = None,
 ) -> LayerStore:
-    """Sweep and store every layer of `puzzle` up to `max_pieces` pieces."""
+    """Sweep and store every layer of `puzzle` up to `max_pieces` pieces.
+
+    With an `executor`, layers are computed by it instead of by local threads.
+    """
     max_pieces = puzzle.max_pieces if max_pieces is None else max_pieces
     if workers is not None:
         numba.set_num_threads(workers)
@@ -89,12 +104,15 @@ def analyze(
                 below_bits = [computed.get(b) or store.load(b, verify=False, mmap=True) for b in below]
             start = time.perf_counter()
             advance = reporter.advance if reporter else None
-            if below:
+            if executor is not None:
+                bits = executor.sweep(store, puzzle, layer, below_bits or [], advance)
+            elif below:
                 bits = sweep_layer(puzzle, layer, below_bits, advance)
             else:
                 bits = goal_layer(puzzle, layer, advance)
             entry = store.save(bits, time.perf_counter() - start, puzzle, max_pieces)
-            computed[layer] = bits
+            if executor is None:  # an executor reads the level below from the store
+                computed[layer] = bits
             if reporter:
                 reporter.layer_finished(layer, entry, kept=False)
         computed = {layer: bits for layer, bits in computed.items() if layer in level}
