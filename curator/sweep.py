@@ -65,6 +65,28 @@ def _bit(words, index):
     return (words[index >> 6] >> np.uint64(index & 63)) & np.uint64(1)
 
 
+@numba.njit(cache=True, inline="always")
+def _record(r, base, s, u, a, out_s, out_u, out_a):
+    """Set position r's three bits in the output words (word 0 of the outputs is `base`)."""
+    word = (r >> 6) - base
+    bit = np.uint64(r & 63)
+    out_s[word] |= np.uint64(s) << bit
+    out_u[word] |= np.uint64(u) << bit
+    out_a[word] |= np.uint64(a) << bit
+
+
+@numba.njit(cache=True, inline="always")
+def _chunk_range(c, first_word, last_word, size):
+    """Ranks [lo, hi) of the c-th chunk of the words [first_word, last_word)."""
+    lo = (first_word + c * CHUNK_WORDS) * 64
+    return lo, min(lo + CHUNK_WORDS * 64, last_word * 64, size)
+
+
+@numba.njit(cache=True, inline="always")
+def _chunk_count(first_word, last_word):
+    return (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
+
+
 @numba.njit(cache=True)
 def _classify(ranks, count, solvable, unique, step_once, scratch):
     """The three properties of a position from the ranks of its children.
@@ -93,41 +115,21 @@ def _classify(ranks, count, solvable, unique, step_once, scratch):
 
 
 @numba.njit
-def _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, base, out_s, out_u,
-                  out_a):
+def _binary_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
+    n, k, solvable, unique, step_once = args
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
     scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     mask = unrank_colex_mask(lo, n, k)
-    ws = wu = wa = np.uint64(0)
     for r in range(lo, hi):
         count = children(mask, tables, masks, moves)
         for j in range(count):
             ranks[j] = rank_colex_mask(masks[j])
         s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
-        bit = np.uint64(r & 63)
-        ws |= np.uint64(s) << bit
-        wu |= np.uint64(u) << bit
-        wa |= np.uint64(a) << bit
-        if bit == 63 or r == hi - 1:
-            out_s[(r >> 6) - base] = ws
-            out_u[(r >> 6) - base] = wu
-            out_a[(r >> 6) - base] = wa
-            ws = wu = wa = np.uint64(0)
+        _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi:
             mask = next_colex_mask(mask)
-
-
-@numba.njit(parallel=True)
-def _binary_block(children, tables, n, k, solvable, unique, step_once, size, first_word, last_word,
-                  out_s, out_u, out_a):
-    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
-    for c in numba.prange(chunks):
-        lo = (first_word + c * CHUNK_WORDS) * 64
-        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
-        _binary_chunk(children, tables, n, k, lo, hi, solvable, unique, step_once, first_word, out_s,
-                      out_u, out_a)
 
 
 class SplitMoves:
@@ -168,8 +170,8 @@ def _filled(count):
 
 
 @numba.njit
-def _split_chunk(low_bits, colex, low_start, low_flip, high, cross, n, k, lo, hi, solvable, unique,
-                 step_once, base, out_s, out_u, out_a):
+def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    low_bits, colex, low_start, low_flip, high, cross, n, k, solvable, unique, step_once = args
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
     scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     block_high = np.empty(high.shape[0], dtype=np.int64)
@@ -177,7 +179,6 @@ def _split_chunk(low_bits, colex, low_start, low_flip, high, cross, n, k, lo, hi
     cross_base = np.empty(cross.shape[0], dtype=np.int64)
     low_select = _filled(low_bits)
     mask = unrank_colex_mask(lo, n, k)
-    ws = wu = wa = np.uint64(0)
     r = lo
     while r < hi:
         upper = mask & ~low_select
@@ -222,32 +223,13 @@ def _split_chunk(low_bits, colex, low_start, low_flip, high, cross, n, k, lo, hi
                     ranks[count] = cross_base[j] + colex[low ^ (full | empty)]
                     count += 1
             s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
-            bit = np.uint64(r & 63)
-            ws |= np.uint64(s) << bit
-            wu |= np.uint64(u) << bit
-            wa |= np.uint64(a) << bit
-            if bit == 63 or r == hi - 1:
-                out_s[(r >> 6) - base] = ws
-                out_u[(r >> 6) - base] = wu
-                out_a[(r >> 6) - base] = wa
-                ws = wu = wa = np.uint64(0)
+            _record(r, base, s, u, a, out_s, out_u, out_a)
             r += 1
             if r >= last:
                 break
             low = np.int64(next_colex_mask(np.uint64(low)))
         if r < hi:
             mask = next_colex_mask(upper | np.uint64(low))
-
-
-@numba.njit(parallel=True)
-def _split_block(low_bits, colex, low_start, low_flip, high, cross, n, k, solvable, unique, step_once,
-                 size, first_word, last_word, out_s, out_u, out_a):
-    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
-    for c in numba.prange(chunks):
-        lo = (first_word + c * CHUNK_WORDS) * 64
-        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
-        _split_chunk(low_bits, colex, low_start, low_flip, high, cross, n, k, lo, hi, solvable,
-                     unique, step_once, first_word, out_s, out_u, out_a)
 
 
 @numba.njit(cache=True)
@@ -272,8 +254,9 @@ def _next_sequence(seq):
 
 
 @numba.njit
-def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_orderings, index, prefix,
-                 weights, solvable, unique, step_once, base, out_s, out_u, out_a):
+def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
+    (n, counts, child_base, child_orderings, index, prefix, weights, solvable, unique,
+     step_once) = args
     counts = counts.copy()  # the multiset unranker uses its counts as scratch space
     k = counts.sum()
     orderings = multinomial(counts)
@@ -287,7 +270,6 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
     board = np.zeros(n, dtype=np.int8)
     mask = unrank_colex_mask(lo // orderings, n, k)
     unrank_multiset_sequence(lo % orderings, counts, seq)
-    ws = wu = wa = np.uint64(0)
     for r in range(lo, hi):
         m = mask
         for i in range(k):
@@ -307,15 +289,7 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
                 m &= m - np.uint64(1)
             ranks[j] = child_base[t] + within
         s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
-        bit = np.uint64(r & 63)
-        ws |= np.uint64(s) << bit
-        wu |= np.uint64(u) << bit
-        wa |= np.uint64(a) << bit
-        if bit == 63 or r == hi - 1:
-            out_s[(r >> 6) - base] = ws
-            out_u[(r >> 6) - base] = wu
-            out_a[(r >> 6) - base] = wa
-            ws = wu = wa = np.uint64(0)
+        _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi and not _next_sequence(seq):
             m = mask
             while m:
@@ -325,33 +299,44 @@ def _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_ordering
             unrank_multiset_sequence(0, counts, seq)
 
 
+@numba.njit
+def _goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    n, k, arrangements, allowed = args
+    for r in range(lo, hi):
+        mask = unrank_colex_mask(r // arrangements, n, k)
+        goal = (mask & ~allowed) == 0
+        _record(r, base, goal, goal, False, out_s, out_u, out_a)
+
+
+# One parallel driver per kernel: numba's parallel loops take no nested tuples of arrays.
+
+
 @numba.njit(parallel=True)
-def _typed_block(children, tables, n, counts, child_base, child_orderings, index, prefix, weights,
-                 solvable, unique, step_once, size, first_word, last_word, out_s, out_u, out_a):
-    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
-    for c in numba.prange(chunks):
-        lo = (first_word + c * CHUNK_WORDS) * 64
-        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
-        _typed_chunk(children, tables, n, counts, lo, hi, child_base, child_orderings, index,
-                     prefix, weights, solvable, unique, step_once, first_word, out_s, out_u, out_a)
+def _binary_run(args, children, tables, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _binary_chunk(args, children, tables, lo, hi, first_word, out_s, out_u, out_a)
 
 
-@numba.njit(cache=True, parallel=True)
-def _goal_block(n, k, arrangements, eligible, allowed, size, first_word, last_word, out_s, out_u,
-                out_a):
-    chunks = (last_word - first_word + CHUNK_WORDS - 1) // CHUNK_WORDS
-    for c in numba.prange(chunks):
-        lo = (first_word + c * CHUNK_WORDS) * 64
-        hi = min((first_word + (c + 1) * CHUNK_WORDS) * 64, last_word * 64, size)
-        ws = np.uint64(0)
-        for r in range(lo, hi):
-            mask = unrank_colex_mask(r // arrangements, n, k)
-            if eligible and (mask & ~allowed) == 0:
-                ws |= np.uint64(1) << np.uint64(r & 63)
-            if (r & 63) == 63 or r == hi - 1:
-                out_s[(r >> 6) - first_word] = ws
-                out_u[(r >> 6) - first_word] = ws
-                ws = np.uint64(0)
+@numba.njit(parallel=True)
+def _typed_run(args, children, tables, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _typed_chunk(args, children, tables, lo, hi, first_word, out_s, out_u, out_a)
+
+
+@numba.njit(parallel=True)
+def _split_run(args, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _split_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
+
+
+@numba.njit(parallel=True)
+def _goal_run(args, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _goal_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
 
 
 class LayerSweep:
@@ -364,12 +349,12 @@ class LayerSweep:
 
     def __init__(self, puzzle: Puzzle, layer: Layer, below: list[LayerBits]) -> None:
         self.layer = layer
-        self.kernel, self.args = _kernel(puzzle, layer, below)
+        self.run_chunks, self.args = _kernel(puzzle, layer, below)
 
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (solvable, unique, all_moves) words first..last-1 of the layer."""
         out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
-        self.kernel(*self.args, self.layer.size, first, last, *out)
+        self.run_chunks(*self.args, self.layer.size, first, last, *out)
         return out
 
     def run(self, progress: Progress | None = None) -> LayerBits:
@@ -385,35 +370,36 @@ class LayerSweep:
 
 
 def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
-    """The compiled block function for `layer` and its leading arguments."""
+    """The compiled parallel driver for `layer` and its leading arguments."""
     if not below:
-        return _goal_block, _goal_args(puzzle, layer)
+        return _goal_run, (_goal_args(puzzle, layer),)
     rules: Rules = puzzle.rules
     step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
     if not rules.typed and rules.mask_moves() is not None:
         (child,) = below
         split = SplitMoves(rules.mask_moves(), layer.cells)
-        return _split_block, (*split.args(), layer.cells, layer.pieces, child.solvable, child.unique,
-                              step_once)
+        return _split_run, ((*split.args(), layer.cells, layer.pieces, child.solvable, child.unique,
+                             step_once),)
     if not rules.typed:
         (child,) = below
-        return _binary_block, (rules.children, rules.tables(), layer.cells, layer.pieces,
-                               child.solvable, child.unique, step_once)
+        args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once)
+        return _binary_run, (args, rules.children, rules.tables())
     solvable, unique, child_base, child_orderings = _typed_children(layer, below)
     table = MultisetTable(puzzle.piece_limits)
     counts = np.array(layer.counts, dtype=np.int64)
-    return _typed_block, (rules.children, rules.tables(), layer.cells, counts, child_base,
-                          child_orderings, table.index(layer.counts), table.prefix, table.weights,
-                          solvable, unique, step_once)
+    args = (layer.cells, counts, child_base, child_orderings, table.index(layer.counts),
+            table.prefix, table.weights, solvable, unique, step_once)
+    return _typed_run, (args, rules.children, rules.tables())
 
 
 def _goal_args(puzzle: Puzzle, layer: Layer):
     goal = puzzle.goal
     eligible = goal.piece is None or layer.counts[goal.piece - 1] == layer.pieces
     cells = goal.cells if goal.cells is not None else range(puzzle.board.size)
+    # A layer of the wrong piece type holds no goal: allow no cell (k > 0 pieces never fit).
     allowed = np.uint64(sum(1 << c for c in cells)) if eligible else np.uint64(0)
     arrangements = layer.size // comb(layer.cells, layer.pieces)
-    return layer.cells, layer.pieces, arrangements, eligible, allowed
+    return layer.cells, layer.pieces, arrangements, allowed
 
 
 def goal_layer(puzzle: Puzzle, layer: Layer, progress: Progress | None = None) -> LayerBits:
