@@ -1,0 +1,280 @@
+"""Sweeping on a Dask cluster: the stored layers are bit-identical to a local run, also when a
+worker dies in the middle of a layer.
+
+One LocalCluster (two worker processes, one thread each, loopback only) serves the session.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import cloudpickle
+import dask
+import numba
+import numpy as np
+import psutil
+import pytest
+from distributed import Client, LocalCluster
+
+from curator.analysis import analyze
+from curator.cluster import (
+    CHUNKS,
+    MAX_TASK_WORDS,
+    ClusterError,
+    ClusterExecutor,
+    chunk_path,
+    sweep_chunk,
+    task_ranges,
+)
+from curator.puzzle import Puzzle, load_puzzle, parse_puzzle
+from curator.store import LayerStore, StoreError, file_sha256
+from curator.sweep import CHUNK_WORDS, PROPERTIES
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+WORKERS = 2
+
+# Workers run the test's own task functions below without importing this file.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+CAPTURE = """\
+name = "capture-4x4"
+max_pieces = 5
+
+[board]
+art = \"\"\"
+....
+....
+....
+....
+\"\"\"
+
+[rules]
+family = "capture"
+
+[pieces]
+K = 1
+Q = 1
+R = 1
+N = 1
+P = 2
+
+[goal]
+pieces = 1
+"""
+
+
+def puzzle_named(name: str) -> Puzzle:
+    """A bundled puzzle, or the small capture puzzle above."""
+    if name == "capture":
+        return parse_puzzle(CAPTURE, "capture-4x4.toml")
+    return load_puzzle(PUZZLES / f"{name}.toml")
+
+
+@pytest.fixture(scope="session")
+def client():
+    settings = {
+        "distributed.worker.multiprocessing-method": "spawn",  # never fork a process with threads
+        "distributed.scheduler.allowed-failures": 3,
+        "distributed.comm.timeouts.connect": "10s",
+    }
+    with dask.config.set(settings):
+        cluster = LocalCluster(
+            n_workers=WORKERS, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"}, silence_logs=logging.CRITICAL,
+        )
+        client = Client(cluster, set_as_default=False)
+        try:
+            client.wait_for_workers(WORKERS, timeout=60)
+            threads = client.run(lambda: numba.config.NUMBA_NUM_THREADS)
+            assert set(threads.values()) == {1}
+            yield client
+        finally:
+            client.close()
+            cluster.close()
+
+
+def layer_digests(directory: Path) -> dict[str, dict]:
+    """Per layer: the manifest's counts and checksums, and the checksums of the files on disk."""
+    store = LayerStore.open(directory)
+    out = {}
+    for record in store.records():
+        entry = record.entry
+        out[entry["key"]] = {
+            "counts": {k: entry[k] for k in ("positions", *PROPERTIES)},
+            "manifest": {p: entry["files"][p]["sha256"] for p in PROPERTIES},
+            "disk": {p: file_sha256(directory / entry["files"][p]["path"]) for p in PROPERTIES},
+        }
+    return out
+
+
+def assert_same_layers(local: Path, remote: Path) -> None:
+    expected, got = layer_digests(local), layer_digests(remote)
+    assert list(got) == list(expected)
+    for key, digests in expected.items():
+        assert got[key] == digests, key
+        assert digests["manifest"] == digests["disk"]
+    assert LayerStore.open(remote).manifest["complete"]
+    assert not (remote / CHUNKS).exists()
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.advanced: dict[str, int] = {}
+        self.current = None
+
+    def layer_started(self, layer) -> None:
+        self.current = layer.key
+        self.advanced[layer.key] = 0
+
+    def advance(self, positions: int) -> None:
+        self.advanced[self.current] += positions
+
+    def layer_finished(self, layer, entry, kept) -> None:
+        assert kept or self.advanced[layer.key] == layer.size
+
+
+# -- splitting -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("words", [1, 255, 256, 257, 10_000, 3 * MAX_TASK_WORDS + 5])
+@pytest.mark.parametrize("threads", [0, 1, 2, 64])
+def test_task_ranges_cover_the_layer_in_whole_chunks(words, threads):
+    ranges = task_ranges(words, threads)
+    assert ranges[0][0] == 0 and ranges[-1][1] == words
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+    sizes = [last - first for first, last in ranges]
+    assert all(0 < size <= MAX_TASK_WORDS for size in sizes)
+    assert all(first % CHUNK_WORDS == 0 for first, _ in ranges)
+    if words >= 4 * max(threads, 1) * CHUNK_WORDS:
+        assert len(ranges) >= 4 * max(threads, 1)
+
+
+def test_task_ranges_with_fixed_task_words():
+    assert task_ranges(10, 2, task_words=4) == [(0, 4), (4, 8), (8, 10)]
+    with pytest.raises(ValueError):
+        task_ranges(10, 2, task_words=0)
+
+
+# -- the task on its own -------------------------------------------------------------------
+
+
+def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    store = analyze(puzzle, tmp_path / "out")
+    layer = max((r.layer for r in store.records()), key=lambda layer: layer.words)
+    first, last = 1, layer.words
+    path = chunk_path(store.directory, layer, first, last)
+    threads = numba.get_num_threads()
+    try:
+        runs = [sweep_chunk(str(store.directory), layer.counts, first, last, str(path), puzzle.sha256)
+                for _ in range(2)]
+    finally:
+        numba.set_num_threads(threads)
+    assert runs[0] == runs[1] == (str(path), file_sha256(path))
+    words = np.fromfile(path, dtype="<u8").reshape(len(PROPERTIES), last - first)
+    bits = store.load(layer)
+    for row, prop in zip(words, PROPERTIES, strict=True):
+        assert np.array_equal(row, getattr(bits, prop)[first:last])
+    with pytest.raises(StoreError, match="storage every worker shares"):
+        sweep_chunk(str(store.directory), layer.counts, first, last, str(path), "0" * 64)
+
+
+# -- local and cluster runs store the same bits --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, max_pieces, task_words",
+    [("triangle", None, 8), ("fling", 5, None), ("capture", None, None)],
+    ids=["triangle", "fling-5", "capture"],
+)
+def test_cluster_run_is_bit_identical(client, tmp_path, name, max_pieces, task_words):
+    puzzle = puzzle_named(name)
+    analyze(puzzle, tmp_path / "local", max_pieces)
+    recorder = Recorder()
+    analyze(puzzle, tmp_path / "cluster", max_pieces, reporter=recorder,
+            executor=ClusterExecutor(client, task_words=task_words))
+    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
+    assert set(recorder.advanced) == set(layer_digests(tmp_path / "local"))
+
+
+def test_rerun_on_the_cluster_keeps_finished_layers(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    analyze(puzzle, tmp_path / "local")
+    executor = ClusterExecutor(client)
+    analyze(puzzle, tmp_path / "cluster", 6, executor=executor)
+    shallow = layer_digests(tmp_path / "cluster")
+    recorder = Recorder()
+    analyze(puzzle, tmp_path / "cluster", reporter=recorder, executor=executor)
+    assert all(recorder.advanced[key] == 0 for key in shallow)
+    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
+
+
+# -- a worker dies in the middle of a layer ------------------------------------------------
+
+
+def dying_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk`, except that the first task past the start of the 5-ball layer half
+    writes its chunk file and then kills its own worker process."""
+    marker = Path(directory).parent / "killed"
+    if sum(counts) == 5 and first > 0:
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            target = Path(path)
+            target.parent.mkdir(exist_ok=True)
+            (target.parent / f".{target.name}.deadbeef.tmp").write_bytes(b"\0" * (last - first) * 4)
+            os.kill(os.getpid(), signal.SIGKILL)
+            time.sleep(60)
+    return sweep_chunk(directory, counts, first, last, path, puzzle_sha256)
+
+
+def test_worker_killed_mid_layer_changes_nothing(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "fling.toml")
+    analyze(puzzle, tmp_path / "local", 5)
+    analyze(puzzle, tmp_path / "cluster", 5, executor=ClusterExecutor(client, task=dying_chunk))
+    pid = int((tmp_path / "killed").read_text())
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
+    client.wait_for_workers(WORKERS, timeout=60)  # the nanny starts a new worker
+
+
+def unshared_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk` on a worker that sees another folder at the results folder's path."""
+    return sweep_chunk(str(Path(directory).parent / "elsewhere"), counts, first, last, path, puzzle_sha256)
+
+
+def test_task_failure_is_one_clear_error(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    (tmp_path / "elsewhere").mkdir()
+    message = "layer k01, words 0..1: StoreError: .*storage every worker shares"
+    with pytest.raises(ClusterError, match=message):
+        analyze(puzzle, tmp_path / "out", executor=ClusterExecutor(client, task=unshared_chunk))
+    assert not (tmp_path / "out" / CHUNKS).exists()
+
+
+# -- bigger runs ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_full_capture_puzzle_is_bit_identical(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "solitaire-chess.toml")
+    analyze(puzzle, tmp_path / "local")
+    analyze(puzzle, tmp_path / "cluster", executor=ClusterExecutor(client))
+    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
+
+
+@pytest.mark.slow
+def test_fling_through_7_balls_is_bit_identical(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "fling.toml")
+    analyze(puzzle, tmp_path / "local", 7)
+    analyze(puzzle, tmp_path / "cluster", 7, executor=ClusterExecutor(client))
+    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
