@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numba
 import numpy as np
 from numba import types
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
 MAX_MASK_CELLS = 64
@@ -67,6 +67,12 @@ def bit_count(typingctx, mask):
         return builder.call(ctpop, args)
 
     return types.uint64(types.uint64), codegen
+
+
+@numba.njit(cache=True, inline="always")
+def highest_bit(mask: np.uint64) -> int:
+    """Index of the highest set bit of a non-zero mask."""
+    return 63 - np.int64(leading_zeros(mask))
 
 
 @numba.njit(cache=True, inline="always")

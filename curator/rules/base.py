@@ -24,6 +24,7 @@ import numba
 import numpy as np
 
 from curator.board import Board, Transform
+from curator.ranking import highest_bit, lowest_bit
 
 MAX_CHILDREN = 512
 """Upper bound on the number of moves from one position, for the kernels' buffers."""
@@ -35,6 +36,13 @@ class ParamError(ValueError):
     def __init__(self, key: str, message: str) -> None:
         super().__init__(message)
         self.key = key
+
+
+@numba.njit(cache=True, inline="always")
+def nearest_cell(cells: np.uint64, forward: bool) -> int:
+    """The first of `cells` met along a line: cells are numbered row by row, so it is the
+    lowest one when the line goes up the numbering (right, down) and the highest otherwise."""
+    return lowest_bit(cells) if forward else highest_bit(cells)
 
 
 @numba.njit(cache=True, inline="always")

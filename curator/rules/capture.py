@@ -12,11 +12,10 @@ from typing import ClassVar
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros
 
 from curator.board import DIAGONAL, ORTHOGONAL
 from curator.ranking import lowest_bit
-from curator.rules.base import ParamError, Rules, encode_move
+from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 KNIGHT = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
 PAWN = ((-1, -1), (-1, 1))
@@ -35,13 +34,6 @@ MOVES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
 }
 
 
-@numba.njit(cache=True, inline="always")
-def _nearest(pieces, forward):
-    if forward:
-        return lowest_bit(pieces)
-    return 63 - np.int64(leading_zeros(pieces))
-
-
 @numba.njit(cache=True)
 def capture_children(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
     lines, forward, leaps, slides, protected = tables
@@ -58,7 +50,7 @@ def capture_children(mask, board, tables, out_masks, out_boards, out_removed, ou
             along &= along - ONE
             ahead = mask & lines[src, d]
             if ahead:
-                targets |= ONE << np.uint64(_nearest(ahead, forward[d]))
+                targets |= ONE << np.uint64(nearest_cell(ahead, forward[d]))
         while targets:
             dst = lowest_bit(targets)
             targets &= targets - ONE

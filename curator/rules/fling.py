@@ -18,22 +18,13 @@ from typing import ClassVar
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros
 
 from curator.board import ORTHOGONAL
 from curator.ranking import lowest_bit
-from curator.rules.base import ParamError, Rules, encode_move
+from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 ONE = np.uint64(1)
 NONE = -1
-
-
-@numba.njit(cache=True, inline="always")
-def _nearest(balls, forward):
-    """The first ball met: lowest set bit going forward (up the cell numbers), else highest."""
-    if forward:
-        return lowest_bit(balls)
-    return 63 - np.int64(leading_zeros(balls))
 
 
 @numba.njit(cache=True)
@@ -50,7 +41,7 @@ def fling_children(mask, tables, out_masks, out_moves):
             ahead = mask & lines[src, d]
             if ahead == 0 or (mask >> np.uint64(steps[src, d])) & ONE:
                 continue
-            hit = _nearest(ahead, forward[d])
+            hit = nearest_cell(ahead, forward[d])
             stop = steps[hit, back]
             child = (mask ^ (ONE << np.uint64(src))) | (ONE << np.uint64(stop))
             # The struck ball carries the impulse on along the same line.
@@ -63,7 +54,7 @@ def fling_children(mask, tables, out_masks, out_moves):
                 ahead = mask & lines[hit, d]
                 if ahead == 0:
                     break
-                hit = _nearest(ahead, forward[d])
+                hit = nearest_cell(ahead, forward[d])
                 child |= ONE << np.uint64(steps[hit, back])
             out_masks[count] = child
             out_moves[count] = encode_move(src, stop)
