@@ -169,13 +169,13 @@ def _analyze_distances(
 def analyze_command(
     puzzle_file: Path = typer.Argument(..., help="Puzzle file (TOML), e.g. puzzles/peg.toml."),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Results folder [default: output/<puzzle name>]."
+        None, "--output", "-o", help="Results folder (default: output/<puzzle name>)."
     ),
     max_pieces: int | None = typer.Option(
-        None, "--max-pieces", help="Sweep layers up to this many pieces [default: the file's max_pieces]."
+        None, "--max-pieces", help="Sweep layers up to this many pieces (default: the file's max_pieces)."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", help="Threads to compute with [default: one per core]."
+        None, "--workers", help="Threads to compute with (default: one per core)."
     ),
     force: bool = typer.Option(False, "--force", help="Recompute every layer, even finished ones."),
 ) -> None:
@@ -336,7 +336,7 @@ def solve_command(
         ..., "--board", metavar="FILE|TEXT", help="The position drawn like the board art, or a file."
     ),
     results: Path | None = typer.Option(
-        None, "--results", help="Stored results to prune with [default: output/<name> if present]."
+        None, "--results", help="Stored results to prune with (default: output/<name> if present)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
