@@ -6,7 +6,10 @@ left off. Progress goes to an optional `Reporter`.
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -15,7 +18,7 @@ import numba
 
 from curator.puzzle import Puzzle
 from curator.space import Layer, StateSpace
-from curator.store import LayerStore
+from curator.store import LayerStore, exclusive
 from curator.sweep import PROPERTIES, LayerBits, Progress, goal_layer, sweep_layer
 
 
@@ -72,6 +75,74 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     )
 
 
+@dataclass(frozen=True)
+class Shortfall:
+    """A resource an analysis needs more of than the machine has free."""
+
+    resource: str
+    """"memory" or "disk"."""
+    needed: int
+    free: int
+    where: str
+
+
+def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> list[Shortfall]:
+    """What `estimate` says the analysis needs beyond the free memory and disk space.
+
+    Disk counts only what is still to be written: bit files already in `directory` under
+    the names the analysis uses are replaced by files of the same size.
+    """
+    est = estimate(puzzle, max_pieces)
+    out = []
+    memory = free_memory()
+    if memory is not None and est.peak_memory_bytes > memory:
+        out.append(Shortfall("memory", est.peak_memory_bytes, memory, "available"))
+    existing = _nearest_existing(Path(directory))
+    written = 0
+    if Path(directory).is_dir():
+        for level in StateSpace(puzzle).levels(max_pieces):
+            for layer in level:
+                for prop in PROPERTIES:
+                    path = Path(directory) / f"{layer.key}.{prop}.bits"
+                    if path.is_file():
+                        written += min(path.stat().st_size, layer.words * 8)
+    disk = shutil.disk_usage(existing).free
+    if est.disk_bytes - written > disk:
+        out.append(Shortfall("disk", est.disk_bytes - written, disk, f"free under {existing}"))
+    return out
+
+
+def free_memory() -> int | None:
+    """Bytes of memory available to this process without swapping, if the system says."""
+    available = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                available = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if available is None:
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError):
+            return None
+    try:  # a container's own limit (cgroup v2) may be lower than the machine's
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit != "max":
+            used = int(Path("/sys/fs/cgroup/memory.current").read_text())
+            available = min(available, max(int(limit) - used, 0))
+    except (OSError, ValueError):
+        pass
+    return available
+
+
+def _nearest_existing(path: Path) -> Path:
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
 def analyze(
     puzzle: Puzzle,
     directory: Path,
@@ -79,16 +150,32 @@ def analyze(
     workers: int | None = None,
     force: bool = False,
     reporter: Reporter | None = None,
+    warn: Callable[[str], None] | None = None,
     executor: Executor | None = None,
 ) -> LayerStore:
     """Sweep and store every layer of `puzzle` up to `max_pieces` pieces.
 
+    Finished layers whose files match their checksums are kept. A recorded layer whose files
+    do not (a flipped byte, a wrong length, a missing file) is recomputed, and `warn` gets
+    one line naming the file; so do temporary files an interrupted run left, which are
+    removed. Only one analysis writes to a folder at a time (StoreError otherwise).
     With an `executor`, layers are computed by it instead of by local threads.
     """
     max_pieces = puzzle.max_pieces if max_pieces is None else max_pieces
     if workers is not None:
         numba.set_num_threads(workers)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    with exclusive(directory):
+        return _analyze(puzzle, directory, max_pieces, force, reporter, warn or (lambda message: None),
+                        executor)
+
+
+def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, reporter: Reporter | None,
+             warn: Callable[[str], None], executor: Executor | None = None) -> LayerStore:
     store = LayerStore.for_puzzle(directory, puzzle, max_pieces, force)
+    for name in store.remove_temporaries():
+        warn(f"{directory / name}: removed, a temporary file left by an interrupted run")
     below: list[Layer] = []
     computed: dict[Layer, LayerBits] = {}
     for level in StateSpace(puzzle).levels(max_pieces):
@@ -96,10 +183,13 @@ def analyze(
         for layer in level:
             if reporter:
                 reporter.layer_started(layer)
-            if store.verified(layer):
+            problem = store.problem(layer)
+            if problem is None and store.record(layer) is not None:
                 if reporter:
                     reporter.layer_finished(layer, store.record(layer).entry, kept=True)
                 continue
+            if problem is not None:
+                warn(f"{problem}; recomputing layer {layer.key}")
             if below and below_bits is None:
                 below_bits = [computed.get(b) or store.load(b, verify=False, mmap=True) for b in below]
             start = time.perf_counter()

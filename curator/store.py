@@ -8,10 +8,15 @@ place, so a killed run never leaves a half-written file under a recorded name.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import hashlib
 import json
 import os
+import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,20 +37,65 @@ class StoreError(Exception):
     """Stored results are missing, damaged or belong to another puzzle (one-line message)."""
 
 
+TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
+"""Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
+
+
 def atomic_write(path: Path, data: bytes | memoryview) -> str:
-    """Write `data` to `path` through a temporary file and a rename; return its sha256."""
+    """Write `data` to `path` through a temporary file and a rename; return its sha256.
+
+    A failing write (a full disk, a read-only folder) leaves `path` as it was, removes the
+    temporary file and raises OSError naming `path`.
+    """
     digest = hashlib.sha256(data).hexdigest()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _sync_directory(path.parent)
+    except BaseException as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename != str(path):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     return digest
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in `directory` durable (where the file system supports it)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
+            raise
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def exclusive(directory: Path) -> Iterator[None]:
+    """Hold a lock on `directory` so that only one analysis writes there at a time.
+
+    The lock belongs to the open folder, so it goes away with the process, however that
+    ends; nothing is left behind to clean up.
+    """
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(f"{directory}: another `curator analyze` is writing here; wait for it "
+                             "or use --output to write elsewhere") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def file_sha256(path: Path) -> str:
@@ -144,14 +194,35 @@ class LayerStore:
 
     def verified(self, layer: Layer) -> bool:
         """Whether the layer is recorded and all its files match their checksums."""
+        return self.record(layer) is not None and self.problem(layer) is None
+
+    def problem(self, layer: Layer) -> str | None:
+        """Why a recorded layer's files cannot be used (one line naming the file), or None.
+
+        None too for a layer that is not recorded: there is nothing to be wrong with.
+        """
         record = self.record(layer)
         if record is None:
-            return False
+            return None
         try:
             self._check_files(record, full=True)
-        except StoreError:
-            return False
-        return True
+        except StoreError as exc:
+            return str(exc)
+        return None
+
+    def remove_temporaries(self) -> list[str]:
+        """Delete temporary files a killed run left behind; return their names.
+
+        Only names `atomic_write` makes for this folder's own files are touched. Call it
+        while holding `exclusive`, so no other run's file is taken for a leftover.
+        """
+        removed = []
+        for path in sorted(self.directory.iterdir()):
+            match = TEMPORARY.fullmatch(path.name)
+            if match and _own_file(match.group(1)) and path.is_file():
+                path.unlink(missing_ok=True)
+                removed.append(path.name)
+        return removed
 
     def load(self, layer: Layer, verify: bool = True, mmap: bool = False) -> LayerBits:
         """The layer's bits; StoreError if it is not recorded or a file is damaged."""
@@ -232,3 +303,7 @@ class LayerStore:
     def _write_manifest(self) -> None:
         text = json.dumps(self.manifest, indent=1) + "\n"
         atomic_write(self.manifest_path, text.encode())
+
+
+def _own_file(name: str) -> bool:
+    return name in (MANIFEST, PUZZLE_COPY) or (name.endswith(".bits") and "/" not in name)

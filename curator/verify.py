@@ -1,0 +1,243 @@
+"""Checking stored results: every file against its checksum, and a sample of ranks re-derived.
+
+A results folder can be wrong in two ways a checksum cannot tell apart: a file damaged after
+it was written (the checksum catches that) and bits that were wrong when written, or were
+changed together with their checksum. The second kind is caught the way endgame tablebase
+verifiers do it: a stored position's three bits must follow, under the rules, from the
+stored bits of its children. `verify` re-derives a random sample of ranks in every layer
+with plain Python ranking and classification (only move generation is shared with the
+sweep) and lists every rank whose stored bits disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from curator.puzzle import Puzzle, PuzzleError
+from curator.rules import MAX_CHILDREN
+from curator.space import Layer, StateSpace
+from curator.store import LayerStore, StoreError
+from curator.sweep import PROPERTIES, LayerBits
+
+DEFAULT_SAMPLE = 1000
+"""Ranks re-derived per layer unless told otherwise (every rank of smaller layers)."""
+
+Bits = tuple[bool, bool, bool]
+
+
+@dataclass(frozen=True)
+class BadRank:
+    """A stored position whose bits do not follow from its children's."""
+
+    layer: str
+    rank: int
+    stored: Bits
+    derived: Bits
+
+    def __str__(self) -> str:
+        def show(bits: Bits) -> str:
+            return " ".join(f"{name}={int(bit)}" for name, bit in zip(PROPERTIES, bits))
+
+        return f"{self.layer} rank {self.rank}: stored {show(self.stored)}, re-derived {show(self.derived)}"
+
+
+@dataclass
+class Verification:
+    """What `verify` found: file problems (one line each) and ranks that disagree."""
+
+    directory: Path
+    layers: int = 0
+    files: int = 0
+    ranks: int = 0
+    problems: list[str] = field(default_factory=list)
+    bad_ranks: list[BadRank] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.bad_ranks
+
+
+Progress = Callable[[Layer, int], None]
+"""Called with each layer and the number of its ranks about to be re-derived."""
+
+
+def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
+           progress: Progress | None = None) -> Verification:
+    """Check every stored file of a results folder and re-derive `sample` ranks per layer.
+
+    StoreError when the folder cannot be read at all (no manifest, no puzzle copy); every
+    other finding goes into the returned `Verification`.
+    """
+    if sample < 0:
+        raise ValueError(f"sample must be at least 0, got {sample}")
+    store = LayerStore.open(directory)
+    result = Verification(Path(directory))
+    puzzle = _stored_puzzle(store, result)
+    space = StateSpace(puzzle)
+    records = _records(store, result)
+    intact: dict[Layer, LayerBits] = {}
+    for layer in records:
+        result.layers += 1
+        result.files += len(PROPERTIES)
+        try:
+            bits = store.load(layer, verify=True, mmap=True)
+        except StoreError as exc:
+            result.problems.append(str(exc))
+            continue
+        problem = _check_contents(store, layer, bits)
+        if problem:
+            result.problems.append(problem)
+            continue
+        intact[layer] = bits
+    expected = [layer for level in space.levels(store.manifest.get("max_pieces", 0)) for layer in level]
+    if store.manifest.get("complete") and any(layer not in records for layer in expected):
+        missing = next(layer.key for layer in expected if layer not in records)
+        result.problems.append(f"{store.manifest_path}: says complete, but layer {missing} is not recorded")
+
+    rng = np.random.default_rng(seed)
+    deriver = _Deriver(puzzle, space)
+    for layer, bits in intact.items():
+        below = space.layers_with(layer.pieces - 1) if layer.pieces > puzzle.goal.pieces else []
+        missing = [child.key for child in below if child not in intact]
+        if missing:
+            result.problems.append(
+                f"{store.directory}: layer {layer.key} not re-derived: child layer "
+                f"{missing[0]} is missing or damaged"
+            )
+            continue
+        ranks = _sample(layer.size, sample, rng)
+        if progress:
+            progress(layer, len(ranks))
+        children = {child: intact[child] for child in below}
+        for rank in ranks:
+            stored = _stored(bits, rank)
+            derived = deriver.derive(layer, rank, children)
+            if stored != derived:
+                result.bad_ranks.append(BadRank(layer.key, rank, stored, derived))
+        result.ranks += len(ranks)
+    return result
+
+
+# -- checks of whole files --------------------------------------------------------------------
+
+
+def _stored_puzzle(store: LayerStore, result: Verification) -> Puzzle:
+    try:
+        puzzle = store.puzzle()
+    except PuzzleError as exc:
+        raise StoreError(f"stored puzzle copy is not a valid puzzle file ({exc})")
+    if puzzle.sha256 != store.manifest.get("puzzle_sha256"):
+        result.problems.append(f"{puzzle.source}: checksum does not match the manifest (damaged file)")
+    return puzzle
+
+
+def _records(store: LayerStore, result: Verification) -> list[Layer]:
+    try:
+        records = store.records()
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StoreError(f"{store.manifest_path}: layer entries are malformed ({exc!r})")
+    layers: list[Layer] = []
+    for record in records:
+        if record.entry.get("key") != record.layer.key or record.layer in layers:
+            result.problems.append(
+                f"{store.manifest_path}: layer entry {record.entry.get('key')!r} is duplicated or "
+                "does not match its counts"
+            )
+            continue
+        layers.append(record.layer)
+    return layers
+
+
+def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | None:
+    """Padding bits zero and the manifest's counts equal to the files' bit counts."""
+    entry = store.record(layer).entry
+    spare = layer.words * 64 - layer.size
+    for prop, words in bits.arrays().items():
+        path = store.directory / entry["files"][prop]["path"]
+        if spare and int(words[-1]) >> (64 - spare):
+            return f"{path}: padding bits beyond the layer's {layer.size:,} positions are set"
+        count = int(np.bitwise_count(np.asarray(words)).sum())
+        if entry.get(prop) != count:
+            return f"{path}: holds {count:,} set bits, the manifest says {entry.get(prop)!r}"
+    return None
+
+
+def _sample(size: int, sample: int, rng: np.random.Generator) -> list[int]:
+    if sample >= size:
+        return list(range(size))
+    return sorted(int(r) for r in rng.choice(size, sample, replace=False))
+
+
+def _stored(bits: LayerBits, rank: int) -> Bits:
+    word, bit = divmod(rank, 64)
+    return tuple(bool((int(words[word]) >> bit) & 1) for words in bits.arrays().values())
+
+
+# -- re-deriving one rank ---------------------------------------------------------------------
+
+
+class _Deriver:
+    """Re-derives a position's bits from its children, independently of the sweep kernels."""
+
+    def __init__(self, puzzle: Puzzle, space: StateSpace) -> None:
+        self.puzzle = puzzle
+        self.space = space
+        self.rules = puzzle.rules
+        self.tables = self.rules.tables()
+        n = puzzle.board.size
+        self.masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+        self.moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        self.boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+        self.removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+
+    def derive(self, layer: Layer, rank: int, children: dict[Layer, LayerBits]) -> Bits:
+        position = self.space.unrank(layer, rank)
+        goal = self.puzzle.goal
+        if layer.pieces == goal.pieces:
+            reached = self.is_goal(position)
+            return reached, reached, False
+        solvable_children: set[tuple[Layer, int]] = set()
+        all_solvable = True
+        moves = self.children(position)
+        for child in moves:
+            child_layer, child_rank = self.space.rank(child)
+            if child_layer.pieces != layer.pieces - 1 or child_layer not in children:
+                raise StoreError(f"move from {layer.key} rank {rank} leads outside the stored layers")
+            solvable, _, _ = _stored(children[child_layer], child_rank)
+            if solvable:
+                solvable_children.add((child_layer, child_rank))
+            else:
+                all_solvable = False
+        solvable = bool(solvable_children)
+        step_once = goal.final_step_once and layer.pieces == goal.pieces + 1
+        unique = step_once and solvable
+        if len(solvable_children) == 1:
+            ((child_layer, child_rank),) = solvable_children
+            unique = unique or _stored(children[child_layer], child_rank)[1]
+        return solvable, unique, bool(moves) and all_solvable
+
+    def is_goal(self, position: tuple[int, ...]) -> bool:
+        goal = self.puzzle.goal
+        for cell, piece in enumerate(position):
+            if not piece:
+                continue
+            if goal.cells is not None and cell not in goal.cells:
+                return False
+            if goal.piece is not None and piece != goal.piece:
+                return False
+        return True
+
+    def children(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
+        mask = np.uint64(sum(1 << cell for cell, piece in enumerate(position) if piece))
+        n = len(position)
+        if not self.rules.typed:
+            count = self.rules.children(mask, self.tables, self.masks, self.moves)
+            return [tuple((int(self.masks[j]) >> cell) & 1 for cell in range(n)) for j in range(count)]
+        board = np.array(position, dtype=np.int8)
+        count = self.rules.children(mask, board, self.tables, self.masks, self.boards, self.removed,
+                                    self.moves)
+        return [tuple(int(t) for t in self.boards[j]) for j in range(count)]

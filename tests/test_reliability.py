@@ -1,0 +1,479 @@
+"""Faults while analysing: runs killed at random moments (also in the middle of a file
+write), damaged layers, full disks, read-only folders, two runs at once and analyses too big
+for the machine. Nothing may be lost or silently wrong: every recorded layer stays intact,
+errors are one line with exit code 1, and a rerun finishes with the same files as a run
+that was never disturbed."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import curator
+import curator.analysis
+from curator.analysis import analyze, resource_shortfalls
+from curator.cli import app
+from curator.puzzle import load_puzzle
+from curator.store import MANIFEST, TEMPORARY, LayerStore, exclusive
+from curator.sweep import PROPERTIES
+from curator.verify import verify
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+FLING = PUZZLES / "fling.toml"
+TRIANGLE = PUZZLES / "triangle.toml"
+PEG = PUZZLES / "peg.toml"
+
+runner = CliRunner()
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def cli_command(*args) -> list[str]:
+    return [sys.executable, "-c", "from curator.cli import app; app()", *(str(a) for a in args)]
+
+
+def cli_env() -> dict[str, str]:
+    """The environment for a subprocess that imports this same `curator`."""
+    root = str(Path(curator.__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+    env["COLUMNS"] = "200"
+    return env
+
+
+def run_cli(*args, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(cli_command(*args), env=cli_env(), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def invoke(*args):
+    result = runner.invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def error_line(stderr: str) -> str:
+    """The one error line, the last thing on stderr; never a traceback."""
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.split("\n") if line.strip()]
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert len(errors) == 1 and lines[-1] == errors[0], stderr
+    return errors[0]
+
+
+def digests(directory: Path) -> dict[str, str]:
+    """sha256 of every bit file."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.glob("*.bits"))}
+
+
+def entries(directory: Path) -> dict[str, dict]:
+    """The manifest's layer entries, less the timings."""
+    data = json.loads((directory / MANIFEST).read_text())
+    return {e["key"]: {k: v for k, v in e.items() if k != "seconds"} for e in data["layers"]}
+
+
+def temporaries(directory: Path) -> list[str]:
+    return sorted(name for name in os.listdir(directory) if TEMPORARY.fullmatch(name))
+
+
+def assert_recorded_layers_intact(directory: Path, clean: dict[str, str]) -> None:
+    """Every layer the manifest records has files that match it and the undisturbed run."""
+    if not (directory / MANIFEST).exists():
+        return
+    store = LayerStore.open(directory)
+    for record in store.records():
+        assert store.problem(record.layer) is None, record.layer.key
+        for prop in PROPERTIES:
+            name = record.entry["files"][prop]["path"]
+            assert hashlib.sha256((directory / name).read_bytes()).hexdigest() == clean[name], name
+
+
+def assert_same_as(directory: Path, clean_dir: Path) -> None:
+    assert digests(directory) == digests(clean_dir)
+    assert entries(directory) == entries(clean_dir)
+    assert json.loads((directory / MANIFEST).read_text())["complete"] is True
+    assert temporaries(directory) == []
+
+
+# -- kill -9 at random moments ------------------------------------------------------------------
+
+
+def kill_after(args, delay: float) -> bool:
+    """Start `curator analyze`, kill -9 it after `delay` seconds; False if it finished first."""
+    proc = subprocess.Popen(cli_command(*args), env=cli_env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=delay)
+        return False
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        return True
+
+
+def kill_while_writing(args, directory: Path, skip: int, kinds: tuple[str, ...]) -> str | None:
+    """Start `curator analyze` and kill -9 it as soon as a temporary file of `atomic_write`
+    for one of `kinds` (".bits", "manifest.json") shows up, after letting `skip` of them
+    pass. Returns the temporary file seen, or None if the run finished first."""
+    proc = subprocess.Popen(cli_command(*args), env=cli_env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    seen: set[str] = set()
+    try:
+        while proc.poll() is None:
+            try:
+                names = os.listdir(directory)
+            except FileNotFoundError:
+                continue
+            for name in names:
+                match = TEMPORARY.fullmatch(name)
+                if match and match.group(1).endswith(kinds) and name not in seen:
+                    if len(seen) >= skip:
+                        proc.send_signal(signal.SIGKILL)
+                        proc.wait()
+                        return name
+                    seen.add(name)
+        return None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def fling_clean(tmp_path_factory) -> tuple[Path, float]:
+    """Fling! up to 5 balls (5 layers, 4.2 million positions), run undisturbed; and its time."""
+    directory = tmp_path_factory.mktemp("clean") / "fling"
+    start = time.monotonic()
+    result = run_cli("analyze", FLING, "--max-pieces", 5, "--output", directory)
+    assert result.returncode == 0, result.stderr
+    return directory, time.monotonic() - start
+
+
+def interrupted_run(tmp_path: Path, clean_dir: Path, duration: float, seed: int, puzzle: Path,
+                    depth: int, random_kills: int, write_kills: int) -> dict[str, int]:
+    """Kill -9 a run again and again (`random_kills` times at random moments and `write_kills`
+    times while a file is being written, alternating, a write last), checking after each
+    kill that every recorded layer is intact; then finish it and compare every file with the
+    undisturbed run."""
+    rng = random.Random(seed)
+    directory = tmp_path / "out"
+    args = ("analyze", puzzle, "--max-pieces", depth, "--output", directory)
+    clean = digests(clean_dir)
+    stats = {"kills": 0, "mid_write": 0, "leftovers": 0}
+    plan = []
+    for i in range(max(random_kills, write_kills)):
+        plan += ["random"] * (i < random_kills) + ["write"] * (i < write_kills)
+    for attempt, kind in enumerate(plan):
+        if kind == "random":
+            if not kill_after(args, rng.uniform(0.2, 0.6 * duration)):
+                break
+        else:
+            kinds = (".bits",) if attempt % 4 < 2 else (".bits", MANIFEST)
+            name = kill_while_writing(args, directory, rng.randrange(3), kinds)
+            if name is None:
+                break
+            stats["mid_write"] += name in temporaries(directory)
+        stats["kills"] += 1
+        assert_recorded_layers_intact(directory, clean)
+
+    left = temporaries(directory)
+    stats["leftovers"] = len(left)
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    for name in left:
+        assert f"{name}: removed" in result.stderr
+    assert_same_as(directory, clean_dir)
+    assert verify(directory).ok
+    return stats
+
+
+def test_killed_runs_resume_to_the_same_files(tmp_path, fling_clean):
+    clean_dir, duration = fling_clean
+    stats = interrupted_run(tmp_path, clean_dir, duration, seed=7, puzzle=FLING, depth=5,
+                            random_kills=1, write_kills=2)
+    assert stats["kills"] == 3
+    assert stats["mid_write"] >= 1, "no kill landed while a file was being written"
+    assert stats["leftovers"] >= 1, "the rerun had no leftover temporary file to clean up"
+
+
+@pytest.fixture(scope="module")
+def peg_clean(tmp_path_factory) -> tuple[Path, float]:
+    """English peg solitaire up to 10 pegs (about 150 million positions), run undisturbed."""
+    directory = tmp_path_factory.mktemp("peg-clean") / "peg"
+    start = time.monotonic()
+    result = run_cli("analyze", PEG, "--max-pieces", 10, "--output", directory)
+    assert result.returncode == 0, result.stderr
+    return directory, time.monotonic() - start
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_many_kills_on_a_longer_run(tmp_path, peg_clean, seed):
+    clean_dir, duration = peg_clean
+    stats = interrupted_run(tmp_path, clean_dir, duration, seed=seed, puzzle=PEG, depth=10,
+                            random_kills=5, write_kills=5)
+    assert stats["kills"] == 10 and stats["mid_write"] >= 2
+
+
+def test_stale_temporary_files_are_removed_and_others_kept(tmp_path):
+    directory = tmp_path / "tri"
+    analyze(load_puzzle(TRIANGLE), directory, max_pieces=4)
+    ours = [".k05.solvable.bits.a1b2c3d4.tmp", f".{MANIFEST}.zz_99xyz.tmp", ".puzzle.toml.abcdefgh.tmp"]
+    theirs = [".notes.txt.a1b2c3d4.tmp", ".k05.solvable.bits.tmp", "k05.solvable.bits.a1b2c3d4.tmp"]
+    for name in ours + theirs:
+        (directory / name).write_bytes(b"half a file")
+    warnings: list[str] = []
+    analyze(load_puzzle(TRIANGLE), directory, max_pieces=6, warn=warnings.append)
+    names = set(os.listdir(directory))
+    assert not names & set(ours)
+    assert set(theirs) <= names
+    assert sorted(w.split(":")[0] for w in warnings) == sorted(str(directory / n) for n in ours)
+    store = LayerStore.open(directory)
+    assert all(store.verified(record.layer) for record in store.records())
+
+
+# -- damaged layers -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def triangle_dir(tmp_path) -> Path:
+    directory = tmp_path / "triangle"
+    result = invoke("analyze", TRIANGLE, "--output", directory)
+    assert result.exit_code == 0, result.stderr
+    return directory
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "extend", "delete"])
+def test_damaged_layer_is_named_and_recomputed_alone(triangle_dir, damage):
+    target = triangle_dir / "k09.all_moves.bits"
+    before = digests(triangle_dir)
+    mtimes = {p.name: p.stat().st_mtime_ns for p in triangle_dir.glob("*.bits")}
+    data = target.read_bytes()
+    if damage == "flip":
+        target.write_bytes(data[:5] + bytes([data[5] ^ 0x10]) + data[6:])
+    elif damage == "truncate":
+        target.write_bytes(data[:-3])
+    elif damage == "extend":
+        target.write_bytes(data + bytes(8))
+    else:
+        target.unlink()
+
+    store = LayerStore.open(triangle_dir)
+    layer = next(r.layer for r in store.records() if r.layer.key == "k09")
+    problem = store.problem(layer)
+    assert problem is not None and str(target) in problem and "\n" not in problem
+
+    result = invoke("analyze", TRIANGLE, "--output", triangle_dir)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.split("\n") if line.startswith("warning: ")]
+    assert warnings == [f"warning: {problem}; recomputing layer k09"]
+    assert digests(triangle_dir) == before
+    changed = {p.name for p in triangle_dir.glob("*.bits") if p.stat().st_mtime_ns != mtimes.get(p.name)}
+    assert changed <= {f"k09.{prop}.bits" for prop in PROPERTIES}
+    assert invoke("verify", triangle_dir).exit_code == 0
+
+
+def test_loading_a_damaged_layer_names_the_file(triangle_dir):
+    from curator.store import StoreError
+
+    target = triangle_dir / "k04.solvable.bits"
+    data = bytearray(target.read_bytes())
+    data[0] ^= 1
+    target.write_bytes(bytes(data))
+    store = LayerStore.open(triangle_dir)
+    layer = next(r.layer for r in store.records() if r.layer.key == "k04")
+    with pytest.raises(StoreError, match="k04.solvable.bits") as info:
+        store.load(layer)
+    assert "\n" not in str(info.value)
+
+
+# -- failing writes -----------------------------------------------------------------------------
+
+
+def fail_fsync_for(monkeypatch, fragment: str, code: int = errno.ENOSPC) -> None:
+    """Make fsync fail, as a full disk does, for files whose path contains `fragment`."""
+    real = os.fsync
+
+    def fsync(fd):
+        if fragment in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(code, os.strerror(code))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+@pytest.mark.parametrize("fragment", [".k06.unique.bits.", f".{MANIFEST}."])
+def test_full_disk_mid_run_is_one_line_and_resumable(tmp_path, monkeypatch, fragment):
+    clean = tmp_path / "clean"
+    analyze(load_puzzle(TRIANGLE), clean)
+    directory = tmp_path / "tri"
+    analyze(load_puzzle(TRIANGLE), directory, max_pieces=5)
+    fail_fsync_for(monkeypatch, fragment)
+    result = invoke("analyze", TRIANGLE, "--output", directory)
+    monkeypatch.undo()
+    assert result.exit_code == 1
+    line = error_line(result.stderr)
+    assert "No space left on device" in line
+    target = "k06.unique.bits" if "k06" in fragment else MANIFEST
+    assert line.startswith(f"error: {directory / target}: ")
+    assert temporaries(directory) == []
+    assert_recorded_layers_intact(directory, digests(clean))
+    assert [key for key in entries(directory)] == [f"k{k:02d}" for k in range(1, 6)]
+
+    result = invoke("analyze", TRIANGLE, "--output", directory)
+    assert result.exit_code == 0, result.stderr
+    assert_same_as(directory, clean)
+
+
+@contextlib.contextmanager
+def tmpfs(path: Path, size: str):
+    """A small tmpfs mounted at `path` (skips the test where mounting is not allowed)."""
+    path.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                             capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield path
+    finally:
+        if subprocess.run(["umount", str(path)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+def remount(path: Path, options: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{options}", str(path)], check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def fling4_clean(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("fling4") / "fling"
+    analyze(load_puzzle(FLING), directory, max_pieces=4)
+    return directory
+
+
+def test_really_full_disk(tmp_path, fling4_clean):
+    """A 64 KiB tmpfs holds Fling!'s layers up to 3 balls but not the 4-ball layer."""
+    with tmpfs(tmp_path / "small", "64k") as mount:
+        directory = mount / "fling"
+        result = invoke("analyze", FLING, "--max-pieces", 4, "--output", directory, "--ignore-limits")
+        assert result.exit_code == 1, result.stderr
+        line = error_line(result.stderr)
+        assert "No space left on device" in line and str(directory) in line
+        assert temporaries(directory) == []
+        assert list(entries(directory)) == ["k01", "k02", "k03"]
+        assert_recorded_layers_intact(directory, digests(fling4_clean))
+
+        refused = invoke("analyze", FLING, "--max-pieces", 4, "--output", directory)
+        assert refused.exit_code == 1
+        assert "disk: needs about" in error_line(refused.stderr)
+
+        remount(mount, "size=1m")
+        result = invoke("analyze", FLING, "--max-pieces", 4, "--output", directory)
+        assert result.exit_code == 0, result.stderr
+        assert_same_as(directory, fling4_clean)
+
+
+def test_read_only_folder(tmp_path):
+    clean = tmp_path / "clean"
+    analyze(load_puzzle(TRIANGLE), clean)
+    with tmpfs(tmp_path / "ro", "1m") as mount:
+        directory = mount / "tri"
+        analyze(load_puzzle(TRIANGLE), directory, max_pieces=5)
+        before = digests(directory)
+        remount(mount, "ro")
+        result = invoke("analyze", TRIANGLE, "--output", directory)
+        assert result.exit_code == 1
+        line = error_line(result.stderr)
+        assert "Read-only file system" in line and str(directory) in line
+        assert digests(directory) == before
+        assert invoke("verify", directory).exit_code == 0
+
+        remount(mount, "rw")
+        result = invoke("analyze", TRIANGLE, "--output", directory)
+        assert result.exit_code == 0, result.stderr
+        assert_same_as(directory, clean)
+
+
+def test_folder_that_cannot_be_created(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = invoke("analyze", TRIANGLE, "--output", blocker / "out")
+    assert result.exit_code == 1
+    assert str(blocker / "out") in error_line(result.stderr)
+
+
+def test_a_second_run_in_the_same_folder_is_refused(triangle_dir):
+    before = digests(triangle_dir)
+    manifest = (triangle_dir / MANIFEST).read_bytes()
+    with exclusive(triangle_dir):
+        result = invoke("analyze", TRIANGLE, "--output", triangle_dir, "--force")
+    assert result.exit_code == 1
+    assert "another `curator analyze` is writing here" in error_line(result.stderr)
+    assert digests(triangle_dir) == before and (triangle_dir / MANIFEST).read_bytes() == manifest
+    assert invoke("analyze", TRIANGLE, "--output", triangle_dir).exit_code == 0
+
+
+# -- resource guard -----------------------------------------------------------------------------
+
+
+def test_an_analysis_too_big_for_any_machine_is_refused(tmp_path):
+    directory = tmp_path / "huge"
+    result = invoke("analyze", FLING, "--max-pieces", 28, "--output", directory)
+    assert result.exit_code == 1
+    line = error_line(result.stderr)
+    assert "memory: needs about" in line and "disk: needs about" in line
+    assert "--ignore-limits" in line
+    assert not directory.exists()
+
+
+def test_limits_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
+    directory = tmp_path / "tri"
+    monkeypatch.setattr(curator.analysis, "free_memory", lambda: 1000)
+    result = invoke("analyze", TRIANGLE, "--output", directory)
+    assert result.exit_code == 1
+    line = error_line(result.stderr)
+    assert "memory: needs about 4.7 KiB, 1000 B available" in line and "disk" not in line
+    assert not directory.exists()
+
+    for flag in ("--ignore-limits", "--force"):
+        result = invoke("analyze", TRIANGLE, "--output", directory, flag)
+        assert result.exit_code == 0, result.stderr
+
+    monkeypatch.undo()
+    usage = type("Usage", (), {"free": 100})
+    monkeypatch.setattr(curator.analysis.shutil, "disk_usage", lambda path: usage)
+    other = tmp_path / "deep" / "er" / "tri"
+    result = invoke("analyze", TRIANGLE, "--output", other)
+    assert result.exit_code == 1
+    assert f"disk: needs about 12.2 KiB, 100 B free under {tmp_path}" in error_line(result.stderr)
+    # A finished folder needs no more disk: its files are already there.
+    assert invoke("analyze", TRIANGLE, "--output", directory).exit_code == 0
+
+
+def test_shortfalls_count_only_what_is_left_to_write(tmp_path):
+    puzzle = load_puzzle(FLING)
+    directory = tmp_path / "fling"
+    analyze(puzzle, directory, max_pieces=3)
+    total = curator.analysis.estimate(puzzle, 4).disk_bytes
+    written = sum(p.stat().st_size for p in directory.glob("*.bits"))
+    usage = type("Usage", (), {"free": total - written})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(curator.analysis.shutil, "disk_usage", lambda path: usage)
+        assert resource_shortfalls(puzzle, 4, directory) == []
+        usage.free -= 1
+        (short,) = resource_shortfalls(puzzle, 4, directory)
+    assert (short.resource, short.needed, short.free) == ("disk", total - written, total - written - 1)
