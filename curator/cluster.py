@@ -163,6 +163,21 @@ def _mapped(directory: Path, layer: Layer, entry: dict) -> LayerBits:
 # -- on the client -------------------------------------------------------------------------
 
 
+def check_address(address: str) -> None:
+    """ValueError (one line) unless `address` looks like a scheduler address, tcp://HOST:PORT.
+
+    ClusterError if Dask is not installed.
+    """
+    try:
+        from distributed.comm import get_address_host_port
+    except ImportError:
+        raise ClusterError("a Dask scheduler needs Dask: pip install 'curator[cluster]'") from None
+    try:
+        get_address_host_port(address)
+    except ValueError as exc:
+        raise ValueError(f"{address!r} is not a scheduler address like tcp://HOST:8786 ({exc})") from None
+
+
 class ClusterExecutor:
     """Sweeps each layer as chunk tasks on the workers of a Dask scheduler.
 
@@ -185,10 +200,12 @@ class ClusterExecutor:
         `timeout` defaults to Dask's `distributed.comm.timeouts.connect` setting.
         """
         try:
-            import dask
-            from distributed import Client
-        except ImportError:
-            raise ClusterError("--scheduler needs Dask: pip install 'curator[cluster]'") from None
+            check_address(address)  # before a client exists: a failed one hangs on closing
+        except ValueError as exc:
+            raise ClusterError(str(exc)) from None
+        import dask
+        from distributed import Client
+
         if timeout is None:
             timeout = dask.config.get("distributed.comm.timeouts.connect")
         try:

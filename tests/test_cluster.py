@@ -1,5 +1,5 @@
 """Sweeping on a Dask cluster: the stored layers are bit-identical to a local run, also when a
-worker dies in the middle of a layer.
+worker dies in the middle of a layer; command-line use and errors.
 
 One LocalCluster (two worker processes, one thread each, loopback only) serves the session.
 """
@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -20,8 +22,10 @@ import numpy as np
 import psutil
 import pytest
 from distributed import Client, LocalCluster
+from typer.testing import CliRunner
 
 from curator.analysis import analyze
+from curator.cli import app
 from curator.cluster import (
     CHUNKS,
     MAX_TASK_WORDS,
@@ -40,6 +44,8 @@ WORKERS = 2
 
 # Workers run the test's own task functions below without importing this file.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+runner = CliRunner()
 
 CAPTURE = """\
 name = "capture-4x4"
@@ -259,6 +265,66 @@ def test_task_failure_is_one_clear_error(client, tmp_path):
     with pytest.raises(ClusterError, match=message):
         analyze(puzzle, tmp_path / "out", executor=ClusterExecutor(client, task=unshared_chunk))
     assert not (tmp_path / "out" / CHUNKS).exists()
+
+
+# -- command line --------------------------------------------------------------------------
+
+
+def test_cli_scheduler_option_and_environment(client, tmp_path):
+    address = client.scheduler.address
+    local = runner.invoke(app, ["analyze", str(PUZZLES / "triangle.toml"), "-o", str(tmp_path / "local")])
+    assert local.exit_code == 0, local.stderr
+    by_option = runner.invoke(app, ["analyze", str(PUZZLES / "triangle.toml"), "-o",
+                                    str(tmp_path / "option"), "--scheduler", address])
+    assert by_option.exit_code == 0, by_option.stderr
+    assert f"sweeping on {address}: {WORKERS} workers" in by_option.stderr
+    assert seconds_aside(by_option.stdout) == seconds_aside(local.stdout)
+    by_env = runner.invoke(app, ["analyze", str(PUZZLES / "triangle.toml"), "-o", str(tmp_path / "env")],
+                           env={"CURATOR_SCHEDULER": address})
+    assert by_env.exit_code == 0, by_env.stderr
+    assert "sweeping on" in by_env.stderr
+    assert_same_layers(tmp_path / "local", tmp_path / "option")
+    assert_same_layers(tmp_path / "local", tmp_path / "env")
+
+
+def seconds_aside(table: str) -> str:
+    return re.sub(r"\d+\.\d+", "", table)
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_cli_unreachable_scheduler_is_one_line_exit_1(tmp_path):
+    address = f"tcp://127.0.0.1:{closed_port()}"
+    start = time.monotonic()
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = runner.invoke(app, ["analyze", str(PUZZLES / "triangle.toml"), "-o", str(tmp_path),
+                                     "--scheduler", address])
+    assert time.monotonic() - start < 20
+    assert result.exit_code == 1
+    lines = result.stderr.strip("\n").split("\n")
+    assert [line for line in lines if line.startswith("error:")] == lines[-1:]
+    assert lines[-1].startswith(f"error: cannot reach the Dask scheduler at {address}: ")
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1", "http://127.0.0.1:8786"])
+def test_cli_malformed_scheduler_address_is_a_usage_error(tmp_path, address):
+    result = runner.invoke(app, ["analyze", str(PUZZLES / "triangle.toml"), "-o", str(tmp_path),
+                                 "--scheduler", address])
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip("\n").split("\n")
+    assert line.startswith(f"error: {address!r} is not a scheduler address like tcp://HOST:8786 (")
+    assert not (tmp_path / "manifest.json").exists()
+
+
+def test_cli_scheduler_with_a_permutation_puzzle_is_a_usage_error(tmp_path):
+    result = runner.invoke(app, ["analyze", str(PUZZLES / "pocket-cube.toml"), "-o", str(tmp_path),
+                                 "--scheduler", "tcp://127.0.0.1:1"])
+    assert result.exit_code == 2
+    assert "does not apply to a permutation puzzle" in result.stderr
 
 
 # -- bigger runs ---------------------------------------------------------------------------
