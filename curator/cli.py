@@ -20,7 +20,7 @@ from rich.table import Table
 
 from curator import __version__
 from curator import select as selecting
-from curator.analysis import Estimate, analyze, estimate
+from curator.analysis import Estimate, analyze, estimate, resource_shortfalls
 from curator.cluster import ClusterError, ClusterExecutor, check_address
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import is_permutation_file, load_permutation_puzzle
@@ -30,6 +30,7 @@ from curator.distance.store import DistanceStore, holds_distances
 from curator.puzzle import PuzzleError, load_puzzle
 from curator.space import Layer, StateSpace
 from curator.store import LayerStore, StoreError
+from curator.verify import DEFAULT_SAMPLE, verify
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "
@@ -79,6 +80,8 @@ def friendly_errors(command: Callable) -> Callable:
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise _fail(1, f"{where}{exc.strerror or exc}")
+        except MemoryError:
+            raise _fail(1, "out of memory")
 
     return wrapper
 
@@ -170,15 +173,20 @@ def _analyze_distances(
 def analyze_command(
     puzzle_file: Path = typer.Argument(..., help="Puzzle file (TOML), e.g. puzzles/peg.toml."),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Results folder [default: output/<puzzle name>]."
+        None, "--output", "-o", help="Results folder (default: output/<puzzle name>)."
     ),
     max_pieces: int | None = typer.Option(
-        None, "--max-pieces", help="Sweep layers up to this many pieces [default: the file's max_pieces]."
+        None, "--max-pieces", help="Sweep layers up to this many pieces (default: the file's max_pieces)."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", help="Threads to compute with [default: one per core]."
+        None, "--workers", help="Threads to compute with (default: one per core)."
     ),
-    force: bool = typer.Option(False, "--force", help="Recompute every layer, even finished ones."),
+    force: bool = typer.Option(
+        False, "--force", help="Recompute every layer, even finished ones (and skip the resource check)."
+    ),
+    ignore_limits: bool = typer.Option(
+        False, "--ignore-limits", help="Run even if the estimate exceeds the free memory or disk."
+    ),
     scheduler: str | None = typer.Option(
         None, "--scheduler", envvar="CURATOR_SCHEDULER", metavar="tcp://HOST:PORT",
         help="Sweep on the workers of this Dask scheduler; the results folder must be on storage "
@@ -189,6 +197,7 @@ def analyze_command(
 
     For a permutation puzzle, sweep the distance of every position from the solved state.
     Finished layers are kept: running the same command again continues where it stopped.
+    An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
     threads = numba.config.NUMBA_NUM_THREADS if workers is None else workers
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -209,11 +218,13 @@ def analyze_command(
         raise UsageError(f"--max-pieces must be between {puzzle.goal.pieces} and {total}, got {depth}")
     directory = output if output is not None else Path("output") / puzzle.name
     _print_estimate(puzzle.name, estimate(puzzle, depth), threads)
+    if not (force or ignore_limits):
+        _check_limits(puzzle, depth, directory)
     executor = _connect(scheduler) if scheduler else None
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     try:
         with Progress(*columns, console=err, transient=False) as progress:
-            store = analyze(puzzle, directory, depth, threads, force, _RichReporter(progress),
+            store = analyze(puzzle, directory, depth, threads, force, _RichReporter(progress), _warn,
                             executor=executor)
     finally:
         if executor is not None:
@@ -227,6 +238,61 @@ def _connect(address: str) -> ClusterExecutor:
     executor = ClusterExecutor.connect(address)
     err.print(f"sweeping on {executor.describe()}", highlight=False, soft_wrap=True)
     return executor
+
+
+def _warn(message: str) -> None:
+    err.print(f"warning: {message}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _check_limits(puzzle, depth: int, directory: Path) -> None:
+    """Refuse up front an analysis that will not fit in the free memory or disk (exit 1)."""
+    short = resource_shortfalls(puzzle, depth, directory)
+    if short:
+        figures = "; ".join(
+            f"{s.resource}: needs about {_bytes(s.needed)}, {_bytes(s.free)} {s.where}" for s in short
+        )
+        raise _fail(
+            1,
+            f"{puzzle.name} up to {depth} pieces does not fit on this machine ({figures}); "
+            "lower --max-pieces, free some space, or pass --ignore-limits to run anyway",
+        )
+
+
+@app.command("verify")
+@friendly_errors
+def verify_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    sample: int = typer.Option(
+        DEFAULT_SAMPLE, "--sample", metavar="N", help="Ranks to re-derive per layer (0: checksums only)."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Random seed for choosing the ranks."),
+) -> None:
+    """Check every stored file against its checksum and re-derive a sample of ranks.
+
+    Each sampled position's bits are recomputed from its children's stored bits under the
+    puzzle's rules. Exit code 1, with every problem and bad rank listed, if anything disagrees.
+    """
+    if sample < 0:
+        raise UsageError(f"--sample must be at least 0, got {sample}")
+    if holds_distances(directory):
+        DistanceStore.open(directory).load()
+        typer.echo(f"{directory}: distance table matches its checksum (ranks are not re-derived)")
+        return
+    result = verify(directory, sample, seed)
+    shown = 50
+    for problem in result.problems:
+        err.print(problem, markup=False, highlight=False, soft_wrap=True)
+    for bad in result.bad_ranks[:shown]:
+        err.print(str(bad), markup=False, highlight=False, soft_wrap=True)
+    if len(result.bad_ranks) > shown:
+        err.print(f"... and {len(result.bad_ranks) - shown} more bad ranks", highlight=False)
+    summary = (
+        f"{result.layers} layers, {result.files} files, {result.ranks:,} ranks re-derived: "
+        f"{len(result.problems)} problems, {len(result.bad_ranks)} bad ranks"
+    )
+    if not result.ok:
+        raise _fail(1, f"verification failed: {summary}")
+    typer.echo(f"{directory}: ok ({summary})")
 
 
 @app.command("info")
@@ -362,7 +428,7 @@ def solve_command(
         ..., "--board", metavar="FILE|TEXT", help="The position drawn like the board art, or a file."
     ),
     results: Path | None = typer.Option(
-        None, "--results", help="Stored results to prune with [default: output/<name> if present]."
+        None, "--results", help="Stored results to prune with (default: output/<name> if present)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
