@@ -11,8 +11,9 @@ sweep) and lists every rank whose stored bits disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from math import comb, factorial, prod
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ from curator.space import Layer, StateSpace
 from curator.store import LayerStore, StoreError
 from curator.sweep import PROPERTIES, LayerBits
 
-DEFAULT_SAMPLE = 1000
+DEFAULT_SAMPLE = 500
 """Ranks re-derived per layer unless told otherwise (every rank of smaller layers)."""
 
 Bits = tuple[bool, bool, bool]
@@ -89,9 +90,8 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
             result.problems.append(str(exc))
             continue
         problem = _check_contents(store, layer, bits)
-        if problem:
+        if problem:  # the bits of the layer's positions may still be right: keep re-deriving
             result.problems.append(problem)
-            continue
         intact[layer] = bits
     expected = [layer for level in space.levels(store.manifest.get("max_pieces", 0)) for layer in level]
     if store.manifest.get("complete") and any(layer not in records for layer in expected):
@@ -112,7 +112,8 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
         ranks = _sample(layer.size, sample, rng)
         if progress:
             progress(layer, len(ranks))
-        children = {child: intact[child] for child in below}
+        children = {child.counts: (np.asarray(intact[child].solvable), np.asarray(intact[child].unique))
+                    for child in below}
         for rank in ranks:
             stored = _stored(bits, rank)
             derived = deriver.derive(layer, rank, children)
@@ -194,30 +195,32 @@ class _Deriver:
         self.boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
         self.removed = np.empty(MAX_CHILDREN, dtype=np.int64)
 
-    def derive(self, layer: Layer, rank: int, children: dict[Layer, LayerBits]) -> Bits:
+    def derive(self, layer: Layer, rank: int,
+               children: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]) -> Bits:
+        """The bits of one position from the solvable and unique words of the layers below,
+        keyed by their piece counts."""
         position = self.space.unrank(layer, rank)
         goal = self.puzzle.goal
         if layer.pieces == goal.pieces:
             reached = self.is_goal(position)
             return reached, reached, False
-        solvable_children: set[tuple[Layer, int]] = set()
+        words = children
+        solvable_children: set[tuple[tuple[int, ...], int]] = set()
         all_solvable = True
         moves = self.children(position)
-        for child in moves:
-            child_layer, child_rank = self.space.rank(child)
-            if child_layer.pieces != layer.pieces - 1 or child_layer not in children:
-                raise StoreError(f"move from {layer.key} rank {rank} leads outside the stored layers")
-            solvable, _, _ = _stored(children[child_layer], child_rank)
-            if solvable:
-                solvable_children.add((child_layer, child_rank))
+        for counts, child_rank in moves:
+            if counts not in words:
+                raise StoreError(f"a move from {layer.key} rank {rank} leads outside the stored layers")
+            if _bit(words[counts][0], child_rank):
+                solvable_children.add((counts, child_rank))
             else:
                 all_solvable = False
         solvable = bool(solvable_children)
         step_once = goal.final_step_once and layer.pieces == goal.pieces + 1
         unique = step_once and solvable
         if len(solvable_children) == 1:
-            ((child_layer, child_rank),) = solvable_children
-            unique = unique or _stored(children[child_layer], child_rank)[1]
+            ((counts, child_rank),) = solvable_children
+            unique = unique or _bit(words[counts][1], child_rank)
         return solvable, unique, bool(moves) and all_solvable
 
     def is_goal(self, position: tuple[int, ...]) -> bool:
@@ -231,13 +234,63 @@ class _Deriver:
                 return False
         return True
 
-    def children(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
+    def children(self, position: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """(counts, rank) of the position after each legal move, one entry per move."""
         mask = np.uint64(sum(1 << cell for cell, piece in enumerate(position) if piece))
-        n = len(position)
         if not self.rules.typed:
             count = self.rules.children(mask, self.tables, self.masks, self.moves)
-            return [tuple((int(self.masks[j]) >> cell) & 1 for cell in range(n)) for j in range(count)]
+            pieces = sum(1 for piece in position if piece)
+            return [((pieces - 1,), _colex(int(self.masks[j]))) for j in range(count)]
         board = np.array(position, dtype=np.int8)
         count = self.rules.children(mask, board, self.tables, self.masks, self.boards, self.removed,
                                     self.moves)
-        return [tuple(int(t) for t in self.boards[j]) for j in range(count)]
+        out = []
+        for j in range(count):
+            child = tuple(int(t) for t in self.boards[j])
+            counts = tuple(child.count(t) for t in range(1, len(self.puzzle.piece_types) + 1))
+            out.append((counts, placement_rank(child, counts)))
+        return out
+
+
+def _bit(words: np.ndarray, index: int) -> bool:
+    return bool((int(words[index >> 6]) >> (index & 63)) & 1)
+
+
+# -- ranking, written out plainly -------------------------------------------------------------
+# The definition of `curator.ranking.rank_placement`, computed here without the tables and
+# compiled code the sweep ranks with, so that the two are checked against each other.
+
+
+def placement_rank(position: Sequence[int], counts: Sequence[int]) -> int:
+    """Colex rank of the occupied cells times the number of type orderings, plus the lex rank
+    of the types (read in cell order) among the distinct orderings of their multiset."""
+    cells = [cell for cell, piece in enumerate(position) if piece]
+    group = sum(comb(cell, i + 1) for i, cell in enumerate(cells))
+    if len(counts) == 1:
+        return group
+    left = list(counts)
+    total = len(cells)
+    orderings = factorial(total) // prod(factorial(c) for c in counts)
+    rank = group * orderings
+    for cell in cells:
+        piece = position[cell] - 1
+        # Orderings that put a smaller type here come first; there are
+        # orderings(left less one of that type) = orderings(left) * left[type] / total of them.
+        for smaller in range(piece):
+            rank += orderings * left[smaller] // total
+        orderings = orderings * left[piece] // total
+        left[piece] -= 1
+        total -= 1
+    return rank
+
+
+def _colex(mask: int) -> int:
+    """`placement_rank` of a position of identical pieces given as its occupancy mask."""
+    rank = 0
+    i = 1
+    while mask:
+        low = mask & -mask
+        rank += comb(low.bit_length() - 1, i)
+        i += 1
+        mask ^= low
+    return rank
