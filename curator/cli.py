@@ -23,7 +23,7 @@ from curator import select as selecting
 from curator.analysis import Estimate, analyze, estimate, resource_shortfalls
 from curator.cluster import ClusterError, ClusterExecutor, check_address
 from curator.distance.analysis import analyze_distances
-from curator.distance.puzzle import is_permutation_file, load_permutation_puzzle
+from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
 from curator.distance.report import distances_table, positions_table
 from curator.distance.select import parse_distance_range, select_positions
 from curator.distance.store import DistanceStore, holds_distances
@@ -317,29 +317,6 @@ def info_command(
         out.print(_layers_table(summary, len(store.manifest["piece_types"]) > 1))
 
 
-@app.command("distances")
-@friendly_errors
-def distances_command(
-    directory: Path = typer.Argument(..., help="Results folder of a permutation puzzle."),
-    distance: str = typer.Option(..., "--distance", help="Distances to pick: A..B, or A."),
-    sample: int | None = typer.Option(None, "--sample", help="Pick at most N positions at random."),
-    seed: int | None = typer.Option(None, "--seed", help="Random seed for --sample."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-) -> None:
-    """Positions of a distance table at distances A..B, each with an optimal solution."""
-    try:
-        lo, hi = parse_distance_range(distance)
-    except ValueError as exc:
-        raise UsageError(str(exc))
-    if sample is not None and sample < 1:
-        raise UsageError(f"--sample must be at least 1, got {sample}")
-    positions = select_positions(directory, lo, hi, sample, seed)
-    if as_json:
-        typer.echo(json.dumps(positions, indent=1))
-    else:
-        out.print(positions_table(positions))
-
-
 # -- select, solve, show -------------------------------------------------------------------
 
 
@@ -349,6 +326,89 @@ def _usage_errors():
         yield
     except selecting.SelectionError as exc:
         raise UsageError(str(exc)) from None
+
+
+LAYERED_OPTIONS = (
+    "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical",
+    "sort", "count_only",
+)
+"""Options of `select` (and `export`) that apply to layered results only, not to distance tables."""
+
+
+TRI_STATE = ("solvable", "unique", "all_moves")
+"""Options that are given when True (--solvable) or False (--no-solvable)."""
+
+
+def _given_flag(name: str, value: object) -> str | None:
+    """How a selection option was given on the command line, or None if it was not."""
+    if value is None or (value is False and name not in TRI_STATE):
+        return None
+    if name == "count_only":
+        return "--count"
+    return ("--" if value is not False else "--no-") + name.replace("_", "-")
+
+
+def _refuse_distance(directory: Path, options: dict) -> None:
+    """--distance on layered results is a usage error."""
+    if options.get("distance") is not None:
+        raise UsageError(
+            f"--distance applies to distance tables of permutation puzzles; {directory} holds layered results"
+        )
+
+
+def _selected_positions(directory: Path, options: dict) -> tuple[PermutationPuzzle, list[dict], int]:
+    """The puzzle, the positions `select --distance` lists for these options, and how many
+    positions lie at those distances. Options for layered results are usage errors."""
+    given = [flag for name in LAYERED_OPTIONS if (flag := _given_flag(name, options.get(name)))]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to the distance table in "
+            f"{directory}; pick positions with --distance A..B (and --sample, --seed, --limit)"
+        )
+    if options.get("distance") is None:
+        raise UsageError(f"{directory} holds a distance table: give --distance A..B (or A)")
+    try:
+        lo, hi = parse_distance_range(options["distance"])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    sample, seed, limit = options.get("sample"), options.get("seed"), options.get("limit")
+    with _usage_errors():
+        if seed is not None and sample is None:
+            raise selecting.SelectionError("--seed only applies with --sample")
+        sample = selecting.parse_number(sample, "--sample", 1) if sample is not None else None
+        seed = selecting.parse_number(seed, "--seed") if seed is not None else 0
+        limit = selecting.parse_number(limit, "--limit", 1) if limit is not None else None
+    store = DistanceStore.open(directory)
+    positions = select_positions(directory, lo, hi, sample, seed, limit)
+    return store.puzzle(), positions, sum(store.counts[lo : hi + 1])
+
+
+def _print_positions(directory: Path, options: dict, as_json: bool) -> None:
+    """`select DIR --distance A..B`: the positions as a table, or as JSON."""
+    puzzle, positions, matched = _selected_positions(directory, options)
+    if as_json:
+        summary = {"puzzle": puzzle.name, "matched": matched, "positions": positions}
+        typer.echo(json.dumps(summary, indent=1))
+        return
+    count = len(positions)
+    span = options["distance"].strip()
+    title = f"{puzzle.name}: {count} position{'' if count == 1 else 's'} of {matched:,} at distance {span}"
+    out.print(positions_table(positions, title))
+
+
+@app.command("distances")
+@friendly_errors
+def distances_command(
+    directory: Path = typer.Argument(..., help="Results folder of a permutation puzzle."),
+    distance: str = typer.Option(..., "--distance", metavar="A..B", help="Distances to pick: A..B, or A."),
+    sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N positions at random."),
+    seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample (0)."),
+    limit: str | None = typer.Option(None, "--limit", metavar="N", help="Keep the first N positions."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Same as `curator select DIR --distance A..B`: positions with an optimal solution."""
+    options = {"distance": distance, "sample": sample, "seed": seed, "limit": limit}
+    _print_positions(directory, options, as_json)
 
 
 @app.command("select")
@@ -371,6 +431,9 @@ def select_command(
         None, "--must-exclude", metavar="CELLS", help="Cells that must be empty: row,col;row,col."
     ),
     canonical: bool = typer.Option(False, "--canonical", help="One position per symmetry class."),
+    distance: str | None = typer.Option(
+        None, "--distance", metavar="A..B", help="Distances to solved (permutation puzzles' distance tables)."
+    ),
     sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
     sort: str | None = typer.Option(
@@ -383,7 +446,13 @@ def select_command(
     """Select levels from stored layers: filter, keep canonical ones, sample, sort, limit.
 
     See the README section "Selecting levels" for the order of these steps and the metrics.
+    On the distance table of a permutation puzzle, `--distance A..B` picks positions (with
+    --sample, --seed, --limit), each with an optimal solution.
     """
+    options = {name: value for name, value in locals().items() if name != "directory"}
+    if holds_distances(directory):
+        return _print_positions(directory, options, as_json)
+    _refuse_distance(directory, options)
     store = LayerStore.open(directory)
     puzzle = store.puzzle()
     with _usage_errors():
@@ -479,7 +548,7 @@ def show_command(
 EXPORT_FORMATS = ("json", "csv", "svg", "png", "html")
 SELECTION_OPTIONS = (
     "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
-    "canonical", "sample", "seed", "sort", "limit",
+    "canonical", "distance", "sample", "seed", "sort", "limit",
 )
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""
 
@@ -536,20 +605,28 @@ def export_command(
 
     json: a level pack (docs/level-pack.md); csv: one row per level; svg, png: one picture
     per level into the folder --out (or the file --out for a single level); html: one
-    self-contained gallery page with every level's picture, metrics and solution.
+    self-contained gallery page with every level's picture, metrics and solution. On the
+    distance table of a permutation puzzle, the positions `select --distance A..B` lists.
     """
     from curator.export import WRITERS, ExportError
+    from curator.export.distance import WRITERS as DISTANCE_WRITERS
 
     if fmt not in WRITERS:
         raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
-    store = LayerStore.open(directory)
-    levels = _selected_levels(store, selection)
-    puzzle = store.puzzle()
+    if holds_distances(directory):
+        puzzle, items, _ = _selected_positions(directory, selection)
+        writer, noun = DISTANCE_WRITERS[fmt], "position"
+    else:
+        _refuse_distance(directory, selection)
+        store = LayerStore.open(directory)
+        items = _selected_levels(store, selection)
+        puzzle = store.puzzle()
+        writer, noun = WRITERS[fmt], "level"
     if fmt in ("json", "csv", "html") or out_path.suffix.lower() == f".{fmt}":
         out_path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        written = WRITERS[fmt](puzzle, levels, out_path)
+        written = writer(puzzle, items, out_path)
     except ExportError as exc:
         raise UsageError(str(exc))
     where = out_path if len(written) == 1 else f"{len(written)} files in {out_path}"
-    err.print(f"{len(levels)} level{'' if len(levels) == 1 else 's'} written to {where}", highlight=False)
+    err.print(f"{len(items)} {noun}{'' if len(items) == 1 else 's'} written to {where}", highlight=False)

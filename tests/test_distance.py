@@ -480,7 +480,8 @@ def test_cli_analyze_info_and_distances(tmp_path):
     result = runner.invoke(app, ["distances", str(out), "--distance", "30..31", "--json"])
     assert result.exit_code == 0
     picked = json.loads(result.stdout)
-    assert [p["distance"] for p in picked] == [30] * 221 + [31] * 2
+    assert picked["puzzle"] == "eight-puzzle" and picked["matched"] == 221 + 2
+    assert [p["distance"] for p in picked["positions"]] == [30] * 221 + [31] * 2
 
     result = runner.invoke(app, ["distances", str(out), "--distance", "5", "--sample", "2", "--seed", "1"])
     assert result.exit_code == 0 and "2 positions" in result.stdout

@@ -34,7 +34,7 @@ MAX_MOVES = 255
 PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
 TOP_KEYS = {"name", "title", "rules", "pieces", "moves"}
 RULES_KEYS = {"family", "metric"}
-SET_KEYS = {"count", "orientations", "zero_sum", "solved"}
+SET_KEYS = {"count", "orientations", "zero_sum", "solved", "layout"}
 MOVE_KEYS = {"cycles", "twists", "mover"}
 
 SetState = tuple[tuple[int, ...], tuple[int, ...]]
@@ -53,6 +53,8 @@ class PieceSet:
     zero_sum: bool
     """The twists always add up to a multiple of `orientations` (one twist is implied)."""
     solved: tuple[int, ...]
+    layout: tuple[int, int] | None = None
+    """(rows, cols) to draw the set's positions in, row by row; None: one row."""
 
     @property
     def permutations(self) -> int:
@@ -151,6 +153,32 @@ class PermutationPuzzle:
             )
         return tuple(reversed(state))
 
+    @property
+    def move_names(self) -> list[str]:
+        return [m.name for m in self.moves]
+
+    def apply(self, state: State, name: str) -> State:
+        """The state after the move called `name` (ValueError if there is none, or if it is
+        not legal in `state`)."""
+        move = next((m for m in self.moves if m.name == name), None)
+        if move is None:
+            raise ValueError(f"unknown move {name!r} (moves: {' '.join(self.move_names)})")
+        out = []
+        for s, effect, (perm, ori) in zip(self.sets, move.effects, state):
+            if effect.mover < 0:
+                case = effect.cases[0]
+            else:
+                case = next((c for c in effect.cases if perm[c.at] == effect.mover), None)
+                if case is None:
+                    raise ValueError(f"move {name} is not legal here")
+            out.append(
+                (
+                    tuple(perm[q] for q in case.source),
+                    tuple((ori[q] + t) % s.orientations for q, t in zip(case.source, case.twist)),
+                )
+            )
+        return tuple(out)
+
     def describe(self, state: State) -> dict[str, dict[str, list[int]]]:
         """JSON form of a state: per set its permutation, and its orientation if it has one."""
         out = {}
@@ -242,7 +270,23 @@ class _PermutationReader(_Reader):
         solved = self.ints(self.get(value, "solved", list, where, list(range(count))), f"{where}.solved")
         if sorted(solved) != list(range(count)):
             raise self.fail(f"{where}.solved", f"must list each piece 0..{count - 1} once, got {solved}")
-        return PieceSet(name, count, orientations, zero_sum, tuple(solved))
+        layout = self.layout(value, f"{where}.layout", count)
+        return PieceSet(name, count, orientations, zero_sum, tuple(solved), layout)
+
+    def layout(self, table: dict, key: str, count: int) -> tuple[int, int] | None:
+        if "layout" not in table:
+            return None
+        value = table["layout"]
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value)
+        ):
+            raise self.fail(key, f"must be [rows, cols], two whole numbers of at least 1, got {value!r}")
+        rows, cols = value
+        if rows * cols < count:
+            raise self.fail(key, f"{rows} x {cols} has fewer than the set's {count} positions")
+        return rows, cols
 
     # -- moves -----------------------------------------------------------------------------
 

@@ -29,16 +29,23 @@ def distances_table(store: DistanceStore) -> Table:
     return table
 
 
-def positions_table(items: list[dict[str, Any]]) -> Table:
+def state_text(state: dict[str, dict[str, list[int]]]) -> str:
+    """A state in its JSON form as one line: "SET p0 p1 ... / o0 o1 ...; SET ..." (the
+    orientations only for sets that have them)."""
+    return "; ".join(
+        f"{name} " + " ".join(map(str, part["permutation"]))
+        + ("" if "orientation" not in part else " / " + " ".join(map(str, part["orientation"])))
+        for name, part in state.items()
+    )
+
+
+def positions_table(items: list[dict[str, Any]], title: str | None = None) -> Table:
     """Selected positions: distance, rank, state and an optimal solution."""
-    table = Table(caption=f"{len(items)} positions")
+    table = Table(title=title, caption=f"{len(items)} positions")
     for name in ("distance", "rank", "state", "solution"):
         table.add_column(name, justify="right" if name in ("distance", "rank") else "left")
     for item in items:
-        state = "; ".join(
-            f"{name} " + " ".join(map(str, part["permutation"]))
-            + ("" if "orientation" not in part else " / " + " ".join(map(str, part["orientation"])))
-            for name, part in item["state"].items()
+        table.add_row(
+            str(item["distance"]), str(item["rank"]), state_text(item["state"]), " ".join(item["solution"])
         )
-        table.add_row(str(item["distance"]), str(item["rank"]), state, " ".join(item["solution"]))
     return table

@@ -88,11 +88,17 @@ def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longe
 
 
 def select_positions(
-    directory: Path, lo: int, hi: int, sample: int | None = None, seed: int | None = None
+    directory: Path,
+    lo: int,
+    hi: int,
+    sample: int | None = None,
+    seed: int | None = None,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
     """Positions at distance lo..hi from a stored table, ordered by distance then rank.
 
-    With `sample`, at most that many chosen at random (reproducibly for a given `seed`).
+    With `sample`, at most that many chosen at random (reproducibly for a given `seed`); with
+    `limit`, only the first that many (after sampling) get a solution and are returned.
     Each is {"rank", "distance", "state", "solution"}: the solution lists move names that
     take the position to the solved state in `distance` moves.
     """
@@ -108,9 +114,15 @@ def select_positions(
     ranks = _matching(table, puzzle.size, residues)
     if longest >= UNREACHED:
         lengths, _ = _descend(kernel, table, ranks, solved, longest)
-        ranks = ranks[(lengths >= lo) & (lengths <= hi)]
+        keep = (lengths >= lo) & (lengths <= hi)
+        ranks, exact = ranks[keep], lengths[keep]
+    else:
+        exact = (table[ranks >> 1] >> ((ranks & 1) << 2)) & 15
     if sample is not None and sample < len(ranks):
-        ranks = np.sort(np.random.default_rng(seed).choice(ranks, sample, replace=False))
+        chosen = np.sort(np.random.default_rng(seed).choice(len(ranks), sample, replace=False))
+        ranks, exact = ranks[chosen], exact[chosen]
+    if limit is not None and limit < len(ranks):
+        ranks = np.sort(ranks[np.lexsort((ranks, exact))[:limit]])
     lengths, moves = _descend(kernel, table, ranks, solved, longest)
     if (lengths < 0).any():
         raise StoreError(f"{directory}: the table does not match the puzzle's moves (damaged results)")

@@ -8,17 +8,23 @@ write, and returns the paths it wrote:
     write_svg(puzzle, levels, "pictures/")     # one file per level; "one.svg" for one level
     write_png(puzzle, levels, "pictures/")
     write_html(puzzle, levels, "gallery.html")
+
+`curator.export.distance` has the same writers for positions picked from the distance table of
+a permutation puzzle; both share `write_pictures` and the gallery and CSV helpers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from curator.export.gallery import write_html
-from curator.export.picture import picture, png_image, svg_text
+from curator.export.picture import Picture, picture, png_image, svg_text
 from curator.export.table import write_csv
 from curator.levels import Level, PuzzleLike, save_pack
+
+T = TypeVar("T")
 
 
 class ExportError(ValueError):
@@ -34,35 +40,50 @@ def level_title(puzzle: PuzzleLike, number: int, level: Level) -> str:
     return f"{puzzle.title}: level {number} ({level.pieces} pieces)"
 
 
-def _pictures(
-    puzzle: PuzzleLike, levels: Sequence[Level], out: str | Path, suffix: str, write: Callable
+SAVERS: dict[str, Callable[[Picture, Path], object]] = {
+    ".svg": lambda pic, path: path.write_text(svg_text(pic), encoding="utf-8"),
+    ".png": lambda pic, path: png_image(pic).save(path, format="PNG"),
+}
+"""How a picture is written, by file suffix."""
+
+
+def write_pictures(
+    items: Sequence[T], draw: Callable[[int, T], Picture], out: str | Path, suffix: str, noun: str = "level"
 ) -> list[Path]:
+    """Picture `draw(number, item)` of each item (numbered from 1), written as NOUN-0001.svg,
+    ... (or .png, after `suffix`) into the folder `out`, or into the file `out` if it ends in
+    `suffix` and there is exactly one item."""
     out = Path(out)
     if out.suffix.lower() == suffix:
-        if len(levels) != 1:
+        if len(items) != 1:
             raise ExportError(
-                f"{out}: one {suffix} file holds one level, got {len(levels)}; give a folder for them"
+                f"{out}: one {suffix} file holds one {noun}, got {len(items)}; give a folder for them"
             )
         targets = [out]
     else:
         out.mkdir(parents=True, exist_ok=True)
-        targets = [out / f"level-{n:04d}{suffix}" for n in range(1, len(levels) + 1)]
-    for number, (level, target) in enumerate(zip(levels, targets), start=1):
-        write(picture(puzzle, level.position, level_title(puzzle, number, level)), target)
+        targets = [out / f"{noun}-{n:04d}{suffix}" for n in range(1, len(items) + 1)]
+    for number, (item, target) in enumerate(zip(items, targets), start=1):
+        SAVERS[suffix](draw(number, item), target)
     return targets
+
+
+def _level_pictures(puzzle: PuzzleLike, levels: Sequence[Level], out: str | Path, suffix: str) -> list[Path]:
+    def draw(number: int, level: Level) -> Picture:
+        return picture(puzzle, level.position, level_title(puzzle, number, level))
+
+    return write_pictures(levels, draw, out, suffix)
 
 
 def write_svg(puzzle: PuzzleLike, levels: Sequence[Level], out: str | Path) -> list[Path]:
     """One SVG picture per level into the folder `out` (level-0001.svg, ...), or into the
     file `out` if it ends in .svg and there is exactly one level."""
-    return _pictures(
-        puzzle, levels, out, ".svg", lambda pic, p: p.write_text(svg_text(pic), encoding="utf-8")
-    )
+    return _level_pictures(puzzle, levels, out, ".svg")
 
 
 def write_png(puzzle: PuzzleLike, levels: Sequence[Level], out: str | Path) -> list[Path]:
     """One PNG picture per level, named like `write_svg`'s."""
-    return _pictures(puzzle, levels, out, ".png", lambda pic, p: png_image(pic).save(p, format="PNG"))
+    return _level_pictures(puzzle, levels, out, ".png")
 
 
 WRITERS: dict[str, Callable[[PuzzleLike, Sequence[Level], str | Path], list[Path]]] = {

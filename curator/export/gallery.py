@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from curator import __version__
-from curator.export.picture import picture, svg_text
+from curator.export.picture import Picture, picture, svg_text
 from curator.levels import Level, PuzzleLike, replay
 
 STYLE = """
@@ -93,49 +93,87 @@ def _goal_text(puzzle: PuzzleLike) -> str:
     return text
 
 
-def _article(puzzle: PuzzleLike, number: int, level: Level) -> str:
+def card_html(
+    kind: str,
+    number: int,
+    attributes: dict[str, str | int],
+    heading: str,
+    pic: Picture,
+    metrics: Sequence[tuple[str, str, str]],
+    moves: Sequence[str],
+    no_moves: str,
+) -> str:
+    """One gallery card: `<article class="KIND" id="KIND-N" data-...>` with a heading, the
+    picture, a table of (key, label, text) metrics and the moves as a numbered list (or the
+    text `no_moves` when there are none)."""
     esc = html.escape
-    pic = picture(puzzle, level.position, f"{puzzle.title}: level {number}")
-    texts = metric_texts(level)
+    data = "".join(f' data-{name}="{esc(str(value))}"' for name, value in attributes.items())
     rows = "\n".join(
-        f'<tr><th scope="row">{esc(label)}</th><td data-metric="{key}">{esc(texts[key])}</td></tr>'
-        for key, label in METRICS
+        f'<tr><th scope="row">{esc(label)}</th><td data-metric="{key}">{esc(text)}</td></tr>'
+        for key, label, text in metrics
     )
-    moves = move_texts(puzzle, level)
     if moves:
         solution = '<ol class="solution">' + "".join(f"<li>{esc(m)}</li>" for m in moves) + "</ol>"
     else:
-        solution = '<p class="none">No solution.</p>'
+        solution = f'<p class="none">{esc(no_moves)}</p>'
     return (
-        f'<article class="level" id="level-{number}" data-layer="{esc(level.layer_key)}" '
-        f'data-rank="{level.rank}">\n'
-        f"<h2>Level {number} <small>{esc(level.layer_key)} #{level.rank}</small></h2>\n"
-        f"<figure>{svg_text(pic, standalone=False, id_prefix=f'l{number}-')}</figure>\n"
+        f'<article class="{kind}" id="{kind}-{number}"{data}>\n'
+        f"<h2>{heading}</h2>\n"
+        f"<figure>{svg_text(pic, standalone=False, id_prefix=f'{kind[0]}{number}-')}</figure>\n"
         f'<table class="metrics">\n{rows}\n</table>\n'
         f"<h3 hidden>Solution</h3>\n{solution}\n"
         "</article>"
     )
 
 
-def gallery_html(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
-    """The gallery page as text."""
+def page_html(title: str, count: str, facts: str, cards: Sequence[str], name: str) -> str:
+    """The gallery page: `title` over a line "COUNT · FACTS" (`facts` is HTML), then the cards."""
     esc = html.escape
-    family = puzzle.rules.family
-    count = f"{len(levels)} level{'s' if len(levels) != 1 else ''}"
-    articles = "\n".join(_article(puzzle, n, level) for n, level in enumerate(levels, start=1))
+    articles = "\n".join(cards)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(puzzle.title)}: {count}</title>\n"
+        f"<title>{esc(title)}: {esc(count)}</title>\n"
         f"<style>{STYLE}</style>\n</head>\n<body>\n"
-        f"<header>\n<h1>{esc(puzzle.title)}</h1>\n"
-        f"<p>{count} · rules: {esc(family)} · {esc(puzzle.board.grid)} board of {puzzle.board.size} cells · "
-        f"goal: {esc(_goal_text(puzzle))}</p>\n</header>\n"
+        f"<header>\n<h1>{esc(title)}</h1>\n"
+        f"<p>{esc(count)} · {facts}</p>\n</header>\n"
         f"<main>\n{articles}\n</main>\n"
-        f"<footer>Made by curator {esc(__version__)} from puzzle {esc(puzzle.name)}.</footer>\n"
+        f"<footer>Made by curator {esc(__version__)} from puzzle {esc(name)}.</footer>\n"
         "</body>\n</html>\n"
     )
+
+
+def _article(puzzle: PuzzleLike, number: int, level: Level) -> str:
+    esc = html.escape
+    pic = picture(puzzle, level.position, f"{puzzle.title}: level {number}")
+    texts = metric_texts(level)
+    return card_html(
+        "level",
+        number,
+        {"layer": level.layer_key, "rank": level.rank},
+        f"Level {number} <small>{esc(level.layer_key)} #{level.rank}</small>",
+        pic,
+        [(key, label, texts[key]) for key, label in METRICS],
+        move_texts(puzzle, level),
+        "No solution.",
+    )
+
+
+def gallery_html(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
+    """The gallery page as text."""
+    esc = html.escape
+    board = puzzle.board
+    facts = (
+        f"rules: {esc(puzzle.rules.family)} · {esc(board.grid)} board of {board.size} cells · "
+        f"goal: {esc(_goal_text(puzzle))}"
+    )
+    cards = [_article(puzzle, n, level) for n, level in enumerate(levels, start=1)]
+    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def write_html(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:

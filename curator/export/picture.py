@@ -4,12 +4,16 @@
 pixels; `svg_drawing` and `png_image` only draw that layout. Square grids get square tiles
 (checkered for capture puzzles); triangular grids get hexagonal tiles with every row offset
 by half a cell, so neighbours along the six directions touch.
+
+`state_picture` lays out a state of a permutation puzzle the same way: per piece set a grid
+of square tiles (its `layout`, or one row), each holding the numbered piece on it, with a
+mark showing the piece's orientation.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -63,8 +67,10 @@ class Disc:
     fill: str
     edge: str
     piece: str | None = None
-    """The piece type's letter; None for a hole."""
+    """The piece type's letter (a permutation puzzle's piece set); None for a hole."""
     label: str = ""
+    data: tuple[tuple[str, str | int], ...] = ()
+    """More data-NAME attributes for the SVG element."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,8 @@ class Picture:
     holes: tuple[Disc, ...]
     pieces: tuple[Disc, ...]
     label_size: float
+    marks: tuple[Disc, ...] = ()
+    """Small dots drawn over the pieces (orientations of permutation-puzzle pieces)."""
 
 
 def piece_colour(piece_types: Sequence[str], t: int, family: str) -> str:
@@ -109,15 +117,11 @@ def _tile_shape(grid: str) -> list[tuple[float, float]]:
     return [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
 
 
-def picture(puzzle, position: Sequence[int], title: str = "", unit: float = UNIT) -> Picture:
-    """Lay out `position` (one entry per cell: 0 empty, t = piece type t) of `puzzle`."""
-    board = puzzle.board
-    if len(position) != board.size:
-        raise ValueError(f"a position has {board.size} cells, got {len(position)}")
-    family = puzzle.rules.family
-    style = BOARD_STYLES.get(family, DEFAULT_STYLE)
-    shape = _tile_shape(board.grid)
-    centres = cell_centres(board)
+def _frame(
+    centres: Sequence[tuple[float, float]], shape: Sequence[tuple[float, float]], unit: float
+) -> tuple[int, int, Callable[[float, float], tuple[float, float]]]:
+    """Width and height in pixels of tiles of `shape` around `centres` (in cells) plus the
+    margin, and the function taking a point in cells to pixels."""
     half_w = max(abs(x) for x, _ in shape)
     half_h = max(abs(y) for _, y in shape)
     left = min(x for x, _ in centres) - half_w - MARGIN
@@ -128,6 +132,19 @@ def picture(puzzle, position: Sequence[int], title: str = "", unit: float = UNIT
     def px(x: float, y: float) -> tuple[float, float]:
         return round((x - left) * unit, 2), round((y - top) * unit, 2)
 
+    return math.ceil(width * unit), math.ceil(height * unit), px
+
+
+def picture(puzzle, position: Sequence[int], title: str = "", unit: float = UNIT) -> Picture:
+    """Lay out `position` (one entry per cell: 0 empty, t = piece type t) of `puzzle`."""
+    board = puzzle.board
+    if len(position) != board.size:
+        raise ValueError(f"a position has {board.size} cells, got {len(position)}")
+    family = puzzle.rules.family
+    style = BOARD_STYLES.get(family, DEFAULT_STYLE)
+    shape = _tile_shape(board.grid)
+    centres = cell_centres(board)
+    width, height, px = _frame(centres, shape, unit)
     checkered = family == "capture" and board.grid == "square"
     typed = len(puzzle.piece_types) > 1
     tiles, holes, pieces = [], [], []
@@ -144,13 +161,75 @@ def picture(puzzle, position: Sequence[int], title: str = "", unit: float = UNIT
         elif style["hole"]:
             holes.append(Disc(i, cx, cy, round(0.13 * unit, 2), style["hole"], style["hole"]))
     return Picture(
-        width=math.ceil(width * unit),
-        height=math.ceil(height * unit),
+        width=width,
+        height=height,
         title=title,
         tiles=tuple(tiles),
         holes=tuple(holes),
         pieces=tuple(pieces),
         label_size=round(0.44 * unit, 2),
+    )
+
+
+# -- permutation puzzles -----------------------------------------------------------------------
+
+SET_GAP = 0.4
+"""Space between the grids of two piece sets, in cells."""
+HOME_TILE = "#c8e6c0"
+"""Tile of a position whose piece is the solved one there, untwisted."""
+MARK_COLOUR = "#1a1a1a"
+
+
+def state_cells(puzzle) -> list[tuple[int, int, float, float]]:
+    """(set index, position, x, y) of every position of a permutation puzzle, set by set: a
+    set's positions fill its `layout` (rows, cols) row by row, or one row; sets are stacked
+    top to bottom."""
+    out = []
+    top = 0.0
+    for i, s in enumerate(puzzle.sets):
+        rows, cols = s.layout or (1, s.count)
+        out += [(i, p, float(p % cols), top + p // cols) for p in range(s.count)]
+        top += rows + SET_GAP
+    return out
+
+
+def state_picture(puzzle, state, title: str = "", unit: float = UNIT) -> Picture:
+    """Lay out a state ((permutation, orientation) per piece set) of a permutation puzzle.
+
+    Each position is a tile holding a disc labelled with the number of the piece on it; for
+    a set with orientations, a mark on the disc's rim points up for twist 0 and turns
+    clockwise by 360/orientations degrees per twist. Tiles whose piece is home are green.
+    """
+    cells = state_cells(puzzle)
+    shape = _tile_shape("square")
+    width, height, px = _frame([(x, y) for _, _, x, y in cells], shape, unit)
+    tiles, pieces, marks = [], [], []
+    for cell, (i, p, x, y) in enumerate(cells):
+        s = puzzle.sets[i]
+        perm, ori = state[i]
+        home = perm[p] == s.solved[p] and ori[p] == 0
+        edge = DEFAULT_STYLE["edge"]
+        tiles.append(Tile(cell, tuple(px(x + dx, y + dy) for dx, dy in shape),
+                          HOME_TILE if home else DEFAULT_STYLE["tile"], edge))
+        cx, cy = px(x, y)
+        colour = DEFAULT_STYLE["piece"] if i == 0 else SPARE_COLOURS[(i - 1) % len(SPARE_COLOURS)]
+        data = (("position", p), ("piece", perm[p]), ("orientation", ori[p]))
+        radius = round(0.38 * unit, 2)
+        pieces.append(Disc(cell, cx, cy, radius, colour, _darker(colour), s.name, str(perm[p]), data))
+        if s.orientations > 1:
+            angle = 2 * math.pi * ori[p] / s.orientations
+            mx, my = px(x + 0.3 * math.sin(angle), y - 0.3 * math.cos(angle))
+            marks.append(Disc(cell, mx, my, round(0.075 * unit, 2), MARK_COLOUR, "#ffffff",
+                              s.name, "", (("orientation", ori[p]),)))
+    return Picture(
+        width=width,
+        height=height,
+        title=title,
+        tiles=tuple(tiles),
+        holes=(),
+        pieces=tuple(pieces),
+        label_size=round(0.36 * unit, 2),
+        marks=tuple(marks),
     )
 
 
@@ -188,6 +267,7 @@ def svg_drawing(pic: Picture, id_prefix: str = "p") -> drawsvg.Drawing:
                 class_="piece",
                 data_cell=piece.cell,
                 data_type=piece.piece,
+                **{f"data_{key}": value for key, value in piece.data},
             )
         )
         if piece.label:
@@ -204,6 +284,21 @@ def svg_drawing(pic: Picture, id_prefix: str = "p") -> drawsvg.Drawing:
                     class_="label",
                 )
             )
+    for mark in pic.marks:
+        d.append(
+            drawsvg.Circle(
+                mark.x,
+                mark.y,
+                mark.radius,
+                fill=mark.fill,
+                stroke=mark.edge,
+                stroke_width=1,
+                class_="mark",
+                data_cell=mark.cell,
+                data_type=mark.piece,
+                **{f"data_{key}": value for key, value in mark.data},
+            )
+        )
     return d
 
 
@@ -247,4 +342,8 @@ def png_image(pic: Picture) -> Image.Image:
         draw.ellipse(box, fill=disc.fill, outline=disc.edge, width=2 * k if disc.piece else 1)
         if disc.label:
             _centred_text(draw, disc.x * k, disc.y * k, disc.label, round(pic.label_size * k))
+    for mark in pic.marks:
+        box = [(mark.x - mark.radius) * k, (mark.y - mark.radius) * k,
+               (mark.x + mark.radius) * k, (mark.y + mark.radius) * k]
+        draw.ellipse(box, fill=mark.fill, outline=mark.edge, width=k)
     return image.resize((pic.width, pic.height), Image.Resampling.LANCZOS)

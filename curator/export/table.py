@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from curator.levels import Level, PuzzleLike
@@ -76,11 +76,16 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def write_csv(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
-    """Write the CSV file (a header line, then one row per level)."""
+def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[str, str]]) -> list[Path]:
+    """Write a CSV file: a header line of `columns`, then one line per row of `table`."""
     path = Path(path)
     with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
-        writer.writerows(rows(puzzle, levels))
+        writer.writerows(table)
     return [path]
+
+
+def write_csv(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """Write the CSV file (a header line, then one row per level)."""
+    return write_table(path, COLUMNS, rows(puzzle, levels))
