@@ -49,7 +49,7 @@ runner = CliRunner()
 
 CAPTURE = """\
 name = "capture-4x4"
-max_pieces = 5
+max_pieces = 4
 
 [board]
 art = \"\"\"
@@ -195,7 +195,7 @@ def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
 
 @pytest.mark.parametrize(
     "name, max_pieces, task_words",
-    [("triangle", None, 8), ("fling", 5, None), ("capture", None, None)],
+    [("triangle", None, 8), ("fling", 5, None), ("capture", None, 64)],
     ids=["triangle", "fling-5", "capture"],
 )
 def test_cluster_run_is_bit_identical(client, tmp_path, name, max_pieces, task_words):
@@ -218,53 +218,6 @@ def test_rerun_on_the_cluster_keeps_finished_layers(client, tmp_path):
     analyze(puzzle, tmp_path / "cluster", reporter=recorder, executor=executor)
     assert all(recorder.advanced[key] == 0 for key in shallow)
     assert_same_layers(tmp_path / "local", tmp_path / "cluster")
-
-
-# -- a worker dies in the middle of a layer ------------------------------------------------
-
-
-def dying_chunk(directory, counts, first, last, path, puzzle_sha256):
-    """`sweep_chunk`, except that the first task past the start of the 5-ball layer half
-    writes its chunk file and then kills its own worker process."""
-    marker = Path(directory).parent / "killed"
-    if sum(counts) == 5 and first > 0:
-        try:
-            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            pass
-        else:
-            os.write(fd, str(os.getpid()).encode())
-            os.close(fd)
-            target = Path(path)
-            target.parent.mkdir(exist_ok=True)
-            (target.parent / f".{target.name}.deadbeef.tmp").write_bytes(b"\0" * (last - first) * 4)
-            os.kill(os.getpid(), signal.SIGKILL)
-            time.sleep(60)
-    return sweep_chunk(directory, counts, first, last, path, puzzle_sha256)
-
-
-def test_worker_killed_mid_layer_changes_nothing(client, tmp_path):
-    puzzle = load_puzzle(PUZZLES / "fling.toml")
-    analyze(puzzle, tmp_path / "local", 5)
-    analyze(puzzle, tmp_path / "cluster", 5, executor=ClusterExecutor(client, task=dying_chunk))
-    pid = int((tmp_path / "killed").read_text())
-    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
-    client.wait_for_workers(WORKERS, timeout=60)  # the nanny starts a new worker
-
-
-def unshared_chunk(directory, counts, first, last, path, puzzle_sha256):
-    """`sweep_chunk` on a worker that sees another folder at the results folder's path."""
-    return sweep_chunk(str(Path(directory).parent / "elsewhere"), counts, first, last, path, puzzle_sha256)
-
-
-def test_task_failure_is_one_clear_error(client, tmp_path):
-    puzzle = load_puzzle(PUZZLES / "triangle.toml")
-    (tmp_path / "elsewhere").mkdir()
-    message = "layer k01, words 0..1: StoreError: .*storage every worker shares"
-    with pytest.raises(ClusterError, match=message):
-        analyze(puzzle, tmp_path / "out", executor=ClusterExecutor(client, task=unshared_chunk))
-    assert not (tmp_path / "out" / CHUNKS).exists()
 
 
 # -- command line --------------------------------------------------------------------------
@@ -325,6 +278,53 @@ def test_cli_scheduler_with_a_permutation_puzzle_is_a_usage_error(tmp_path):
                                  "--scheduler", "tcp://127.0.0.1:1"])
     assert result.exit_code == 2
     assert "does not apply to a permutation puzzle" in result.stderr
+
+
+# -- a worker dies in the middle of a layer (last: its replacement compiles afresh) --------
+
+
+def dying_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk`, except that the first task past the start of the 5-ball layer half
+    writes its chunk file and then kills its own worker process."""
+    marker = Path(directory).parent / "killed"
+    if sum(counts) == 5 and first > 0:
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            target = Path(path)
+            target.parent.mkdir(exist_ok=True)
+            (target.parent / f".{target.name}.deadbeef.tmp").write_bytes(b"\0" * (last - first) * 4)
+            os.kill(os.getpid(), signal.SIGKILL)
+            time.sleep(60)
+    return sweep_chunk(directory, counts, first, last, path, puzzle_sha256)
+
+
+def test_worker_killed_mid_layer_changes_nothing(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "fling.toml")
+    analyze(puzzle, tmp_path / "local", 5)
+    analyze(puzzle, tmp_path / "cluster", 5, executor=ClusterExecutor(client, task=dying_chunk))
+    pid = int((tmp_path / "killed").read_text())
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert_same_layers(tmp_path / "local", tmp_path / "cluster")
+    client.wait_for_workers(WORKERS, timeout=60)  # the nanny starts a new worker
+
+
+def unshared_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk` on a worker that sees another folder at the results folder's path."""
+    return sweep_chunk(str(Path(directory).parent / "elsewhere"), counts, first, last, path, puzzle_sha256)
+
+
+def test_task_failure_is_one_clear_error(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    (tmp_path / "elsewhere").mkdir()
+    message = "layer k01, words 0..1: StoreError: .*storage every worker shares"
+    with pytest.raises(ClusterError, match=message):
+        analyze(puzzle, tmp_path / "out", executor=ClusterExecutor(client, task=unshared_chunk))
+    assert not (tmp_path / "out" / CHUNKS).exists()
 
 
 # -- bigger runs ---------------------------------------------------------------------------
