@@ -202,7 +202,11 @@ def analyze_command(
     threads = numba.config.NUMBA_NUM_THREADS if workers is None else workers
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
         raise UsageError(f"--workers must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
-    if is_permutation_file(puzzle_file):
+    try:
+        permutation = is_permutation_file(puzzle_file)
+    except RecursionError:  # too deeply nested to parse: load_puzzle below reports it
+        permutation = False
+    if permutation:
         if scheduler:
             raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a permutation puzzle")
         return _analyze_distances(puzzle_file, output, max_pieces, threads, force)

@@ -87,6 +87,8 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(source, "toml", f"not valid TOML ({exc})")
+    except RecursionError:
+        raise PuzzleError(source, "toml", "arrays or tables are nested too deeply") from None
     return _Reader(source).puzzle(data, text)
 
 
