@@ -233,7 +233,7 @@ def analyze_command(
     finally:
         if executor is not None:
             executor.close()
-    out.print(_layers_table(_layers_json(store), puzzle.typed))
+    out.print(_layers_table(_layers_json(store), len(puzzle.piece_types) > 1))
     err.print(f"results in {directory}", highlight=False)
 
 
