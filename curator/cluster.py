@@ -234,7 +234,7 @@ class ClusterExecutor:
         """The layer's bits, computed by the workers from the layers `store` holds below it."""
         from distributed import as_completed
 
-        directory = store.directory.resolve()
+        directory = store.directory.absolute()  # as the user named it: the same on every machine
         ranges = task_ranges(layer.words, sum(self.client.nthreads().values()), self.task_words)
         clear_chunks(directory, layer)
         futures = {}
