@@ -385,7 +385,7 @@ def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
         args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once)
         return _binary_run, (args, rules.children, rules.tables())
     solvable, unique, child_base, child_orderings = _typed_children(layer, below)
-    table = MultisetTable(puzzle.piece_limits)
+    table = MultisetTable(layer.counts)  # covers the layer and every layer below it
     counts = np.array(layer.counts, dtype=np.int64)
     args = (layer.cells, counts, child_base, child_orderings, table.index(layer.counts),
             table.prefix, table.weights, solvable, unique, step_once)
