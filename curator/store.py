@@ -125,11 +125,11 @@ class LayerStore:
     >>> bits = store.load(store.layers()[0].layer)  # doctest: +SKIP
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, read: bool = True) -> None:
         self.directory = Path(directory)
         self.manifest_path = self.directory / MANIFEST
         self.manifest: dict[str, Any] = {}
-        if self.manifest_path.exists():
+        if read and self.manifest_path.exists():
             self.manifest = self._read_manifest()
 
     # -- opening ---------------------------------------------------------------------------
@@ -147,7 +147,12 @@ class LayerStore:
         """Open or start the results folder of `puzzle`, keeping finished layers unless `force`."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        store = cls(directory)
+        try:
+            store = cls(directory)
+        except StoreError as exc:
+            if not force:
+                raise StoreError(f"{exc}; use --force to compute every layer again") from None
+            store = cls(directory, read=False)  # the damaged manifest is replaced below
         if store.manifest and store.manifest.get("puzzle_sha256") != puzzle.sha256 and not force:
             raise StoreError(
                 f"{directory}: holds results of a different puzzle file "
@@ -298,6 +303,9 @@ class LayerStore:
             raise StoreError(f"{self.manifest_path}: unreadable ({exc})")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise StoreError(f"{self.manifest_path}: not a curator manifest (format {FORMAT})")
+        problem = _malformed(data)
+        if problem:
+            raise StoreError(f"{self.manifest_path}: damaged manifest ({problem})")
         return data
 
     def _write_manifest(self) -> None:
@@ -307,3 +315,39 @@ class LayerStore:
 
 def _own_file(name: str) -> bool:
     return name in (MANIFEST, PUZZLE_COPY) or (name.endswith(".bits") and "/" not in name)
+
+
+def _malformed(data: dict[str, Any]) -> str | None:
+    """What is wrong with a manifest's fields, if anything (a manifest edited by hand)."""
+    types = data.get("piece_types")
+    if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
+        return "piece_types"
+    if type(data.get("cells")) is not int:
+        return "cells"
+    layers = data.get("layers", [])
+    if not isinstance(layers, list):
+        return "layers"
+    for i, entry in enumerate(layers):
+        where = f"layers[{i}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+            return where
+        counts = entry.get("counts")
+        if not isinstance(counts, dict) or any(type(counts.get(t)) is not int for t in types):
+            return f"{where}.counts"
+        if any(type(entry.get(name)) is not int for name in ("pieces", "positions", *PROPERTIES)):
+            return where
+        if not isinstance(entry.get("seconds"), (int, float)):
+            return f"{where}.seconds"
+        files = entry.get("files")
+        for prop in PROPERTIES:
+            meta = files.get(prop) if isinstance(files, dict) else None
+            if (
+                not isinstance(meta, dict)
+                or not isinstance(meta.get("path"), str)
+                or Path(meta["path"]).name != meta["path"]
+                or meta["path"] in ("", ".", "..")
+                or type(meta.get("bytes")) is not int
+                or not isinstance(meta.get("sha256"), str)
+            ):
+                return f"{where}.files.{prop}"
+    return None

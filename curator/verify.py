@@ -137,12 +137,8 @@ def _stored_puzzle(store: LayerStore, result: Verification) -> Puzzle:
 
 
 def _records(store: LayerStore, result: Verification) -> list[Layer]:
-    try:
-        records = store.records()
-    except (KeyError, TypeError, ValueError) as exc:
-        raise StoreError(f"{store.manifest_path}: layer entries are malformed ({exc!r})")
     layers: list[Layer] = []
-    for record in records:
+    for record in store.records():
         if record.entry.get("key") != record.layer.key or record.layer in layers:
             result.problems.append(
                 f"{store.manifest_path}: layer entry {record.entry.get('key')!r} is duplicated or "

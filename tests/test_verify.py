@@ -346,7 +346,7 @@ def test_malformed_manifest_entries(copy):
     (directory / MANIFEST).write_text(json.dumps(data))
     result = invoke("verify", directory)
     assert result.exit_code == 1
-    assert "layer entries are malformed" in error_line(result.stderr)
+    assert error_line(result.stderr) == f"error: {directory / MANIFEST}: damaged manifest (layers[2].counts)"
 
 
 def test_bad_sample(analyzed):
