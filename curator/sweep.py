@@ -88,25 +88,23 @@ def _chunk_count(first_word, last_word):
 
 
 @numba.njit(cache=True)
-def _classify(ranks, count, solvable, unique, step_once, scratch):
+def _classify(ranks, count, solvable, unique, step_once):
     """The three properties of a position from the ranks of its children.
 
     unique needs exactly one distinct solvable child, itself unique; when the final step to
     the goal counts once (`step_once`), every solvable position is unique. all_moves needs a
-    move and every child solvable. All children's solvable bits are read first, as
-    independent loads the processor can overlap.
+    move and every child solvable.
     """
-    for j in range(count):
-        scratch[j] = _bit(solvable, ranks[j])
     first = np.int64(-1)
     distinct = 0
     all_solvable = count > 0
     for j in range(count):
-        if scratch[j]:
+        r = ranks[j]
+        if _bit(solvable, r):
             if distinct == 0:
-                first = ranks[j]
+                first = r
                 distinct = 1
-            elif ranks[j] != first:
+            elif r != first:
                 distinct = 2
         else:
             all_solvable = False
@@ -120,13 +118,12 @@ def _binary_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
-    scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     mask = unrank_colex_mask(lo, n, k)
     for r in range(lo, hi):
         count = children(mask, tables, masks, moves)
         for j in range(count):
             ranks[j] = rank_colex_mask(masks[j])
-        s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi:
             mask = next_colex_mask(mask)
@@ -173,9 +170,9 @@ def _filled(count):
 def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
     low_bits, colex, low_start, low_flip, high, cross, n, k, solvable, unique, step_once = args
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
-    scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     block_high = np.empty(high.shape[0], dtype=np.int64)
-    block_cross = np.empty(cross.shape[0], dtype=np.int64)
+    cross_full = np.empty(cross.shape[0], dtype=np.int64)
+    cross_empty = np.empty(cross.shape[0], dtype=np.int64)
     cross_base = np.empty(cross.shape[0], dtype=np.int64)
     low_select = _filled(low_bits)
     mask = unrank_colex_mask(lo, n, k)
@@ -202,7 +199,8 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
             if (upper & full) == (full & ~low_select) and (upper & empty) == 0:
                 after = (c - np.int64(bit_count(full & low_select))
                          + np.int64(bit_count(empty & low_select)))
-                block_cross[nc] = m
+                cross_full[nc] = np.int64(full & low_select)
+                cross_empty[nc] = np.int64(empty & low_select)
                 cross_base[nc] = rank_colex_mask((upper ^ ((full | empty) & ~low_select))
                                                  | _filled(after))
                 nc += 1
@@ -216,13 +214,11 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
                 ranks[count] = block_high[j] + (r - start)
                 count += 1
             for j in range(nc):
-                m = block_cross[j]
-                full = np.int64(cross[m, 0] & low_select)
-                empty = np.int64(cross[m, 1] & low_select)
-                if (low & full) == full and (low & empty) == 0:
-                    ranks[count] = cross_base[j] + colex[low ^ (full | empty)]
+                full = cross_full[j]
+                if (low & full) == full and (low & cross_empty[j]) == 0:
+                    ranks[count] = cross_base[j] + colex[low ^ (full | cross_empty[j])]
                     count += 1
-            s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
+            s, u, a = _classify(ranks, count, solvable, unique, step_once)
             _record(r, base, s, u, a, out_s, out_u, out_a)
             r += 1
             if r >= last:
@@ -265,7 +261,6 @@ def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
     removed = np.empty(MAX_CHILDREN, dtype=np.int64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
-    scratch = np.empty(MAX_CHILDREN, dtype=np.uint64)
     seq = np.empty(k, dtype=np.int64)
     board = np.zeros(n, dtype=np.int8)
     mask = unrank_colex_mask(lo // orderings, n, k)
@@ -288,7 +283,7 @@ def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
                 at -= weights[item]
                 m &= m - np.uint64(1)
             ranks[j] = child_base[t] + within
-        s, u, a = _classify(ranks, count, solvable, unique, step_once, scratch)
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi and not _next_sequence(seq):
             m = mask
