@@ -135,7 +135,7 @@ class SplitMoves:
     A mask is split into its low `low_bits` cells L and the rest H. Positions sharing H form
     a run of consecutive ranks, ordered by the colex rank of L, so within such a block a
     child's rank is a per-block base plus `colex[L']`. Moves are sorted by where their cells
-    lie: all low (legal set read from a table indexed by L), all high (legal for the whole
+    lie: all low (children's low ranks read from a table indexed by L), all high (legal for the whole
     block) or crossing (high part checked once per block, low part per position).
     """
 
@@ -147,17 +147,18 @@ class SplitMoves:
         low = [(f, e) for f, e in moves if not (f | e) & ~low_select]
         legal = np.array([((patterns & np.uint64(f)) == f) & ((patterns & np.uint64(e)) == 0)
                           for f, e in low], dtype=bool).reshape(len(low), len(patterns))
-        flips = np.array([f | e for f, e in low], dtype=np.int64)
+        flips = np.array([f | e for f, e in low], dtype=np.uint64)
         pattern_of, move_of = np.nonzero(legal.T)
         self.low_start = np.searchsorted(pattern_of, np.arange(len(patterns) + 1)).astype(np.int64)
-        self.low_flip = flips[move_of]
+        # The colex rank of the low cells after each legal low move, ready to add to a base.
+        self.low_child = self.colex[patterns[pattern_of] ^ flips[move_of]]
         self.high = np.array([m for m in moves if not (m[0] | m[1]) & low_select],
                              dtype=np.uint64).reshape(-1, 2)
         self.cross = np.array([m for m in moves if (m[0] | m[1]) & low_select
                                and (m[0] | m[1]) & ~low_select], dtype=np.uint64).reshape(-1, 2)
 
     def args(self) -> tuple:
-        return (self.low_bits, self.colex, self.low_start, self.low_flip, self.high, self.cross)
+        return (self.low_bits, self.colex, self.low_start, self.low_child, self.high, self.cross)
 
 
 @numba.njit(cache=True, inline="always")
@@ -168,7 +169,7 @@ def _filled(count):
 
 @numba.njit
 def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
-    low_bits, colex, low_start, low_flip, high, cross, n, k, solvable, unique, step_once = args
+    low_bits, colex, low_start, low_child, high, cross, n, k, solvable, unique, step_once = args
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
     block_high = np.empty(high.shape[0], dtype=np.int64)
     cross_full = np.empty(cross.shape[0], dtype=np.int64)
@@ -208,7 +209,7 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
         while True:
             count = 0
             for j in range(low_start[low], low_start[low + 1]):
-                ranks[count] = low_base + colex[low ^ low_flip[j]]
+                ranks[count] = low_base + low_child[j]
                 count += 1
             for j in range(nh):
                 ranks[count] = block_high[j] + (r - start)
