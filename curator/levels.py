@@ -15,14 +15,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-
 from curator import __version__
 from curator.board import GRIDS, Board, BoardError
 from curator.puzzle import Goal
 from curator.ranking import rank_placement
-from curator.rules import FAMILIES, MAX_CHILDREN, ParamError, Rules
-from curator.rules.base import encode_move
+from curator.rules import FAMILIES, ParamError, Rules
 from curator.search import Move, Report
 from curator.space import Layer
 
@@ -84,8 +81,8 @@ def replay(puzzle: PuzzleLike, position: Sequence[int], moves: Sequence[Move]) -
     """Play `moves` (as (from_cell, to_cell) cell indices) from `position` under the rules.
 
     Returns the positions met, starting with `position` itself (so len(moves) + 1 of them).
-    Each move is looked up among the moves the compiled generator produces by its code
-    from_cell * 256 + to_cell; a move that is not among them raises `IllegalMove`.
+    Each move is looked up among the legal moves (`Rules.moves_from`); a move that is not
+    among them raises `IllegalMove`.
     """
     board = puzzle.board
     rules = puzzle.rules
@@ -102,37 +99,16 @@ def replay(puzzle: PuzzleLike, position: Sequence[int], moves: Sequence[Move]) -
         src, dst = (int(move[0]), int(move[1]))
         if not (0 <= src < board.size and 0 <= dst < board.size):
             raise IllegalMove(index, (src, dst), f"cells are numbered 0..{board.size - 1}")
-        code = encode_move(src, dst)
-        results = _children(rules, tables, current)
-        matches = {child for c, child in results if c == code}
+        results = rules.moves_from(current, tables)
+        matches = {child for m, child in results if m == (src, dst)}
         if not matches:
-            legal = sorted({divmod(c, 256) for c, _ in results})
+            legal = sorted({m for m, _ in results})
             raise IllegalMove(index, (src, dst), f"not a legal move here (legal: {legal})")
         if len(matches) > 1:
             raise IllegalMove(index, (src, dst), "stands for more than one move here")
         current = matches.pop()
         positions.append(current)
     return positions
-
-
-def _children(rules: Rules, tables, position: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-    """(move code, resulting position) of every legal move from `position`."""
-    n = len(position)
-    moves = np.empty(MAX_CHILDREN, dtype=np.int64)
-    masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
-    mask = np.uint64(sum(1 << i for i, v in enumerate(position) if v))
-    if rules.typed:
-        boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
-        removed = np.empty(MAX_CHILDREN, dtype=np.int64)
-        board = np.array(position, dtype=np.int8)
-        count = rules.children(mask, board, tables, masks, boards, removed, moves)
-        return [(int(moves[j]), tuple(int(v) for v in boards[j])) for j in range(count)]
-    count = rules.children(mask, tables, masks, moves)
-    out = []
-    for j in range(count):
-        child = int(masks[j])
-        out.append((int(moves[j]), tuple((child >> i) & 1 for i in range(n))))
-    return out
 
 
 def is_goal(puzzle: PuzzleLike, position: Sequence[int]) -> bool:

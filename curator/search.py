@@ -7,6 +7,7 @@ then flow back up. Where stored layers exist, children they mark unsolvable are 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -187,11 +188,18 @@ class Explorer:
             ok &= ((states == 0) | (states == piece)).all(axis=1)
         return ok
 
-    def _known_solvable(self, keys: np.ndarray, pieces: int) -> np.ndarray | None:
+    @functools.cache  # noqa: B019 - one explorer serves many questions about one puzzle
+    def _level_words(self, pieces: int) -> np.ndarray | None:
+        """The stored solvable words of every layer with `pieces` pieces, end to end."""
         layers = self.space.layers_with(pieces)
         if not layers or not all(layer in self.stored for layer in layers):
             return None
-        words = concatenate_level([self.stored[layer] for layer in layers])
+        return concatenate_level([self.stored[layer] for layer in layers])
+
+    def _known_solvable(self, keys: np.ndarray, pieces: int) -> np.ndarray | None:
+        words = self._level_words(pieces)
+        if words is None:
+            return None
         return ((words[keys >> 6] >> (keys & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
 
     # -- the question ------------------------------------------------------------------------

@@ -69,7 +69,6 @@ from curator.ranking import (
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
-from curator.rules.base import encode_move
 from curator.search import Explorer, Report
 from curator.space import Layer, StateSpace
 from curator.store import LayerStore, StoreError
@@ -721,15 +720,10 @@ def difficulty(explorer: Explorer, position: Sequence[int], report: Report | Non
 
 def apply_move(explorer: Explorer, position: Sequence[int], move: tuple[int, int]) -> tuple[int, ...]:
     """The position after `move` (from_cell, to_cell); ValueError if it is not legal."""
-    _, kids, moves = explorer._expand(explorer._states(position))
-    hits = np.flatnonzero(moves == encode_move(*move))
-    if hits.shape[0] == 0:
-        raise ValueError(f"move {move} is not legal here")
-    kid = kids[hits[0]]
-    if explorer.puzzle.typed:
-        return tuple(int(v) for v in kid)
-    mask = int(kid)
-    return tuple((mask >> i) & 1 for i in range(len(position)))
+    for played, child in explorer.rules.moves_from(tuple(position), explorer.tables):
+        if played == tuple(move):
+            return child
+    raise ValueError(f"move {move} is not legal here")
 
 
 # ---------------------------------------------------------------------------------------

@@ -95,6 +95,29 @@ class Rules(ABC):
     def children(self) -> Callable:
         """The compiled move generator (see the module docstring for its signature)."""
 
+    def moves_from(self, position: tuple[int, ...], tables: tuple | None = None
+                   ) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
+        """((from_cell, to_cell), resulting position) of every legal move, in Python.
+
+        `position` has one entry per cell (0 empty, t = piece type t); `tables` may be
+        passed to save rebuilding them on every call.
+        """
+        tables = self.tables() if tables is None else tables
+        n = len(position)
+        moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+        mask = np.uint64(sum(1 << i for i, v in enumerate(position) if v))
+        if self.typed:
+            boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+            removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+            board = np.array(position, dtype=np.int8)
+            count = self.children(mask, board, tables, masks, boards, removed, moves)
+            kids = [tuple(int(v) for v in boards[j]) for j in range(count)]
+        else:
+            count = self.children(mask, tables, masks, moves)
+            kids = [tuple((int(masks[j]) >> i) & 1 for i in range(n)) for j in range(count)]
+        return [(decode_move(moves[j]), kids[j]) for j in range(count)]
+
     def mask_moves(self) -> list[tuple[int, int]] | None:
         """For families whose every move is a fixed pattern: (cells that must be occupied,
         cells that must be empty) per move, the move flipping all of them. None otherwise.
