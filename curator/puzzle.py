@@ -71,14 +71,17 @@ class Puzzle:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
 
-def load_puzzle(path: str | Path) -> Puzzle:
-    """Read and validate a puzzle file."""
-    path = Path(path)
+def read_puzzle_text(path: str | Path) -> str:
+    """The text of a puzzle file; PuzzleError naming the file if it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PuzzleError(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
-    return parse_puzzle(text, str(path))
+
+
+def load_puzzle(path: str | Path) -> Puzzle:
+    """Read and validate a puzzle file."""
+    return parse_puzzle(read_puzzle_text(path), str(path))
 
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:

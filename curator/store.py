@@ -106,6 +106,15 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def read_puzzle_copy(directory: Path, manifest: dict[str, Any]) -> tuple[str, str]:
+    """(text, path) of the copy of the puzzle file a results folder keeps."""
+    path = directory / manifest.get("puzzle_file", PUZZLE_COPY)
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StoreError(f"{path}: cannot be read ({exc})")
+
+
 @dataclass(frozen=True)
 class LayerRecord:
     """What the manifest says of one finished layer."""
@@ -178,12 +187,7 @@ class LayerStore:
 
     def puzzle(self) -> Puzzle:
         """The puzzle these results belong to, read from the folder's copy of its file."""
-        path = self.directory / self.manifest.get("puzzle_file", PUZZLE_COPY)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise StoreError(f"{path}: cannot be read ({exc.strerror})")
-        return parse_puzzle(text, str(path))
+        return parse_puzzle(*read_puzzle_copy(self.directory, self.manifest))
 
     # -- reading ---------------------------------------------------------------------------
 

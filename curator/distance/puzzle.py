@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.puzzle import NAME_PATTERN, PuzzleError, _Reader
+from curator.puzzle import NAME_PATTERN, PuzzleError, _Reader, read_puzzle_text
 from curator.ranking import (
     orientation_count,
     rank_orientation,
@@ -201,12 +201,7 @@ def is_permutation_file(path: str | Path) -> bool:
 
 def load_permutation_puzzle(path: str | Path) -> PermutationPuzzle:
     """Read and validate a permutation puzzle file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzleError(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
-    return parse_permutation_puzzle(text, str(path))
+    return parse_permutation_puzzle(read_puzzle_text(path), str(path))
 
 
 def parse_permutation_puzzle(text: str, source: str = "<puzzle>") -> PermutationPuzzle:

@@ -14,7 +14,14 @@ import numpy as np
 
 from curator import __version__
 from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
-from curator.store import MANIFEST, PUZZLE_COPY, StoreError, atomic_write, file_sha256
+from curator.store import (
+    MANIFEST,
+    PUZZLE_COPY,
+    StoreError,
+    atomic_write,
+    file_sha256,
+    read_puzzle_copy,
+)
 
 KIND = "distance"
 FORMAT = "curator-distance/1"
@@ -117,12 +124,7 @@ class DistanceStore:
 
     def puzzle(self) -> PermutationPuzzle:
         """The puzzle of this table, read from the folder's copy of its file."""
-        path = self.directory / self.manifest.get("puzzle_file", PUZZLE_COPY)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise StoreError(f"{path}: cannot be read ({exc.strerror})")
-        return parse_permutation_puzzle(text, str(path))
+        return parse_permutation_puzzle(*read_puzzle_copy(self.directory, self.manifest))
 
     def load(self) -> np.ndarray:
         """The nibble table (uint8), checked against the manifest's size and checksum."""
