@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bitarray import bitarray
+from sample_puzzles import CHESS_3X3
 
 from curator import __version__
 from curator.analysis import analyze, estimate
@@ -21,26 +22,6 @@ from curator.sweep import PROPERTIES, LayerBits, goal_layer, sweep_layer
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
-CHESS = """\
-name = "chess-3x3"
-max_pieces = 4
-
-[board]
-art = \"\"\"
-...
-...
-...
-\"\"\"
-
-[rules]
-family = "capture"
-king_safe = true
-
-[pieces]
-K = 1
-R = 1
-P = 2
-"""
 
 
 def triangle() -> Puzzle:
@@ -187,7 +168,7 @@ def test_estimate_matches_what_was_written(analyzed, tmp_path):
     assert est.layers == 15
     assert est.positions == 2**15 - 1
     assert est.disk_bytes == sum(p.stat().st_size for p in analyzed.glob("*.bits"))
-    chess = parse_puzzle(CHESS, "chess")
+    chess = parse_puzzle(CHESS_3X3, "chess")
     analyze(chess, tmp_path / "chess")
     est = estimate(chess, chess.max_pieces)
     records = LayerStore.open(tmp_path / "chess").records()
@@ -255,7 +236,7 @@ def test_known_bit_of_a_multi_word_layer(analyzed):
 
 
 def test_typed_round_trip(tmp_path):
-    puzzle = parse_puzzle(CHESS, "chess")
+    puzzle = parse_puzzle(CHESS_3X3, "chess")
     expected = in_memory(puzzle)
     analyze(puzzle, tmp_path)
     store = LayerStore.open(tmp_path)
@@ -309,7 +290,7 @@ def test_rerun_continues_after_a_partial_manifest(analyzed, triangle_bits):
 
 
 def test_typed_rerun_continues_after_a_partial_manifest(tmp_path):
-    puzzle = parse_puzzle(CHESS, "chess")
+    puzzle = parse_puzzle(CHESS_3X3, "chess")
     expected = in_memory(puzzle)
     analyze(puzzle, tmp_path)
     data = manifest(tmp_path)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sample_puzzles import CHESS_3X3
 from typer.testing import CliRunner
 
 from curator.analysis import analyze
@@ -27,26 +28,6 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 EVERY = 10**9
 """A sample larger than any layer here: every rank is re-derived."""
 
-CHESS = """\
-name = "chess-3x3"
-max_pieces = 4
-
-[board]
-art = \"\"\"
-...
-...
-...
-\"\"\"
-
-[rules]
-family = "capture"
-king_safe = true
-
-[pieces]
-K = 1
-R = 1
-P = 2
-"""
 
 runner = CliRunner()
 
@@ -67,7 +48,7 @@ def error_line(stderr: str) -> str:
 
 SOURCES = {
     "triangle": lambda: (load_puzzle(PUZZLES / "triangle.toml"), 6),
-    "chess": lambda: (parse_puzzle(CHESS, "chess"), None),
+    "chess": lambda: (parse_puzzle(CHESS_3X3, "chess"), None),
     "fling": lambda: (load_puzzle(PUZZLES / "fling.toml"), 3),
     "peg-centre": lambda: (load_puzzle(PUZZLES / "peg-centre.toml"), 3),
 }
