@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from curator import __version__
 from curator.board import GRIDS, Board, BoardError
-from curator.puzzle import Goal
+from curator.puzzle import Goal, PuzzleError
 from curator.ranking import rank_placement
 from curator.rules import FAMILIES, ParamError, Rules
 from curator.search import Move, Report
@@ -204,13 +204,8 @@ def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> 
 # -- reading packs ---------------------------------------------------------------------------
 
 
-class PackError(ValueError):
+class PackError(PuzzleError):
     """A level pack is malformed; the message is one line: source: key: problem."""
-
-    def __init__(self, source: str, key: str, message: str) -> None:
-        super().__init__(f"{source}: {key}: {message}")
-        self.source = source
-        self.key = key
 
 
 @dataclass(frozen=True)
