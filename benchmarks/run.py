@@ -15,7 +15,7 @@ import platform
 import resource
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numba
@@ -111,7 +111,7 @@ def main() -> None:
     numba.set_num_threads(args.threads)
     report = {
         "curator_version": __version__,
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cpus": numba.config.NUMBA_NUM_THREADS, "threads": args.threads,
                     "python": platform.python_version(), "numba": numba.__version__},
         "layers": [],
