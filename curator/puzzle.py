@@ -86,13 +86,17 @@ def load_puzzle(path: str | Path) -> Puzzle:
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     """Validate puzzle-file text; `source` names it in error messages."""
+    return _Reader(source).puzzle(read_toml(text, source), text)
+
+
+def read_toml(text: str, source: str) -> dict:
+    """The tables of a puzzle file's text; PuzzleError naming `source` if it is not TOML."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(source, "toml", f"not valid TOML ({exc})")
     except RecursionError:
         raise PuzzleError(source, "toml", "arrays or tables are nested too deeply") from None
-    return _Reader(source).puzzle(data, text)
 
 
 class _Reader:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.puzzle import NAME_PATTERN, PuzzleError, _Reader, read_puzzle_text
+from curator.puzzle import NAME_PATTERN, _Reader, read_puzzle_text, read_toml
 from curator.ranking import (
     orientation_count,
     rank_orientation,
@@ -206,11 +206,7 @@ def load_permutation_puzzle(path: str | Path) -> PermutationPuzzle:
 
 def parse_permutation_puzzle(text: str, source: str = "<puzzle>") -> PermutationPuzzle:
     """Validate permutation-puzzle text; `source` names it in error messages."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PuzzleError(source, "toml", f"not valid TOML ({exc})")
-    return _PermutationReader(source).puzzle(data, text)
+    return _PermutationReader(source).puzzle(read_toml(text, source), text)
 
 
 class _PermutationReader(_Reader):
