@@ -231,13 +231,14 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
 
 @numba.njit(cache=True)
 def _next_sequence(seq):
-    """Advance `seq` to the next distinct ordering in lex order; False after the last."""
+    """Advance `seq` to the next distinct ordering in lex order and return the first index
+    that changed; -1 after the last ordering."""
     k = seq.shape[0]
     i = k - 2
     while i >= 0 and seq[i] >= seq[i + 1]:
         i -= 1
     if i < 0:
-        return False
+        return -1
     j = k - 1
     while seq[j] <= seq[i]:
         j -= 1
@@ -247,7 +248,7 @@ def _next_sequence(seq):
         seq[lo], seq[hi] = seq[hi], seq[lo]
         lo += 1
         hi -= 1
-    return True
+    return i
 
 
 @numba.njit
@@ -286,13 +287,140 @@ def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
             ranks[j] = child_base[t] + within
         s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
-        if r + 1 < hi and not _next_sequence(seq):
+        if r + 1 < hi and _next_sequence(seq) < 0:
             m = mask
             while m:
                 board[lowest_bit(m)] = 0
                 m &= m - np.uint64(1)
             mask = next_colex_mask(mask)
             unrank_multiset_sequence(0, counts, seq)
+
+
+@numba.njit  # not cached: rank_colex_mask reads a large global table
+def _capture_geometry(mask, reach, tables, attacks, cell, place, target, child_colex):
+    """What a capture position's moves depend on besides its types, for one mask.
+
+    cell[p] is the cell of the p-th piece (cells in increasing order); target[p, t] has bit q
+    set when a piece of type t (0-based) on cell[p] captures the q-th piece; child_colex[p]
+    is the colex rank of the mask after the p-th piece moves away.
+    """
+    reach(mask, tables, attacks)
+    m = mask
+    p = 0
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        cell[p] = c
+        place[c] = p
+        child_colex[p] = rank_colex_mask(mask ^ (np.uint64(1) << np.uint64(c)))
+        p += 1
+    for p in range(cell.shape[0]):
+        for t in range(target.shape[1]):
+            hits = attacks[cell[p], t + 1]
+            bits = np.uint64(0)
+            while hits:
+                bits |= np.uint64(1) << np.uint64(place[lowest_bit(hits)])
+                hits &= hits - np.uint64(1)
+            target[p, t] = bits
+
+
+@numba.njit(cache=True)
+def _rank_terms(seq, first, prefix, weights, remaining, before, without):
+    """Refresh the running rank terms of `seq` from index `first` on.
+
+    remaining[i] is the table index of the types seq[i:], before[i] the sum of the rank
+    terms of seq[:i] (so before[k] is the rank of seq), and without[v, i] the same sum with
+    one type v taken out of every remaining multiset (valid while seq[i:] holds a v).
+    """
+    for i in range(first, seq.shape[0]):
+        item = seq[i]
+        at = remaining[i]
+        before[i + 1] = before[i] + prefix[at, item]
+        for v in range(without.shape[0]):
+            without[v, i + 1] = without[v, i] + prefix[max(at - weights[v], 0), item]
+        remaining[i + 1] = at - weights[item]
+
+
+@numba.njit
+def _capture_chunk(args, reach, tables, lo, hi, base, out_s, out_u, out_a):
+    """Typed positions whose moves are captures, one mask's orderings at a time.
+
+    A child's rank terms depend only on the types still to come and the item, so the terms
+    of the child in which the p-th piece takes the q-th are the parent's with the victim's
+    type taken out before min(p, q) (`without`), and the parent's after max(p, q). The next
+    ordering in lex order changes only the items from `changed` on, so every child with
+    max(p, q) < changed keeps its move and its rank goes up by exactly one: only the
+    children touching the changed items are worked out again. ranks[:upto[m]] are the
+    children with max(p, q) < m.
+    """
+    (n, counts, child_base, child_orderings, index, prefix, weights, capturable, solvable,
+     unique, step_once) = args
+    counts = counts.copy()  # the multiset unranker uses its counts as scratch space
+    k = counts.sum()
+    types = counts.shape[0]
+    orderings = multinomial(counts)
+    attacks = np.zeros((n, types + 1), dtype=np.uint64)
+    cell = np.empty(k, dtype=np.int64)
+    place = np.empty(n, dtype=np.int64)
+    target = np.empty((k, types), dtype=np.uint64)
+    child_colex = np.empty(k, dtype=np.int64)
+    remaining = np.empty(k + 1, dtype=np.int64)
+    before = np.zeros(k + 1, dtype=np.int64)
+    without = np.zeros((types, k + 1), dtype=np.int64)
+    remaining[0] = index
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    upto = np.zeros(k + 1, dtype=np.int64)
+    seq = np.empty(k, dtype=np.int64)
+    mask = unrank_colex_mask(lo // orderings, n, k)
+    unrank_multiset_sequence(lo % orderings, counts, seq)
+    _capture_geometry(mask, reach, tables, attacks, cell, place, target, child_colex)
+    changed = 0
+    for r in range(lo, hi):
+        _rank_terms(seq, changed, prefix, weights, remaining, before, without)
+        for j in range(upto[changed]):
+            ranks[j] += 1
+        count = upto[changed]
+        rank = before[k]
+        for m in range(changed, k):
+            upto[m] = count
+            after = rank - before[m + 1]
+            # The piece on m takes an earlier piece q: every term is a running sum.
+            mover = seq[m]
+            hits = target[m, mover] & _filled(m)
+            while hits:
+                q = lowest_bit(hits)
+                hits &= hits - np.uint64(1)
+                victim = seq[q]
+                if capturable[victim + 1]:
+                    within = (without[victim, q] + prefix[remaining[q] - weights[victim], mover]
+                              + without[mover, m] - without[mover, q + 1] + after)
+                    ranks[count] = (child_base[victim + 1] + child_colex[m]
+                                    * child_orderings[victim + 1] + within)
+                    count += 1
+            # An earlier piece p takes the piece on m.
+            victim = seq[m]
+            if not capturable[victim + 1]:
+                continue
+            for p in range(m):
+                mover = seq[p]
+                if (target[p, mover] >> np.uint64(m)) & np.uint64(1):
+                    shift = weights[mover] - weights[victim]
+                    within = without[victim, p] + prefix[remaining[m] + shift, mover] + after
+                    for j in range(p + 1, m):
+                        within += prefix[remaining[j] + shift, seq[j]]
+                    ranks[count] = (child_base[victim + 1] + child_colex[p]
+                                    * child_orderings[victim + 1] + within)
+                    count += 1
+        upto[k] = count
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        _record(r, base, s, u, a, out_s, out_u, out_a)
+        if r + 1 < hi:
+            changed = _next_sequence(seq)
+            if changed < 0:
+                mask = next_colex_mask(mask)
+                unrank_multiset_sequence(0, counts, seq)
+                _capture_geometry(mask, reach, tables, attacks, cell, place, target, child_colex)
+                changed = 0
 
 
 @numba.njit
@@ -319,6 +447,13 @@ def _typed_run(args, children, tables, size, first_word, last_word, out_s, out_u
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
         _typed_chunk(args, children, tables, lo, hi, first_word, out_s, out_u, out_a)
+
+
+@numba.njit(parallel=True)
+def _capture_run(args, reach, tables, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _capture_chunk(args, reach, tables, lo, hi, first_word, out_s, out_u, out_a)
 
 
 @numba.njit(parallel=True)
@@ -383,8 +518,14 @@ def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
     solvable, unique, child_base, child_orderings = _typed_children(layer, below)
     table = MultisetTable(layer.counts)  # covers the layer and every layer below it
     counts = np.array(layer.counts, dtype=np.int64)
-    args = (layer.cells, counts, child_base, child_orderings, table.index(layer.counts),
-            table.prefix, table.weights, solvable, unique, step_once)
+    ordering = (layer.cells, counts, child_base, child_orderings, table.index(layer.counts),
+                table.prefix, table.weights)
+    captures = rules.captures()
+    if captures is not None:
+        reach, capturable = captures
+        args = (*ordering, capturable, solvable, unique, step_once)
+        return _capture_run, (args, reach, rules.tables())
+    args = (*ordering, solvable, unique, step_once)
     return _typed_run, (args, rules.children, rules.tables())
 
 

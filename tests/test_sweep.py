@@ -382,7 +382,7 @@ def assert_identical(a: dict[Layer, LayerBits], b: dict[Layer, LayerBits]) -> No
         for name in PROPERTIES:
             x, y = getattr(a[layer], name), getattr(b[layer], name)
             assert x.dtype == y.dtype and x.shape == y.shape
-            assert np.array_equal(x, y), f"{layer.key} {name} differs between thread counts"
+            assert np.array_equal(x, y), f"{layer.key} {name} differs"
 
 
 @pytest.fixture(scope="module")
@@ -473,6 +473,20 @@ def test_parallel_equals_serial_typed():
     parallel = sweep_with_threads(puzzle, 4, 2)
     assert max(layer.size for layer in serial) == 43680
     assert_identical(serial, parallel)
+
+
+@pytest.mark.parametrize("king_safe", [False, True])
+def test_capture_kernel_equals_board_building_kernel(monkeypatch, king_safe):
+    """The capture fast path against the typed kernel that builds every child's board."""
+    text = (PUZZLES / "solitaire-chess.toml").read_text()
+    puzzle = parse_puzzle(text.replace("king_safe = false", f"king_safe = {str(king_safe).lower()}"),
+                          "solitaire-chess.toml")
+    assert puzzle.rules.options["king_safe"] is king_safe
+    fast = sweep_all(puzzle, 5)
+    monkeypatch.setattr(puzzle.rules, "captures", lambda: None)
+    slow = sweep_all(puzzle, 5)
+    assert max(layer.size for layer in slow) == 524160
+    assert_identical(fast, slow)
 
 
 @pytest.mark.slow

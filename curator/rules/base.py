@@ -125,6 +125,20 @@ class Rules(ABC):
         The sweep then ranks children from per-block tables instead of generating them."""
         return None
 
+    def captures(self) -> tuple[Callable, np.ndarray] | None:
+        """For typed families whose every move is a capture (a piece moves onto an occupied
+        cell and the piece there is removed): the compiled
+
+            reach(mask, tables, out)
+
+        which sets out[c, t], for every occupied cell c and type t >= 1, to the mask of the
+        cells a piece of type t standing on c may capture on in this occupancy; and a bool
+        array, indexed by type, of the types that may be captured. None otherwise.
+
+        The sweep then works out each mask's geometry once for all its type orderings and
+        ranks children from the parent's ordering instead of building their boards."""
+        return None
+
     def keeps(self, transform: Transform) -> bool:
         """Whether the rules look the same after a board symmetry (default: always)."""
         return True

@@ -34,23 +34,41 @@ MOVES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
 }
 
 
+@numba.njit(cache=True, inline="always")
+def _attacks(mask, src, mover, tables):
+    """The occupied cells a piece of type `mover` on `src` attacks."""
+    lines, forward, leaps, slides, _ = tables
+    targets = leaps[mover, src] & mask
+    along = slides[mover]
+    while along:
+        d = lowest_bit(along)
+        along &= along - ONE
+        ahead = mask & lines[src, d]
+        if ahead:
+            targets |= ONE << np.uint64(nearest_cell(ahead, forward[d]))
+    return targets
+
+
+@numba.njit(cache=True)
+def capture_reach(mask, tables, out):
+    movers = mask
+    while movers:
+        src = lowest_bit(movers)
+        movers &= movers - ONE
+        for mover in range(1, out.shape[1]):
+            out[src, mover] = _attacks(mask, src, mover, tables)
+
+
 @numba.njit(cache=True)
 def capture_children(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
-    lines, forward, leaps, slides, protected = tables
+    protected = tables[4]
     count = 0
     movers = mask
     while movers:
         src = lowest_bit(movers)
         movers &= movers - ONE
         mover = np.int64(board[src])
-        targets = leaps[mover, src] & mask
-        along = slides[mover]
-        while along:
-            d = lowest_bit(along)
-            along &= along - ONE
-            ahead = mask & lines[src, d]
-            if ahead:
-                targets |= ONE << np.uint64(nearest_cell(ahead, forward[d]))
+        targets = _attacks(mask, src, mover, tables)
         while targets:
             dst = lowest_bit(targets)
             targets &= targets - ONE
@@ -112,6 +130,10 @@ class CaptureRules(Rules):
     @property
     def children(self) -> Callable:
         return capture_children
+
+    def captures(self) -> tuple[Callable, np.ndarray]:
+        protected = self.tables()[4]
+        return capture_reach, ~protected
 
     def keeps(self, transform) -> bool:
         # Pawns capture up the board, so only symmetries that keep "up" are symmetries.
