@@ -95,21 +95,20 @@ def _classify(ranks, count, solvable, unique, step_once):
     the goal counts once (`step_once`), every solvable position is unique. all_moves needs a
     move and every child solvable.
     """
-    first = np.int64(-1)
-    distinct = 0
+    first = np.int64(-1)  # the first solvable child's rank
+    two = False  # a second, different solvable child exists
     all_solvable = count > 0
     for j in range(count):
         r = ranks[j]
-        if _bit(solvable, r):
-            if distinct == 0:
-                first = r
-                distinct = 1
-            elif r != first:
-                distinct = 2
-        else:
-            all_solvable = False
-    unique_path = (distinct == 1 and _bit(unique, first) != 0) or (step_once and distinct > 0)
-    return distinct > 0, unique_path, all_solvable
+        solvable_child = _bit(solvable, r) != 0
+        all_solvable &= solvable_child
+        two |= solvable_child & (first >= 0) & (r != first)
+        first = r if solvable_child & (first < 0) else first
+    # Branch-free on purpose: child bits are hard to predict, and an array read inside a
+    # branch made the compiler add reference-count updates on every position.
+    unique_child = _bit(unique, max(first, 0)) != 0
+    unique_path = first >= 0 and ((not two and unique_child) or step_once)
+    return first >= 0, unique_path, all_solvable
 
 
 @numba.njit
