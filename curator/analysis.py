@@ -1,7 +1,8 @@
 """Running a whole analysis: sweep every layer from the goal upward and store each one.
 
 Finished layers whose files verify are kept, so a run that was stopped picks up where it
-left off. Progress goes to an optional `Reporter`.
+left off. Each layer is written while the next one is computed. Progress goes to an optional
+`Reporter`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -23,7 +25,11 @@ from curator.sweep import PROPERTIES, LayerBits, Progress, goal_layer, sweep_lay
 
 
 class Reporter(Protocol):
-    """Receives progress while `analyze` runs."""
+    """Receives progress while `analyze` runs.
+
+    `layer_finished` for a computed layer comes from the thread that writes it, while the
+    next layer is under way.
+    """
 
     def layer_started(self, layer: Layer) -> None: ...
 
@@ -171,6 +177,13 @@ def analyze(
                         executor)
 
 
+def _save(store: LayerStore, bits: LayerBits, seconds: float, puzzle: Puzzle, max_pieces: int,
+          reporter: Reporter | None) -> None:
+    entry = store.save(bits, seconds, puzzle, max_pieces)
+    if reporter:
+        reporter.layer_finished(bits.layer, entry, kept=False)
+
+
 def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, reporter: Reporter | None,
              warn: Callable[[str], None], executor: Executor | None = None) -> LayerStore:
     store = LayerStore.for_puzzle(directory, puzzle, max_pieces, force)
@@ -178,33 +191,41 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
         warn(f"{directory / name}: removed, a temporary file left by an interrupted run")
     below: list[Layer] = []
     computed: dict[Layer, LayerBits] = {}
-    for level in StateSpace(puzzle).levels(max_pieces):
-        below_bits: list[LayerBits] | None = None
-        for layer in level:
-            if reporter:
-                reporter.layer_started(layer)
-            problem = store.problem(layer)
-            if problem is None and store.record(layer) is not None:
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="curator-save") as saver:
+        saving: Future | None = None
+        for level in StateSpace(puzzle).levels(max_pieces):
+            below_bits: list[LayerBits] | None = None
+            for layer in level:
                 if reporter:
-                    reporter.layer_finished(layer, store.record(layer).entry, kept=True)
-                continue
-            if problem is not None:
-                warn(f"{problem}; recomputing layer {layer.key}")
-            if below and below_bits is None:
-                below_bits = [computed.get(b) or store.load(b, verify=False, mmap=True) for b in below]
-            start = time.perf_counter()
-            advance = reporter.advance if reporter else None
-            if executor is not None:
-                bits = executor.sweep(store, puzzle, layer, below_bits or [], advance)
-            elif below:
-                bits = sweep_layer(puzzle, layer, below_bits, advance)
-            else:
-                bits = goal_layer(puzzle, layer, advance)
-            entry = store.save(bits, time.perf_counter() - start, puzzle, max_pieces)
-            if executor is None:  # an executor reads the level below from the store
-                computed[layer] = bits
-            if reporter:
-                reporter.layer_finished(layer, entry, kept=False)
-        computed = {layer: bits for layer, bits in computed.items() if layer in level}
-        below = level
+                    reporter.layer_started(layer)
+                problem = store.problem(layer)
+                if problem is None and store.record(layer) is not None:
+                    if reporter:
+                        reporter.layer_finished(layer, store.record(layer).entry, kept=True)
+                    continue
+                if problem is not None:
+                    warn(f"{problem}; recomputing layer {layer.key}")
+                if executor is not None and saving is not None:
+                    saving.result()  # an executor reads the level below from the store
+                if below and below_bits is None:
+                    below_bits = [computed.get(b) or store.load(b, verify=False, mmap=True)
+                                  for b in below]
+                start = time.perf_counter()
+                advance = reporter.advance if reporter else None
+                if executor is not None:
+                    bits = executor.sweep(store, puzzle, layer, below_bits or [], advance)
+                elif below:
+                    bits = sweep_layer(puzzle, layer, below_bits, advance)
+                else:
+                    bits = goal_layer(puzzle, layer, advance)
+                seconds = time.perf_counter() - start
+                if saving is not None:
+                    saving.result()  # layers are written one at a time, in order; raises its error
+                saving = saver.submit(_save, store, bits, seconds, puzzle, max_pieces, reporter)
+                if executor is None:
+                    computed[layer] = bits
+            computed = {layer: bits for layer, bits in computed.items() if layer in level}
+            below = level
+        if saving is not None:
+            saving.result()
     return store

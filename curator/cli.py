@@ -15,7 +15,14 @@ from pathlib import Path
 import numba
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from curator import __version__
@@ -99,17 +106,19 @@ class _RichReporter:
 
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
-        self.task = None
+        self.tasks: dict[Layer, TaskID] = {}
+        self.current: Layer | None = None
 
     def layer_started(self, layer: Layer) -> None:
-        self.task = self.progress.add_task(layer.key, total=layer.size)
+        self.tasks[layer] = self.progress.add_task(layer.key, total=layer.size)
+        self.current = layer
 
     def advance(self, positions: int) -> None:
-        self.progress.advance(self.task, positions)
+        self.progress.advance(self.tasks[self.current], positions)
 
     def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None:
         note = " (kept)" if kept else f" ({entry['seconds']:.1f} s)"
-        self.progress.update(self.task, completed=layer.size, description=layer.key + note)
+        self.progress.update(self.tasks[layer], completed=layer.size, description=layer.key + note)
 
 
 def _layers_json(store: LayerStore) -> dict:
