@@ -12,6 +12,10 @@ array with one entry per cell (0 empty, t = piece type t, 1-based) and compile
 
 where out_removed[j] is the type (1-based) of the piece the j-th move removed. Every move
 removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to_cell.
+
+Two optional descriptions let the sweep use a faster kernel: `mask_moves` (one-kind
+families whose moves are fixed cell patterns) and `captures` (typed families whose every
+move is a capture). `children` stays the reference the fast kernels are tested against.
 """
 
 from __future__ import annotations
