@@ -164,7 +164,7 @@ def _analyze_distances(
     if max_pieces is not None:
         raise UsageError("--max-pieces does not apply to a permutation puzzle")
     puzzle = load_permutation_puzzle(puzzle_file)
-    directory = output if output is not None else Path("output") / puzzle.name
+    directory = _results_folder(output, puzzle.name)
     err.print(
         f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
         f"({puzzle.metric} metric); {_bytes((puzzle.size + 1) // 2)} on disk; {threads} threads",
@@ -229,7 +229,7 @@ def analyze_command(
     total = sum(puzzle.piece_limits)
     if not puzzle.goal.pieces <= depth <= total:
         raise UsageError(f"--max-pieces must be between {puzzle.goal.pieces} and {total}, got {depth}")
-    directory = output if output is not None else Path("output") / puzzle.name
+    directory = _results_folder(output, puzzle.name)
     _print_estimate(puzzle.name, estimate(puzzle, depth), threads)
     if not (force or ignore_limits):
         _check_limits(puzzle, depth, directory)
@@ -244,6 +244,14 @@ def analyze_command(
             executor.close()
     out.print(_layers_table(_layers_json(store), len(puzzle.piece_types) > 1))
     err.print(f"results in {directory}", highlight=False)
+
+
+def _results_folder(output: Path | None, name: str) -> Path:
+    """The folder `--output` names (default output/NAME); UsageError if it is a file."""
+    directory = output if output is not None else Path("output") / name
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--output {directory} is a file, not a folder")
+    return directory
 
 
 def _connect(address: str) -> ClusterExecutor:

@@ -463,6 +463,16 @@ def test_folder_that_cannot_be_created(tmp_path):
     assert str(blocker / "out") in error_line(result.stderr)
 
 
+@pytest.mark.parametrize("puzzle_file", [TRIANGLE, PUZZLES / "pocket-cube.toml"], ids=["layers", "distances"])
+def test_an_output_that_is_a_file_is_a_usage_error(tmp_path, puzzle_file):
+    target = tmp_path / "results"
+    target.write_text("keep me")
+    result = invoke("analyze", puzzle_file, "--output", target)
+    assert result.exit_code == 2
+    assert f"--output {target} is a file, not a folder" in error_line(result.stderr)
+    assert target.read_text() == "keep me"
+
+
 def test_a_second_run_in_the_same_folder_is_refused(triangle_dir):
     before = digests(triangle_dir)
     manifest = (triangle_dir / MANIFEST).read_bytes()
