@@ -171,7 +171,8 @@ def _analyze_distances(
         highlight=False,
     )
     store = analyze_distances(
-        puzzle, directory, threads, force, lambda d, n: err.print(f"distance {d}: {n:,}", highlight=False)
+        puzzle, directory, threads, force,
+        lambda d, n: err.print(f"distance {d}: {n:,}", highlight=False), _warn,
     )
     out.print(distances_table(store))
     err.print(f"results in {directory}", highlight=False)

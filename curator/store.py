@@ -16,7 +16,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,21 @@ def _sync_directory(directory: Path) -> None:
             raise
     finally:
         os.close(fd)
+
+
+def remove_temporaries(directory: Path, own: Callable[[str], bool]) -> list[str]:
+    """Delete the temporary files a killed run left in `directory`; return their names.
+
+    Only names `atomic_write` makes for files `own` claims are touched. Call it while
+    holding `exclusive`, so no other run's file is taken for a leftover.
+    """
+    removed = []
+    for path in sorted(directory.iterdir()):
+        match = TEMPORARY.fullmatch(path.name)
+        if match and own(match.group(1)) and path.is_file():
+            path.unlink(missing_ok=True)
+            removed.append(path.name)
+    return removed
 
 
 @contextlib.contextmanager
@@ -220,18 +235,8 @@ class LayerStore:
         return None
 
     def remove_temporaries(self) -> list[str]:
-        """Delete temporary files a killed run left behind; return their names.
-
-        Only names `atomic_write` makes for this folder's own files are touched. Call it
-        while holding `exclusive`, so no other run's file is taken for a leftover.
-        """
-        removed = []
-        for path in sorted(self.directory.iterdir()):
-            match = TEMPORARY.fullmatch(path.name)
-            if match and _own_file(match.group(1)) and path.is_file():
-                path.unlink(missing_ok=True)
-                removed.append(path.name)
-        return removed
+        """Delete temporary files a killed run left behind (see `remove_temporaries`)."""
+        return remove_temporaries(self.directory, _own_file)
 
     def load(self, layer: Layer, verify: bool = True, mmap: bool = False) -> LayerBits:
         """The layer's bits; StoreError if it is not recorded or a file is damaged."""

@@ -25,6 +25,9 @@ import curator
 import curator.analysis
 from curator.analysis import analyze, resource_shortfalls
 from curator.cli import app
+from curator.distance.analysis import analyze_distances
+from curator.distance.puzzle import load_permutation_puzzle
+from curator.distance.store import TABLE_FILE
 from curator.puzzle import load_puzzle
 from curator.store import MANIFEST, TEMPORARY, LayerStore, exclusive
 from curator.sweep import PROPERTIES
@@ -261,6 +264,33 @@ def test_stale_temporary_files_are_removed_and_others_kept(tmp_path):
     assert sorted(w.split(":")[0] for w in warnings) == sorted(str(directory / n) for n in ours)
     store = LayerStore.open(directory)
     assert all(store.verified(record.layer) for record in store.records())
+
+
+def test_distance_tables_remove_their_stale_temporary_files(tmp_path):
+    puzzle = load_permutation_puzzle(PUZZLES / "eight-puzzle.toml")
+    directory = tmp_path / "eight"
+    analyze_distances(puzzle, directory)
+    ours = [f".{TABLE_FILE}.a1b2c3d4.tmp", f".{MANIFEST}.zz_99xyz.tmp"]
+    theirs = [".notes.txt.a1b2c3d4.tmp", ".k05.solvable.bits.a1b2c3d4.tmp"]
+    for name in ours + theirs:
+        (directory / name).write_bytes(b"half a file")
+    warnings: list[str] = []
+    store = analyze_distances(puzzle, directory, warn=warnings.append)
+    names = set(os.listdir(directory))
+    assert not names & set(ours)
+    assert set(theirs) <= names
+    assert sorted(w.split(":")[0] for w in warnings) == sorted(str(directory / n) for n in ours)
+    assert store.complete and store.counts[-1] == 2  # the two positions 31 moves away
+
+
+def test_a_second_distance_run_in_the_same_folder_is_refused(tmp_path):
+    directory = tmp_path / "eight"
+    directory.mkdir()
+    with exclusive(directory):
+        result = invoke("analyze", PUZZLES / "eight-puzzle.toml", "--output", directory)
+    assert result.exit_code == 1
+    assert "another `curator analyze` is writing here" in error_line(result.stderr)
+    assert os.listdir(directory) == []
 
 
 # -- damaged layers -----------------------------------------------------------------------------

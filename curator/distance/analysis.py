@@ -1,7 +1,9 @@
 """Running a distance analysis: sweep a permutation puzzle from its solved state and store it.
 
 A finished table is kept unless forced; a long sweep is checkpointed every
-CHECKPOINT_SECONDS, and a stopped one resumes from its last checkpoint.
+CHECKPOINT_SECONDS, and a stopped one resumes from its last checkpoint. As for layered
+analyses, one run at a time writes to a folder, and temporary files a killed run left are
+removed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import expand, start_table
 from curator.distance.tables import build_kernel
-from curator.store import StoreError
+from curator.store import StoreError, exclusive
 
 CHECKPOINT_SECONDS = 60.0
 
@@ -31,13 +33,28 @@ def analyze_distances(
     workers: int | None = None,
     force: bool = False,
     level_done: LevelDone | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> DistanceStore:
-    """Compute (or keep, or finish) the distance table of `puzzle` in `directory`."""
+    """Compute (or keep, or finish) the distance table of `puzzle` in `directory`.
+
+    StoreError if another analysis is writing to `directory`; `warn` gets one line per
+    temporary file of an interrupted run that is removed.
+    """
     if workers is not None:
         numba.set_num_threads(workers)
-    store = DistanceStore.for_puzzle(directory, puzzle, force)
-    if store.complete:
-        return store
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    with exclusive(directory):
+        store = DistanceStore.for_puzzle(directory, puzzle, force)
+        for name in store.remove_temporaries():
+            if warn:
+                warn(f"{directory / name}: removed, a temporary file left by an interrupted run")
+        if not store.complete:
+            _sweep(puzzle, store, level_done)
+    return store
+
+
+def _sweep(puzzle: PermutationPuzzle, store: DistanceStore, level_done: LevelDone | None) -> None:
     start = time.perf_counter()
     kernel = build_kernel(puzzle)
     resumed = _checkpoint(store)
@@ -55,7 +72,6 @@ def analyze_distances(
             store.save(table, counts, False, earlier + time.perf_counter() - start)
             saved = time.perf_counter()
     store.save(table, counts, True, earlier + time.perf_counter() - start)
-    return store
 
 
 def _checkpoint(store: DistanceStore) -> np.ndarray | None:

@@ -21,6 +21,7 @@ from curator.store import (
     atomic_write,
     file_sha256,
     read_puzzle_copy,
+    remove_temporaries,
 )
 
 KIND = "distance"
@@ -106,6 +107,10 @@ class DistanceStore:
         store = cls(directory, manifest)
         store._write_manifest()
         return store
+
+    def remove_temporaries(self) -> list[str]:
+        """Delete temporary files a killed run left behind (see `curator.store`)."""
+        return remove_temporaries(self.directory, lambda name: name in (MANIFEST, PUZZLE_COPY, TABLE_FILE))
 
     # -- reading ---------------------------------------------------------------------------
 
