@@ -99,11 +99,6 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> lis
     the names the analysis uses are replaced by files of the same size.
     """
     est = estimate(puzzle, max_pieces)
-    out = []
-    memory = free_memory()
-    if memory is not None and est.peak_memory_bytes > memory:
-        out.append(Shortfall("memory", est.peak_memory_bytes, memory, "available"))
-    existing = _nearest_existing(Path(directory))
     written = 0
     if Path(directory).is_dir():
         for level in StateSpace(puzzle).levels(max_pieces):
@@ -112,9 +107,20 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> lis
                     path = Path(directory) / f"{layer.key}.{prop}.bits"
                     if path.is_file():
                         written += min(path.stat().st_size, layer.words * 8)
+    return shortfalls(est.peak_memory_bytes, est.disk_bytes - written, directory)
+
+
+def shortfalls(memory_bytes: int, disk_bytes: int, directory: Path) -> list[Shortfall]:
+    """What a run needing `memory_bytes` of memory and writing `disk_bytes` into `directory`
+    needs beyond the free memory and disk space."""
+    out = []
+    memory = free_memory()
+    if memory is not None and memory_bytes > memory:
+        out.append(Shortfall("memory", memory_bytes, memory, "available"))
+    existing = _nearest_existing(Path(directory))
     disk = shutil.disk_usage(existing).free
-    if est.disk_bytes - written > disk:
-        out.append(Shortfall("disk", est.disk_bytes - written, disk, f"free under {existing}"))
+    if disk_bytes > disk:
+        out.append(Shortfall("disk", disk_bytes, disk, f"free under {existing}"))
     return out
 
 

@@ -27,13 +27,13 @@ from rich.table import Table
 
 from curator import __version__
 from curator import select as selecting
-from curator.analysis import Estimate, analyze, estimate, resource_shortfalls
+from curator.analysis import Estimate, Shortfall, analyze, estimate, resource_shortfalls, shortfalls
 from curator.cluster import ClusterError, ClusterExecutor, check_address
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
 from curator.distance.report import distances_table, positions_table
 from curator.distance.select import parse_distance_range, select_positions
-from curator.distance.store import DistanceStore, holds_distances
+from curator.distance.store import TABLE_FILE, DistanceStore, holds_distances
 from curator.puzzle import PuzzleError, load_puzzle
 from curator.space import Layer, StateSpace
 from curator.store import LayerStore, StoreError
@@ -158,18 +158,26 @@ def _print_estimate(name: str, est: Estimate, workers: int) -> None:
 
 
 def _analyze_distances(
-    puzzle_file: Path, output: Path | None, max_pieces: int | None, threads: int, force: bool
+    puzzle_file: Path, output: Path | None, max_pieces: int | None, threads: int, force: bool,
+    ignore_limits: bool,
 ) -> None:
     """`analyze` for a permutation puzzle: its distance table."""
     if max_pieces is not None:
         raise UsageError("--max-pieces does not apply to a permutation puzzle")
     puzzle = load_permutation_puzzle(puzzle_file)
     directory = _results_folder(output, puzzle.name)
+    table_bytes = (puzzle.size + 1) // 2
     err.print(
         f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
-        f"({puzzle.metric} metric); {_bytes((puzzle.size + 1) // 2)} on disk; {threads} threads",
+        f"({puzzle.metric} metric); {_bytes(table_bytes)} on disk; {threads} threads",
         highlight=False,
     )
+    if not (force or ignore_limits):
+        # The sweep holds the table in memory; an existing table file is replaced in place.
+        table = directory / TABLE_FILE
+        written = min(table.stat().st_size, table_bytes) if table.is_file() else 0
+        _refuse_shortfalls(f"{puzzle.name}'s distance table",
+                           shortfalls(table_bytes, table_bytes - written, directory), "")
     store = analyze_distances(
         puzzle, directory, threads, force,
         lambda d, n: err.print(f"distance {d}: {n:,}", highlight=False), _warn,
@@ -219,7 +227,7 @@ def analyze_command(
     if permutation:
         if scheduler:
             raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a permutation puzzle")
-        return _analyze_distances(puzzle_file, output, max_pieces, threads, force)
+        return _analyze_distances(puzzle_file, output, max_pieces, threads, force, ignore_limits)
     if scheduler:
         try:
             check_address(scheduler)
@@ -268,15 +276,19 @@ def _warn(message: str) -> None:
 
 def _check_limits(puzzle, depth: int, directory: Path) -> None:
     """Refuse up front an analysis that will not fit in the free memory or disk (exit 1)."""
-    short = resource_shortfalls(puzzle, depth, directory)
+    _refuse_shortfalls(f"{puzzle.name} up to {depth} pieces",
+                       resource_shortfalls(puzzle, depth, directory), "lower --max-pieces, ")
+
+
+def _refuse_shortfalls(what: str, short: list[Shortfall], advice: str) -> None:
     if short:
         figures = "; ".join(
             f"{s.resource}: needs about {_bytes(s.needed)}, {_bytes(s.free)} {s.where}" for s in short
         )
         raise _fail(
             1,
-            f"{puzzle.name} up to {depth} pieces does not fit on this machine ({figures}); "
-            "lower --max-pieces, free some space, or pass --ignore-limits to run anyway",
+            f"{what} does not fit on this machine ({figures}); "
+            f"{advice}free some space, or pass --ignore-limits to run anyway",
         )
 
 

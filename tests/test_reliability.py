@@ -551,6 +551,31 @@ def test_limits_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
     assert invoke("analyze", TRIANGLE, "--output", directory).exit_code == 0
 
 
+def test_distance_tables_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
+    directory = tmp_path / "eight"
+    cube = PUZZLES / "eight-puzzle.toml"
+    monkeypatch.setattr(curator.analysis, "free_memory", lambda: 1000)
+    result = invoke("analyze", cube, "--output", directory)
+    assert result.exit_code == 1
+    line = error_line(result.stderr)
+    assert "eight-puzzle's distance table does not fit on this machine" in line
+    assert "memory: needs about 177.2 KiB, 1000 B available" in line and "disk" not in line
+    assert "--ignore-limits" in line and "--max-pieces" not in line
+    assert not directory.exists()
+    for flag in ("--ignore-limits", "--force"):
+        result = invoke("analyze", cube, "--output", directory, flag)
+        assert result.exit_code == 0, result.stderr
+
+    monkeypatch.undo()
+    usage = type("Usage", (), {"free": 100})
+    monkeypatch.setattr(curator.analysis.shutil, "disk_usage", lambda path: usage)
+    result = invoke("analyze", cube, "--output", tmp_path / "other")
+    assert result.exit_code == 1
+    assert f"disk: needs about 177.2 KiB, 100 B free under {tmp_path}" in error_line(result.stderr)
+    # A finished table needs no more disk: it is already there.
+    assert invoke("analyze", cube, "--output", directory).exit_code == 0
+
+
 def test_shortfalls_count_only_what_is_left_to_write(tmp_path):
     puzzle = load_puzzle(FLING)
     directory = tmp_path / "fling"
