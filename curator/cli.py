@@ -102,10 +102,12 @@ def _bytes(n: int) -> str:
 
 
 class _RichReporter:
-    """Shows one progress bar per layer."""
+    """Shows one progress bar per layer on a terminal, one line per finished layer elsewhere
+    (a log file or CI output, where bars would only appear when the command ends)."""
 
-    def __init__(self, progress: Progress) -> None:
+    def __init__(self, progress: Progress, lines: bool) -> None:
         self.progress = progress
+        self.lines = lines
         self.tasks: dict[Layer, TaskID] = {}
         self.current: Layer | None = None
 
@@ -119,6 +121,9 @@ class _RichReporter:
     def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None:
         note = " (kept)" if kept else f" ({entry['seconds']:.1f} s)"
         self.progress.update(self.tasks[layer], completed=layer.size, description=layer.key + note)
+        if self.lines:
+            noun = "position" if layer.size == 1 else "positions"
+            self.progress.console.print(f"{layer.key}: {layer.size:,} {noun}{note}", highlight=False)
 
 
 def _layers_json(store: LayerStore) -> dict:
@@ -245,9 +250,10 @@ def analyze_command(
     executor = _connect(scheduler) if scheduler else None
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     try:
-        with Progress(*columns, console=err, transient=False) as progress:
-            store = analyze(puzzle, directory, depth, threads, force, _RichReporter(progress), _warn,
-                            executor=executor)
+        lines = not err.is_terminal
+        with Progress(*columns, console=err, transient=False, disable=lines) as progress:
+            store = analyze(puzzle, directory, depth, threads, force, _RichReporter(progress, lines),
+                            _warn, executor=executor)
     finally:
         if executor is not None:
             executor.close()

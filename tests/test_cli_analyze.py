@@ -305,3 +305,14 @@ def test_english_centre_start_finishes_in_the_centre(tmp_path):
     word, bit = divmod(rank, 64)
     assert (int(bits.solvable[word]) >> bit) & 1 == 1
     assert (int(bits.unique[word]) >> bit) & 1 == 0  # the classic start has many solutions
+
+
+def test_progress_is_one_line_per_layer_when_not_on_a_terminal(tmp_path):
+    first = run("analyze", PUZZLES / "triangle.toml", "--output", tmp_path)
+    assert first.exit_code == 0, first.stderr
+    lines = [line for line in first.stderr.splitlines() if line.startswith("k")]
+    assert [line.split(":")[0] for line in lines] == [f"k{k:02d}" for k in range(1, 16)]
+    assert lines[6].startswith("k07: 6,435 positions (") and lines[6].endswith(" s)")
+    again = run("analyze", PUZZLES / "triangle.toml", "--output", tmp_path)
+    assert "k15: 1 position (kept)" in again.stderr.splitlines()
+    assert "━" not in first.stderr + again.stderr  # no progress bars in a log
