@@ -368,7 +368,7 @@ def _capture_chunk(args, reach, tables, lo, hi, base, out_s, out_u, out_a):
     without = np.zeros((types, k + 1), dtype=np.int64)
     remaining[0] = index
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
-    upto = np.zeros(k + 1, dtype=np.int64)
+    upto = np.zeros(k, dtype=np.int64)
     seq = np.empty(k, dtype=np.int64)
     mask = unrank_colex_mask(lo // orderings, n, k)
     unrank_multiset_sequence(lo % orderings, counts, seq)
@@ -410,7 +410,6 @@ def _capture_chunk(args, reach, tables, lo, hi, base, out_s, out_u, out_a):
                     ranks[count] = (child_base[victim + 1] + child_colex[p]
                                     * child_orderings[victim + 1] + within)
                     count += 1
-        upto[k] = count
         s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi:
