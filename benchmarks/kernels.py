@@ -11,13 +11,13 @@ their ratio, and writes the figures as JSON to benchmarks/results/ (or --json PA
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numba
 import numpy as np
+from figures import write_figures
 
 from curator.puzzle import Puzzle, load_puzzle
 from curator.space import StateSpace
@@ -88,11 +88,7 @@ def main() -> None:
         print(f"{case['puzzle']:>16} {case['layer']:<18} fast {case['fast_positions_per_second'] / 1e6:6.2f}"
               f" M/s  general {case['general_positions_per_second'] / 1e6:6.2f} M/s"
               f"  ratio {case['ratio']:.2f}", flush=True)
-    stamp = report["date"][:19].replace(":", "")
-    out = args.json or ROOT / "benchmarks" / "results" / f"kernels-{stamp}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"figures written to {out}")
+    write_figures(report, "kernels", args.json)
 
 
 if __name__ == "__main__":

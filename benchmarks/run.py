@@ -10,7 +10,6 @@ Figures are printed and written as JSON to benchmarks/results/ (or --json PATH).
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import resource
 import sys
@@ -28,6 +27,7 @@ from curator.sweep import LayerBits, goal_layer, sweep_layer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from figures import write_figures  # noqa: E402
 from python_sweep import python_sweep_layer  # noqa: E402
 
 # (puzzle file, piece count of the timed level) for the standard and the quick runs.
@@ -129,10 +129,7 @@ def main() -> None:
           f"speed-up {base['speedup']:.0f}x")
     report["peak_memory_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(f"peak memory {report['peak_memory_bytes'] / 2**30:.2f} GiB")
-    out = args.json or ROOT / "benchmarks" / "results" / f"sweep-{report['date'][:19].replace(':', '')}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"figures written to {out}")
+    write_figures(report, "sweep", args.json)
 
 
 if __name__ == "__main__":
