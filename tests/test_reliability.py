@@ -19,12 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import error_line, invoke
 
 import curator
 import curator.analysis
 from curator.analysis import analyze, resource_shortfalls
-from curator.cli import app
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import load_permutation_puzzle
 from curator.distance.store import TABLE_FILE
@@ -37,8 +36,6 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 FLING = PUZZLES / "fling.toml"
 TRIANGLE = PUZZLES / "triangle.toml"
 PEG = PUZZLES / "peg.toml"
-
-runner = CliRunner()
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -60,22 +57,6 @@ def cli_env() -> dict[str, str]:
 def run_cli(*args, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run(cli_command(*args), env=cli_env(), capture_output=True, text=True,
                           timeout=timeout)
-
-
-def invoke(*args):
-    result = runner.invoke(app, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
-
-
-def error_line(stderr: str) -> str:
-    """The one error line, the last thing on stderr; never a traceback."""
-    assert "Traceback" not in stderr, stderr
-    lines = [line for line in stderr.split("\n") if line.strip()]
-    errors = [line for line in lines if line.startswith("error: ")]
-    assert len(errors) == 1 and lines[-1] == errors[0], stderr
-    return errors[0]
 
 
 def digests(directory: Path) -> dict[str, str]:

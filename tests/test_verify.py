@@ -11,13 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import error_line, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sample_puzzles import CHESS_3X3
-from typer.testing import CliRunner
 
 from curator.analysis import analyze
-from curator.cli import app
 from curator.puzzle import load_puzzle, parse_puzzle
 from curator.ranking import rank_placement
 from curator.space import StateSpace
@@ -27,23 +26,6 @@ from curator.verify import DEFAULT_SAMPLE, BadRank, placement_rank, verify
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 EVERY = 10**9
 """A sample larger than any layer here: every rank is re-derived."""
-
-
-runner = CliRunner()
-
-
-def invoke(*args):
-    result = runner.invoke(app, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
-
-
-def error_line(stderr: str) -> str:
-    lines = [line for line in stderr.split("\n") if line.strip()]
-    assert "Traceback" not in stderr
-    assert lines and lines[-1].startswith("error: ") and sum(x.startswith("error: ") for x in lines) == 1
-    return lines[-1]
 
 
 SOURCES = {
