@@ -19,9 +19,9 @@ import numba
 import numpy as np
 from figures import write_figures
 
-from curator.puzzle import Puzzle, load_puzzle
-from curator.space import StateSpace
-from curator.sweep import LayerBits, LayerSweep
+from curator.layered.puzzle import Puzzle, load_puzzle
+from curator.layered.space import StateSpace
+from curator.layered.sweep import LayerBits, LayerSweep
 
 ROOT = Path(__file__).resolve().parent.parent
 # (puzzle file, piece count, the Rules method whose answer selects the fast kernel)

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from curator.cli import app
-from curator.puzzle import load_puzzle
-from curator.space import StateSpace
-from curator.store import LayerStore
+from curator.layered.puzzle import load_puzzle
+from curator.layered.space import StateSpace
+from curator.layered.store import LayerStore
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 LAYER_KEYS = {"pieces", "positions", "solvable", "unique", "all_moves", "seconds"}

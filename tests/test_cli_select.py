@@ -9,12 +9,12 @@ import pytest
 import reference as ref
 from typer.testing import CliRunner
 
-from curator.analysis import analyze
+from curator.layered.analysis import analyze
 from curator.cli import app
-from curator.puzzle import load_puzzle
-from curator.select import draw, solve_position, stored_bits, stored_solvable
-from curator.space import StateSpace
-from curator.store import LayerStore
+from curator.layered.puzzle import load_puzzle
+from curator.layered.select import draw, solve_position, stored_bits, stored_solvable
+from curator.layered.space import StateSpace
+from curator.layered.store import LayerStore
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"

@@ -24,9 +24,9 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from curator.analysis import analyze
+from curator.layered.analysis import analyze
 from curator.cli import app
-from curator.cluster import (
+from curator.layered.cluster import (
     CHUNKS,
     MAX_TASK_WORDS,
     ClusterError,
@@ -35,9 +35,9 @@ from curator.cluster import (
     sweep_chunk,
     task_ranges,
 )
-from curator.puzzle import Puzzle, load_puzzle, parse_puzzle
-from curator.store import LayerStore, StoreError, file_sha256
-from curator.sweep import CHUNK_WORDS, PROPERTIES
+from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
+from curator.layered.store import LayerStore, StoreError, file_sha256
+from curator.layered.sweep import CHUNK_WORDS, PROPERTIES
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 WORKERS = 2

@@ -27,9 +27,9 @@ from curator.distance.select import parse_distance_range, select_positions
 from curator.distance.store import DistanceStore, holds_distances
 from curator.distance.sweep import UNREACHED, entry, expand, start_table
 from curator.distance.tables import build_kernel
-from curator.puzzle import PuzzleError
-from curator.ranking import rank_orientation, rank_permutation
-from curator.store import StoreError
+from curator.layered.puzzle import PuzzleError
+from curator.common.ranking import rank_orientation, rank_permutation
+from curator.layered.store import StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 POCKET = ROOT / "puzzles" / "pocket-cube.toml"

@@ -16,9 +16,9 @@ from test_levels import HUGE, PUZZLES, make_levels
 
 from curator.export import WRITERS, write_csv, write_html, write_json, write_png, write_svg
 from curator.export.gallery import METRICS, metric_texts
-from curator.export.picture import BACKGROUND, picture, piece_colour
+from curator.picture import BACKGROUND, picture, piece_colour
 from curator.export.table import COLUMNS
-from curator.levels import is_goal, load_pack, replay
+from curator.level import is_goal, load_pack, replay
 
 SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

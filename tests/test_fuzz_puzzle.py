@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from curator.cli import app
-from curator.puzzle import MAX_CELLS, NAME_PATTERN, Puzzle, PuzzleError, parse_puzzle
+from curator.layered.puzzle import MAX_CELLS, NAME_PATTERN, Puzzle, PuzzleError, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOURCE = "fuzz/puzzle.toml"

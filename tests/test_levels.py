@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from reference import TRIANGULAR, capture_children, fling_children, jump_children
 
-from curator.levels import (
+from curator.level import (
     PACK_FORMAT,
     IllegalMove,
     Level,
@@ -23,9 +23,9 @@ from curator.levels import (
     replay,
     save_pack,
 )
-from curator.puzzle import load_puzzle
-from curator.search import Explorer
-from curator.space import StateSpace
+from curator.layered.puzzle import load_puzzle
+from curator.layered.search import Explorer
+from curator.layered.space import StateSpace
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "level-pack.schema.json"
 # puzzle file -> pieces per level (small enough to search in well under a second)

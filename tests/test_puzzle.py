@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from curator.board import Board
-from curator.puzzle import MAX_CELLS, PuzzleError, load_puzzle, parse_puzzle
+from curator.common.board import Board
+from curator.layered.puzzle import MAX_CELLS, PuzzleError, load_puzzle, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOURCE = "levels/test.toml"

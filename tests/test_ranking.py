@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from more_itertools import distinct_permutations
 
-from curator import ranking
-from curator.ranking import (
+from curator.common import ranking
+from curator.common.ranking import (
     BINOMIAL,
     binomial,
     cells_to_mask,
@@ -256,6 +256,18 @@ def test_placement_equals_mask_and_multiset_formula(data):
         types, counts_array
     )
     assert rank_placement(board, counts) == expected
+
+
+def test_compiled_multiset_ranks_near_the_int64_limit():
+    # 42!/(10! 16! 16!) fits in int64, but multiplying before dividing overflowed.
+    counts = [10, 16, 16]
+    orderings = math.factorial(42) // (math.factorial(10) * math.factorial(16) ** 2)
+    assert multinomial(np.array(counts, dtype=np.int64)) == orderings
+    last = np.array(sorted(sum(([t] * c for t, c in enumerate(counts)), []), reverse=True), dtype=np.int64)
+    assert rank_multiset_sequence(last, np.array(counts, dtype=np.int64)) == orderings - 1
+    out = np.empty(42, dtype=np.int64)
+    unrank_multiset_sequence(orderings - 1, np.array(counts, dtype=np.int64), out)
+    assert out.tolist() == last.tolist()
 
 
 # ---------------------------------------------------------------------------------------

@@ -5,10 +5,10 @@ import pytest
 from reference import analyze as oracle
 from reference import capture_children, jump_children, load_fling_levels
 
-from curator.puzzle import load_puzzle, parse_puzzle
-from curator.search import Explorer
-from curator.space import StateSpace
-from curator.sweep import goal_layer, sweep_layer
+from curator.layered.puzzle import load_puzzle, parse_puzzle
+from curator.layered.search import Explorer
+from curator.layered.space import StateSpace
+from curator.layered.sweep import goal_layer, sweep_layer
 
 LEVELS = "tests/data/fling_levels"
 

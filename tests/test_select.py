@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 import reference as ref
 
-from curator import select as sel
-from curator.analysis import analyze
-from curator.puzzle import load_puzzle, parse_puzzle
-from curator.search import Explorer
-from curator.space import StateSpace
-from curator.sweep import PROPERTIES
+from curator.layered import select as sel
+from curator.layered.analysis import analyze
+from curator.layered.puzzle import load_puzzle, parse_puzzle
+from curator.layered.search import Explorer
+from curator.layered.space import StateSpace
+from curator.layered.sweep import PROPERTIES
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "tests" / "data" / "fling_levels"

@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 import reference as ref
 
-from curator.puzzle import Puzzle, load_puzzle, parse_puzzle
-from curator.ranking import rank_placement, unrank_placement
+from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
+from curator.common.ranking import rank_placement, unrank_placement
 from curator.rules import MAX_CHILDREN
 from curator.rules.base import decode_move
-from curator.space import Layer, StateSpace
-from curator.sweep import PROPERTIES, LayerBits, goal_layer, sweep_layer
+from curator.layered.space import Layer, StateSpace
+from curator.layered.sweep import PROPERTIES, LayerBits, goal_layer, sweep_layer
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -72,7 +72,7 @@ class Case:
 
 
 def art_cells(art: str, grid: str) -> list[tuple[int, int]]:
-    """Cells of a drawing computed independently of curator.board (row-major order)."""
+    """Cells of a drawing computed independently of curator.common.board (row-major order)."""
     lines = art.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)

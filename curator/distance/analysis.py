@@ -19,7 +19,7 @@ from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import expand, start_table
 from curator.distance.tables import build_kernel
-from curator.store import StoreError, exclusive
+from curator.layered.store import StoreError, exclusive
 
 CHECKPOINT_SECONDS = 60.0
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.puzzle import NAME_PATTERN, _Reader, read_puzzle_text, read_toml
-from curator.ranking import (
+from curator.layered.puzzle import NAME_PATTERN, _Reader, read_puzzle_text, read_toml
+from curator.common.ranking import (
     orientation_count,
     rank_orientation,
     rank_permutation,

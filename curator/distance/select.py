@@ -16,7 +16,7 @@ import numpy as np
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import UNREACHED, entry
 from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor, tabled_neighbor
-from curator.store import StoreError
+from curator.layered.store import StoreError
 
 RANGE = re.compile(r"(\d+)(?:\.\.(\d+))?")
 

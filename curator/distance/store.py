@@ -1,7 +1,7 @@
 """Stored distance tables: the nibble table file, a copy of the puzzle file and a manifest.
 
 The manifest ("kind": "distance") holds exact counts per distance and the table's checksum;
-files are written with `curator.store.atomic_write`.
+files are written with `curator.layered.store.atomic_write`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 
 from curator import __version__
 from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
-from curator.store import (
+from curator.layered.store import (
     MANIFEST,
     PUZZLE_COPY,
     StoreError,
@@ -109,7 +109,7 @@ class DistanceStore:
         return store
 
     def remove_temporaries(self) -> list[str]:
-        """Delete temporary files a killed run left behind (see `curator.store`)."""
+        """Delete temporary files a killed run left behind (see `curator.layered.store`)."""
         return remove_temporaries(self.directory, lambda name: name in (MANIFEST, PUZZLE_COPY, TABLE_FILE))
 
     # -- reading ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from curator.distance.puzzle import PermutationPuzzle
-from curator.ranking import (
+from curator.common.ranking import (
     rank_orientation_array,
     rank_permutation_array,
     unrank_orientation_array,

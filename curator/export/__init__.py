@@ -1,6 +1,6 @@
 """Exports of selected levels: a JSON level pack, CSV, SVG and PNG pictures, an HTML gallery.
 
-Every writer takes the puzzle (or a `curator.levels.PackHeader`), the levels and where to
+Every writer takes the puzzle (or a `curator.level.PackHeader`), the levels and where to
 write, and returns the paths it wrote:
 
     write_json(puzzle, levels, "pack.json")
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from curator.export.gallery import write_html
-from curator.export.picture import Picture, picture, png_image, svg_text
+from curator.picture import Picture, picture, png_image, svg_text
 from curator.export.table import write_csv
-from curator.levels import Level, PuzzleLike, save_pack
+from curator.level import Level, PuzzleLike, save_pack
 
 T = TypeVar("T")
 

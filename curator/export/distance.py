@@ -24,9 +24,9 @@ from curator.distance.puzzle import FAMILY, PermutationPuzzle, State
 from curator.distance.report import state_text
 from curator.export import write_pictures
 from curator.export.gallery import card_html, page_html, plural
-from curator.export.picture import Picture, state_picture
+from curator.picture import Picture, state_picture
 from curator.export.table import write_table
-from curator.store import atomic_write
+from curator.layered.store import atomic_write
 
 PACK_FORMAT = "curator-distance-pack/1"
 """The `format` value of the position packs of permutation puzzles (docs/level-pack.md)."""

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from curator import __version__
-from curator.export.picture import Picture, picture, svg_text
-from curator.levels import Level, PuzzleLike, replay
+from curator.picture import Picture, picture, svg_text
+from curator.level import Level, PuzzleLike, replay
 
 STYLE = """
 :root { color-scheme: light; }

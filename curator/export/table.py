@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from curator.levels import Level, PuzzleLike
+from curator.level import Level, PuzzleLike
 
 COLUMNS = (
     "number",

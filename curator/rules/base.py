@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from curator.board import Board, Transform
-from curator.ranking import highest_bit, lowest_bit
+from curator.common.board import Board, Transform
+from curator.common.ranking import highest_bit, lowest_bit
 
 MAX_CHILDREN = 512
 """Upper bound on the number of moves from one position, for the kernels' buffers."""

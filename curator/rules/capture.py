@@ -13,8 +13,8 @@ from typing import ClassVar
 import numba
 import numpy as np
 
-from curator.board import DIAGONAL, ORTHOGONAL
-from curator.ranking import lowest_bit
+from curator.common.board import DIAGONAL, ORTHOGONAL
+from curator.common.ranking import lowest_bit
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 KNIGHT = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))

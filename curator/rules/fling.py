@@ -19,8 +19,8 @@ from typing import ClassVar
 import numba
 import numpy as np
 
-from curator.board import ORTHOGONAL
-from curator.ranking import lowest_bit
+from curator.common.board import ORTHOGONAL
+from curator.common.ranking import lowest_bit
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 ONE = np.uint64(1)

@@ -16,7 +16,7 @@ from typing import ClassVar
 import numba
 import numpy as np
 
-from curator.ranking import lowest_bit
+from curator.common.ranking import lowest_bit
 from curator.rules.base import ParamError, Rules, encode_move
 
 ONE = np.uint64(1)

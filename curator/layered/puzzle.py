@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.board import Board, BoardError
+from curator.common.board import Board, BoardError
 from curator.rules import FAMILIES, ParamError, Rules
 
 MAX_CELLS = 64

@@ -26,18 +26,18 @@ from rich.progress import (
 from rich.table import Table
 
 from curator import __version__
-from curator import select as selecting
-from curator.analysis import Estimate, Shortfall, analyze, estimate, resource_shortfalls, shortfalls
-from curator.cluster import ClusterError, ClusterExecutor, check_address
+from curator.layered import select as selecting
+from curator.layered.analysis import Estimate, Shortfall, analyze, estimate, resource_shortfalls, shortfalls
+from curator.layered.cluster import ClusterError, ClusterExecutor, check_address
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
 from curator.distance.report import distances_table, positions_table
 from curator.distance.select import parse_distance_range, select_positions
 from curator.distance.store import TABLE_FILE, DistanceStore, holds_distances
-from curator.puzzle import PuzzleError, load_puzzle
-from curator.space import Layer, StateSpace
-from curator.store import LayerStore, StoreError
-from curator.verify import DEFAULT_SAMPLE, verify
+from curator.layered.puzzle import PuzzleError, load_puzzle
+from curator.layered.space import Layer, StateSpace
+from curator.layered.store import LayerStore, StoreError
+from curator.layered.verify import DEFAULT_SAMPLE, verify
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "

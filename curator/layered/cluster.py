@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from curator.puzzle import Puzzle
-from curator.space import Layer, StateSpace
-from curator.store import LayerStore, StoreError, atomic_write
-from curator.sweep import CHUNK_WORDS, PROPERTIES, LayerBits, LayerSweep, Progress
+from curator.layered.puzzle import Puzzle
+from curator.layered.space import Layer, StateSpace
+from curator.layered.store import LayerStore, StoreError, atomic_write
+from curator.layered.sweep import CHUNK_WORDS, PROPERTIES, LayerBits, LayerSweep, Progress
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -181,7 +181,7 @@ def check_address(address: str) -> None:
 class ClusterExecutor:
     """Sweeps each layer as chunk tasks on the workers of a Dask scheduler.
 
-    Pass it to `curator.analysis.analyze(..., executor=...)`. `task` and `task_words` exist
+    Pass it to `curator.layered.analysis.analyze(..., executor=...)`. `task` and `task_words` exist
     for tests: the function each task runs (same arguments as `sweep_chunk`) and a fixed
     number of words per task.
     """

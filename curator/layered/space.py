@@ -1,7 +1,7 @@
 """The state space of a puzzle: layers of positions by piece counts, and their ranks.
 
 A layer holds every placement of a fixed number of pieces of each type; its positions are
-numbered 0..size-1 by `curator.ranking.rank_placement` (colex order of the occupied cells,
+numbered 0..size-1 by `curator.common.ranking.rank_placement` (colex order of the occupied cells,
 then lex order of the types in cell order). Moves always go from a layer with k pieces to
 one with k-1, so layers are swept by piece count.
 """
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb, factorial, prod
 
-from curator.puzzle import Puzzle
-from curator.ranking import rank_placement, unrank_placement
+from curator.layered.puzzle import Puzzle
+from curator.common.ranking import rank_placement, unrank_placement
 
 Position = tuple[int, ...]
 """One entry per cell: 0 empty, t = piece of type t (1-based)."""

@@ -18,10 +18,10 @@ from typing import Protocol
 
 import numba
 
-from curator.puzzle import Puzzle
-from curator.space import Layer, StateSpace
-from curator.store import LayerStore, exclusive
-from curator.sweep import PROPERTIES, LayerBits, Progress, goal_layer, sweep_layer
+from curator.layered.puzzle import Puzzle
+from curator.layered.space import Layer, StateSpace
+from curator.layered.store import LayerStore, exclusive
+from curator.layered.sweep import PROPERTIES, LayerBits, Progress, goal_layer, sweep_layer
 
 
 class Reporter(Protocol):
@@ -39,7 +39,7 @@ class Reporter(Protocol):
 
 
 class Executor(Protocol):
-    """Computes layers somewhere else than in this process (see `curator.cluster`).
+    """Computes layers somewhere else than in this process (see `curator.layered.cluster`).
 
     `sweep` returns the bits of `layer` from the layers one piece below, which `store`
     already holds (`below` are their bits, mapped from the store; empty at the goal).

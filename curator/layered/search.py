@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from curator.puzzle import Puzzle
-from curator.ranking import multinomial, rank_colex_mask, rank_multiset_sequence
+from curator.layered.puzzle import Puzzle
+from curator.common.ranking import multinomial, rank_colex_mask, rank_multiset_sequence
 from curator.rules import MAX_CHILDREN
 from curator.rules.base import decode_move
-from curator.space import Layer, StateSpace, level_offsets
-from curator.sweep import concatenate_level
+from curator.layered.space import Layer, StateSpace, level_offsets
+from curator.layered.sweep import concatenate_level
 
 Move = tuple[int, int]
 """(from_cell, to_cell)."""

@@ -15,8 +15,8 @@ from math import comb
 import numba
 import numpy as np
 
-from curator.puzzle import Puzzle
-from curator.ranking import (
+from curator.layered.puzzle import Puzzle
+from curator.common.ranking import (
     BINOMIAL,
     MultisetTable,
     bit_count,
@@ -29,7 +29,7 @@ from curator.ranking import (
     unrank_multiset_sequence,
 )
 from curator.rules import MAX_CHILDREN, Rules
-from curator.space import Layer, level_offsets
+from curator.layered.space import Layer, level_offsets
 
 CHUNK_WORDS = 256
 """Words per parallel task (16384 positions)."""

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from curator import __version__
-from curator.puzzle import Puzzle, parse_puzzle
-from curator.space import Layer
-from curator.sweep import PROPERTIES, LayerBits
+from curator.layered.puzzle import Puzzle, parse_puzzle
+from curator.layered.space import Layer
+from curator.layered.sweep import PROPERTIES, LayerBits
 
 MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"
@@ -285,7 +285,7 @@ class LayerStore:
         return Layer(tuple(entry["counts"][t] for t in types), self.manifest["cells"], types)
 
     def _complete(self, puzzle: Puzzle, max_pieces: int) -> bool:
-        from curator.space import StateSpace
+        from curator.layered.space import StateSpace
 
         done = {e["key"] for e in self.manifest.get("layers", [])}
         wanted = [layer.key for level in StateSpace(puzzle).levels(max_pieces) for layer in level]

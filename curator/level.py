@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from curator import __version__
-from curator.board import GRIDS, Board, BoardError
-from curator.puzzle import Goal, PuzzleError
-from curator.ranking import rank_placement
+from curator.common.board import GRIDS, Board, BoardError
+from curator.layered.puzzle import Goal, PuzzleError
+from curator.common.ranking import rank_placement
 from curator.rules import FAMILIES, ParamError, Rules
-from curator.search import Move, Report
-from curator.space import Layer
+from curator.layered.search import Move, Report
+from curator.layered.space import Layer
 
 PACK_FORMAT = "curator-level-pack/1"
 """The `format` value of the level packs this version writes and reads."""
@@ -33,7 +33,7 @@ class Level:
     """One selected position of a puzzle."""
 
     layer_key: str
-    """The stored layer it belongs to (see `curator.space.Layer.key`)."""
+    """The stored layer it belongs to (see `curator.layered.space.Layer.key`)."""
     rank: int
     """Its rank within that layer."""
     position: tuple[int, ...]
@@ -41,7 +41,7 @@ class Level:
     report: Report
     """Solvability, solution count, first-move figures and one solution."""
     difficulty: float
-    """See `curator.select.difficulty` for the formula (infinite for unsolvable positions)."""
+    """See `curator.layered.select.difficulty` for the formula (infinite for unsolvable positions)."""
 
     @property
     def pieces(self) -> int:
@@ -194,7 +194,7 @@ def pack_text(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
 
 def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> Path:
     """Write the level pack of `levels` to `path` (through a temporary file and a rename)."""
-    from curator.store import atomic_write
+    from curator.layered.store import atomic_write
 
     path = Path(path)
     atomic_write(path, pack_text(puzzle, levels).encode())

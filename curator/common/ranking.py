@@ -177,6 +177,13 @@ def unrank_colex_masks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
+@numba.njit(cache=True, inline="always")
+def _times_over(a, b, c):
+    """a * b // c where c divides a * b, without overflowing when the result fits."""
+    g = math.gcd(a, c)
+    return (a // g) * (b // (c // g))
+
+
 @numba.njit(cache=True)
 def multinomial(counts: np.ndarray) -> np.int64:
     """Number of distinct sequences with counts[t] items of type t: (sum c)! / prod(c!).
@@ -189,7 +196,8 @@ def multinomial(counts: np.ndarray) -> np.int64:
     for t in range(len(counts)):
         for j in range(counts[t]):
             total += 1
-            result = result * total // (j + 1)
+            g = math.gcd(result, j + 1)  # divide first: exact while the result fits
+            result = (result // g) * (total // ((j + 1) // g))
     return result
 
 
@@ -205,8 +213,8 @@ def _rank_multiset(seq, counts, orderings):
         left = k - i
         item = seq[i]
         for t in range(item):
-            rank += remaining * counts[t] // left
-        remaining = remaining * counts[item] // left
+            rank += _times_over(remaining, counts[t], left)
+        remaining = _times_over(remaining, counts[item], left)
         counts[item] -= 1
     for i in range(k):
         counts[seq[i]] += 1
@@ -221,11 +229,11 @@ def _unrank_multiset(rank, counts, out, orderings):
     for i in range(k):
         left = k - i
         t = 0
-        block = remaining * counts[0] // left
+        block = _times_over(remaining, counts[0], left)
         while rank >= block:
             rank -= block
             t += 1
-            block = remaining * counts[t] // left
+            block = _times_over(remaining, counts[t], left)
         out[i] = t
         remaining = block
         counts[t] -= 1

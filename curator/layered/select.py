@@ -15,7 +15,7 @@ Order of operations of `select`
 3. **sample**: the matches are counted first; `--sample N --seed S` then draws N of them
    uniformly without replacement with `numpy.random.default_rng(S)`. The draw depends only
    on the number of matches and the seed, not on how the scan is split into blocks.
-4. **metrics**: each remaining position is searched (`curator.search.Explorer`, pruned by the
+4. **metrics**: each remaining position is searched (`curator.layered.search.Explorer`, pruned by the
    stored solvable bits) for its solution count, first-move figures, one solution and its
    difficulty. At most `METRICS_CAP` positions get metrics in one run; beyond that the
    selection is refused with a hint to add `--sample` or `--limit`.
@@ -43,7 +43,7 @@ difficulty level (1-35) is about 0.93 (see tests/test_select.py).
 Cells on the command line
 -------------------------
 A cell is `row,col` (0-based, row 0 at the top; triangular boards use the axial coordinates
-of `curator.board.Board.from_art`); several cells are separated by `;` or spaces, for example
+of `curator.common.board.Board.from_art`); several cells are separated by `;` or spaces, for example
 `--must-include "3,3;0,2"`.
 """
 
@@ -59,20 +59,20 @@ import numba
 import numpy as np
 from rich.table import Table
 
-from curator.board import Board, BoardError
-from curator.levels import Level
-from curator.puzzle import Puzzle
-from curator.ranking import (
+from curator.common.board import Board, BoardError
+from curator.level import Level
+from curator.layered.puzzle import Puzzle
+from curator.common.ranking import (
     lowest_bit,
     multinomial,
     rank_multiset_sequence,
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
-from curator.search import Explorer, Report
-from curator.space import Layer, StateSpace
-from curator.store import LayerStore, StoreError
-from curator.sweep import PROPERTIES, LayerBits
+from curator.layered.search import Explorer, Report
+from curator.layered.space import Layer, StateSpace
+from curator.layered.store import LayerStore, StoreError
+from curator.layered.sweep import PROPERTIES, LayerBits
 
 BLOCK_WORDS = 1 << 15
 """Words of each property combined per step of the scan (2,097,152 positions)."""

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from curator.puzzle import Puzzle, PuzzleError
+from curator.layered.puzzle import Puzzle, PuzzleError
 from curator.rules import MAX_CHILDREN
-from curator.space import Layer, StateSpace
-from curator.store import LayerStore, StoreError
-from curator.sweep import PROPERTIES, LayerBits
+from curator.layered.space import Layer, StateSpace
+from curator.layered.store import LayerStore, StoreError
+from curator.layered.sweep import PROPERTIES, LayerBits
 
 DEFAULT_SAMPLE = 500
 """Ranks re-derived per layer unless told otherwise (every rank of smaller layers)."""
@@ -253,7 +253,7 @@ def _bit(words: np.ndarray, index: int) -> bool:
 
 
 # -- ranking, written out plainly -------------------------------------------------------------
-# The definition of `curator.ranking.rank_placement`, computed here without the tables and
+# The definition of `curator.common.ranking.rank_placement`, computed here without the tables and
 # compiled code the sweep ranks with, so that the two are checked against each other.
 
 

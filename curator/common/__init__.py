@@ -1,0 +1,1 @@
+"""Machinery both pipelines share: boards, ranking, reading input files, writing results."""
