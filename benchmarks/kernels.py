@@ -19,9 +19,10 @@ import numba
 import numpy as np
 from figures import write_figures
 
+from curator.layered.bits import LayerBits
 from curator.layered.puzzle import Puzzle, load_puzzle
 from curator.layered.space import StateSpace
-from curator.layered.sweep import LayerBits, LayerSweep
+from curator.layered.sweep import LayerSweep
 
 ROOT = Path(__file__).resolve().parent.parent
 # (puzzle file, piece count, the Rules method whose answer selects the fast kernel)

@@ -4,8 +4,8 @@ ranks from the scalar ranking functions."""
 
 from __future__ import annotations
 
-from curator.layered.puzzle import Puzzle
 from curator.common.ranking import rank_combination, unrank_combination
+from curator.layered.puzzle import Puzzle
 
 
 def python_sweep_layer(puzzle: Puzzle, pieces: int, below_solvable: set[int],

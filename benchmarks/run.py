@@ -21,9 +21,10 @@ import numba
 import numpy as np
 
 from curator import __version__
+from curator.layered.bits import LayerBits
 from curator.layered.puzzle import load_puzzle
 from curator.layered.space import StateSpace
-from curator.layered.sweep import LayerBits, goal_layer, sweep_layer
+from curator.layered.sweep import goal_layer, sweep_layer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,7 +1,43 @@
-"""curator: retrograde analysis of board puzzles.
+"""curator: retrograde analysis of board puzzles, and curation of the levels it finds.
 
-Computes, for every position of a puzzle, whether it is solvable, uniquely solvable and
-all-moves-solvable, and helps select and export levels.
+For every position of a puzzle, curator computes whether it is solvable, uniquely solvable
+and all-moves-solvable; then it selects, rates and exports levels.
+
+>>> import curator
+>>> puzzle = curator.load("puzzles/triangle.toml")
+>>> puzzle.name, puzzle.board.size
+('triangle', 15)
+
+`curator.analyze(path)` sweeps a puzzle and returns its results; `curator.open(directory)`
+opens stored results. Both give a `LayeredResults` or a `DistanceResults` (see the README,
+"Python API").
 """
 
 __version__ = "0.1.0"
+
+from curator.api import ResourceError, Results, analyze, load, open  # noqa: E402
+from curator.common.errors import PuzzleError, SelectionError, StoreError  # noqa: E402
+from curator.distance.puzzle import PermutationPuzzle  # noqa: E402
+from curator.distance.results import DistanceLevel, DistanceResults  # noqa: E402
+from curator.layered.puzzle import Puzzle  # noqa: E402
+from curator.layered.results import LayeredResults, StoredPosition  # noqa: E402
+from curator.level import Level  # noqa: E402
+
+__all__ = [
+    "DistanceLevel",
+    "DistanceResults",
+    "LayeredResults",
+    "Level",
+    "PermutationPuzzle",
+    "Puzzle",
+    "PuzzleError",
+    "ResourceError",
+    "Results",
+    "SelectionError",
+    "StoreError",
+    "StoredPosition",
+    "__version__",
+    "analyze",
+    "load",
+    "open",
+]

@@ -12,6 +12,7 @@ mark showing the piece's orientation.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -347,3 +348,10 @@ def png_image(pic: Picture) -> Image.Image:
                (mark.x + mark.radius) * k, (mark.y + mark.radius) * k]
         draw.ellipse(box, fill=mark.fill, outline=mark.edge, width=k)
     return image.resize((pic.width, pic.height), Image.Resampling.LANCZOS)
+
+
+def png_bytes(pic: Picture) -> bytes:
+    """The picture as the bytes of a PNG file."""
+    out = io.BytesIO()
+    png_image(pic).save(out, format="PNG")
+    return out.getvalue()

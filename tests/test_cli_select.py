@@ -9,12 +9,14 @@ import pytest
 import reference as ref
 from typer.testing import CliRunner
 
-from curator.layered.analysis import analyze
 from curator.cli import app
+from curator.layered.analysis import analyze
+from curator.layered.metrics import solve_position
 from curator.layered.puzzle import load_puzzle
-from curator.layered.select import draw, solve_position, stored_bits, stored_solvable
+from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
 from curator.layered.store import LayerStore
+from curator.level import draw
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"
@@ -94,7 +96,7 @@ def test_show_draws_a_position_with_its_bits(stores):
         result = run("show", stores / "triangle", rank, "--pieces", "9", "--json")
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
-        flags = stored_bits(bits, rank)
+        flags = bits.at(rank)
         assert {k: data[k] for k in flags} == flags
         assert data["board"] == draw(puzzle, StateSpace(puzzle).unrank(layer, rank)).split("\n")
     text = run("show", stores / "triangle", 17, "--pieces", "9")
@@ -227,8 +229,8 @@ def test_unique_canonical_selection_on_full_boards(big_stores, name, pieces):
 @pytest.mark.slow
 def test_shipped_levels_solve_uniquely_with_stored_layers(big_stores):
     puzzle = load_puzzle(FLING)
-    stored = stored_solvable(LayerStore.open(big_stores / "fling"))
+    explorer = Explorer(puzzle, LayerStore.open(big_stores / "fling").solvable_words())
     for number, balls in ref.load_fling_levels(ROOT / "tests" / "data" / "fling_levels"):
         position = tuple(1 if cell in balls else 0 for cell in puzzle.board.cells)
-        level = solve_position(puzzle, position, stored)
+        level = solve_position(puzzle, position, explorer)
         assert level.report.solutions == 1, number

@@ -24,8 +24,11 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from curator.layered.analysis import analyze
 from curator.cli import app
+from curator.common.errors import StoreError
+from curator.common.files import file_sha256
+from curator.layered.analysis import analyze
+from curator.layered.bits import PROPERTIES
 from curator.layered.cluster import (
     CHUNKS,
     MAX_TASK_WORDS,
@@ -36,8 +39,8 @@ from curator.layered.cluster import (
     task_ranges,
 )
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
-from curator.layered.store import LayerStore, StoreError, file_sha256
-from curator.layered.sweep import CHUNK_WORDS, PROPERTIES
+from curator.layered.store import LayerStore
+from curator.layered.sweep import CHUNK_WORDS
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 WORKERS = 2

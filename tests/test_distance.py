@@ -16,6 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from curator.cli import app
+from curator.cli.options import parse_range
+from curator.common.errors import PuzzleError, StoreError
+from curator.common.ranking import rank_orientation, rank_permutation
 from curator.distance import analysis, sweep, tables
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import (
@@ -23,13 +26,10 @@ from curator.distance.puzzle import (
     load_permutation_puzzle,
     parse_permutation_puzzle,
 )
-from curator.distance.select import parse_distance_range, select_positions
+from curator.distance.results import DistanceResults
 from curator.distance.store import DistanceStore, holds_distances
 from curator.distance.sweep import UNREACHED, entry, expand, start_table
 from curator.distance.tables import build_kernel
-from curator.layered.puzzle import PuzzleError
-from curator.common.ranking import rank_orientation, rank_permutation
-from curator.layered.store import StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 POCKET = ROOT / "puzzles" / "pocket-cube.toml"
@@ -387,10 +387,10 @@ def test_stopped_sweep_resumes_from_its_checkpoint(tmp_path, monkeypatch):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        analyze_distances(puzzle, tmp_path, level_done=stop)
+        analyze_distances(puzzle, tmp_path, distance_done=stop)
     assert DistanceStore.open(tmp_path).counts == counts[:6] and not DistanceStore.open(tmp_path).complete
     seen = []
-    store = analyze_distances(puzzle, tmp_path, level_done=lambda d, n: seen.append(d))
+    store = analyze_distances(puzzle, tmp_path, distance_done=lambda d, n: seen.append(d))
     assert seen[0] == 6 and store.complete and store.counts == counts
     table = store.load()
     assert np.array_equal([entry(table, i) for i in range(puzzle.size)], expected)
@@ -406,6 +406,15 @@ def replay(reference: Reference, state, solution):
         state = reference.apply(state, name)
         assert state is not None
     return state
+
+
+def select_positions(directory, lo, hi, **choice):
+    """The positions the API selects at distances lo..hi, as JSON data."""
+    return [level.to_json() for level in DistanceResults(directory).select((lo, hi), **choice)]
+
+
+def parse_distance_range(text):
+    return parse_range(text, "--distance")
 
 
 def test_selected_positions_replay_to_solved_in_distance_moves(eight):

@@ -19,12 +19,12 @@ from test_export import SVG, _chromium, _Gallery, _near, _rgb, _run_chromium
 from typer.testing import CliRunner
 
 from curator.cli import app
+from curator.common.errors import PuzzleError
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import load_permutation_puzzle, parse_permutation_puzzle
 from curator.distance.store import DistanceStore
 from curator.export.distance import COLUMNS, PACK_FORMAT, metric_texts, position_picture
 from curator.picture import BACKGROUND, HOME_TILE, state_picture
-from curator.layered.puzzle import PuzzleError
 
 ROOT = Path(__file__).resolve().parent.parent
 EIGHT = ROOT / "puzzles" / "eight-puzzle.toml"

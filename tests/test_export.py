@@ -16,9 +16,10 @@ from test_levels import HUGE, PUZZLES, make_levels
 
 from curator.export import WRITERS, write_csv, write_html, write_json, write_png, write_svg
 from curator.export.gallery import METRICS, metric_texts
-from curator.picture import BACKGROUND, picture, piece_colour
+from curator.export.pack import load_pack
 from curator.export.table import COLUMNS
-from curator.level import is_goal, load_pack, replay
+from curator.level import replay
+from curator.picture import BACKGROUND, picture, piece_colour
 
 SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -49,7 +50,7 @@ def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
     for number, (row, level) in enumerate(zip(rows, levels), start=1):
         report = level.report
         assert row["number"] == str(number) and row["puzzle"] == "solitaire-chess"
-        assert (row["layer"], int(row["rank"])) == (level.layer_key, level.rank)
+        assert (row["layer"], int(row["rank"])) == (level.layer, level.rank)
         for name in ("pieces", "legal_moves", "safe_moves", "solutions"):
             assert int(row[name]) == getattr(report, name)
         for name in ("solvable", "unique", "all_moves"):
@@ -298,9 +299,9 @@ def test_export_command_writes_the_levels_select_lists(triangle_results, tmp_pat
     result = _cli("export", triangle_results, *FILTERS, "--format", "json", "--out", pack)
     assert result.exit_code == 0, result.output
     header, levels = load_pack(pack)
-    assert [(level.layer_key, level.rank) for level in levels] == wanted
+    assert [(level.layer, level.rank) for level in levels] == wanted
     for level in levels:
-        assert is_goal(header, replay(header, level.position, level.solution)[-1])
+        assert header.goal.reached(replay(header, level.position, level.solution)[-1])
 
     for fmt, out in (("csv", "l.csv"), ("html", "g.html"), ("svg", "svg"), ("png", "png")):
         result = _cli("export", triangle_results, *FILTERS, "-f", fmt, "-o", tmp_path / out)

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from curator.cli import app
-from curator.layered.puzzle import MAX_CELLS, NAME_PATTERN, Puzzle, PuzzleError, parse_puzzle
+from curator.common.errors import PuzzleError
+from curator.common.reading import NAME_PATTERN
+from curator.layered.puzzle import MAX_CELLS, Puzzle, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOURCE = "fuzz/puzzle.toml"

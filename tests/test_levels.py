@@ -11,21 +11,11 @@ import jsonschema
 import pytest
 from reference import TRIANGULAR, capture_children, fling_children, jump_children
 
-from curator.level import (
-    PACK_FORMAT,
-    IllegalMove,
-    Level,
-    PackError,
-    is_goal,
-    load_pack,
-    pack_dict,
-    parse_pack,
-    replay,
-    save_pack,
-)
+from curator.export.pack import PACK_FORMAT, PackError, load_pack, pack_dict, parse_pack, save_pack
 from curator.layered.puzzle import load_puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
+from curator.level import IllegalMove, Level, replay
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "level-pack.schema.json"
 # puzzle file -> pieces per level (small enough to search in well under a second)
@@ -54,7 +44,7 @@ def make_levels(name: str, solvable: int = 3) -> tuple:
         position = space.unrank(layer, rank)
         report = explorer.report(position)
         difficulty = round(rng.uniform(0, 10), 3) if report.solvable else math.inf
-        level = Level(layer.key, rank, position, report, difficulty)
+        level = Level(layer.key, rank, position, report, difficulty, puzzle)
         if report.solvable and len(found) < solvable:
             found.append(level)
         elif not report.solvable and dead is None:
@@ -124,7 +114,7 @@ def test_replay_capture_moves_the_capturing_piece():
     positions = replay(puzzle, start, [(idx[(0, 0)], idx[(0, 2)]), (idx[(0, 2)], idx[(3, 2)])])
     assert positions[1] == _position(puzzle, {(0, 2): rook, (3, 2): bishop})
     assert positions[2] == _position(puzzle, {(3, 2): rook})
-    assert is_goal(puzzle, positions[2])
+    assert puzzle.goal.reached(positions[2])
 
 
 @pytest.mark.parametrize(
@@ -174,9 +164,9 @@ def test_pack_round_trip_replays_every_solution_to_a_goal(name, tmp_path):
             assert after in _oracle_children(puzzle, before)
         if level.report.solvable:
             assert len(level.solution) == level.pieces - header.goal.pieces
-            assert is_goal(header, positions[-1])
+            assert header.goal.reached(positions[-1])
         else:
-            assert level.solution == [] and not is_goal(header, positions[-1])
+            assert level.solution == [] and not header.goal.reached(positions[-1])
 
 
 def test_pack_keeps_huge_solution_counts_exact(tmp_path):

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from curator.common.board import Board
-from curator.layered.puzzle import MAX_CELLS, PuzzleError, load_puzzle, parse_puzzle
+from curator.common.errors import PuzzleError
+from curator.layered.puzzle import MAX_CELLS, load_puzzle, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOURCE = "levels/test.toml"

@@ -22,14 +22,16 @@ import pytest
 from cli_helpers import error_line, invoke
 
 import curator
+import curator.common.resources
 import curator.layered.analysis
-from curator.layered.analysis import analyze, resource_shortfalls
+from curator.common.files import MANIFEST, TEMPORARY, exclusive
 from curator.distance.analysis import analyze_distances
 from curator.distance.puzzle import load_permutation_puzzle
 from curator.distance.store import TABLE_FILE
+from curator.layered.analysis import analyze, resource_shortfalls
+from curator.layered.bits import PROPERTIES
 from curator.layered.puzzle import load_puzzle
-from curator.layered.store import MANIFEST, TEMPORARY, LayerStore, exclusive
-from curator.layered.sweep import PROPERTIES
+from curator.layered.store import LayerStore
 from curator.layered.verify import verify
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
@@ -316,7 +318,7 @@ def test_damaged_layer_is_named_and_recomputed_alone(triangle_dir, damage):
 
 
 def test_loading_a_damaged_layer_names_the_file(triangle_dir):
-    from curator.layered.store import StoreError
+    from curator.common.errors import StoreError
 
     target = triangle_dir / "k04.solvable.bits"
     data = bytearray(target.read_bytes())
@@ -510,7 +512,7 @@ def test_an_analysis_too_big_for_any_machine_is_refused(tmp_path):
 
 def test_limits_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
     directory = tmp_path / "tri"
-    monkeypatch.setattr(curator.layered.analysis, "free_memory", lambda: 1000)
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 1000)
     result = invoke("analyze", TRIANGLE, "--output", directory)
     assert result.exit_code == 1
     line = error_line(result.stderr)
@@ -523,7 +525,7 @@ def test_limits_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
 
     monkeypatch.undo()
     usage = type("Usage", (), {"free": 100})
-    monkeypatch.setattr(curator.layered.analysis.shutil, "disk_usage", lambda path: usage)
+    monkeypatch.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)
     other = tmp_path / "deep" / "er" / "tri"
     result = invoke("analyze", TRIANGLE, "--output", other)
     assert result.exit_code == 1
@@ -535,7 +537,7 @@ def test_limits_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
 def test_distance_tables_compare_with_free_memory_and_disk(tmp_path, monkeypatch):
     directory = tmp_path / "eight"
     cube = PUZZLES / "eight-puzzle.toml"
-    monkeypatch.setattr(curator.layered.analysis, "free_memory", lambda: 1000)
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 1000)
     result = invoke("analyze", cube, "--output", directory)
     assert result.exit_code == 1
     line = error_line(result.stderr)
@@ -549,7 +551,7 @@ def test_distance_tables_compare_with_free_memory_and_disk(tmp_path, monkeypatch
 
     monkeypatch.undo()
     usage = type("Usage", (), {"free": 100})
-    monkeypatch.setattr(curator.layered.analysis.shutil, "disk_usage", lambda path: usage)
+    monkeypatch.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)
     result = invoke("analyze", cube, "--output", tmp_path / "other")
     assert result.exit_code == 1
     assert f"disk: needs about 177.2 KiB, 100 B free under {tmp_path}" in error_line(result.stderr)
@@ -565,7 +567,7 @@ def test_shortfalls_count_only_what_is_left_to_write(tmp_path):
     written = sum(p.stat().st_size for p in directory.glob("*.bits"))
     usage = type("Usage", (), {"free": total - written})
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(curator.layered.analysis.shutil, "disk_usage", lambda path: usage)
+        mp.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)
         assert resource_shortfalls(puzzle, 4, directory) == []
         usage.free -= 1
         (short,) = resource_shortfalls(puzzle, 4, directory)

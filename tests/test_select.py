@@ -11,12 +11,16 @@ import numpy as np
 import pytest
 import reference as ref
 
+from curator.cli import options
+from curator.cli.options import parse_counts
+from curator.layered import metrics
 from curator.layered import select as sel
 from curator.layered.analysis import analyze
-from curator.layered.puzzle import load_puzzle, parse_puzzle
+from curator.layered.bits import PROPERTIES
+from curator.layered.puzzle import load_puzzle, parse_drawing, parse_puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
-from curator.layered.sweep import PROPERTIES
+from curator.level import draw
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "tests" / "data" / "fling_levels"
@@ -108,7 +112,7 @@ class Case:
             layer = record.layer
             bits = self.store.load(layer)
             for rank in range(layer.size):
-                flags = sel.stored_bits(bits, rank)
+                flags = bits.at(rank)
                 position = self.space.unrank(layer, rank)
                 self.rows.append((layer, rank, position, flags))
                 self.ranks[position] = rank
@@ -221,7 +225,8 @@ def test_per_type_counts_filter(cases, name):
     f = sel.Filters(solvable=True, counts={0: (1, 1), len(types) - 1: (0, 1)}, canonical=True)
     expected = case.brute(f)
     assert expected and _selected(case.store, f) == expected
-    f = sel.build_filters(case.puzzle, solvable=True, counts=f"{types[0]}=1,{types[-1]}=0..1", canonical=True)
+    f = sel.make_filters(case.puzzle, solvable=True, counts=parse_counts(f"{types[0]}=1,{types[-1]}=0..1"),
+                         canonical=True)
     assert _selected(case.store, f) == expected
 
 
@@ -244,8 +249,8 @@ def test_canonical_keeps_the_smallest_rank_of_each_class(cases):
 
 def test_symmetries_keep_goal_cells_and_bits(cases):
     case = cases["triangle-apex"]
-    perms = sel.puzzle_symmetries(case.puzzle)
-    assert perms.shape[0] == 2 and len(case.puzzle.rules.symmetries()) == 6
+    perms = case.puzzle.symmetries()
+    assert len(perms) == 2 and len(case.puzzle.rules.symmetries()) == 6
     flags = {(layer.key, rank): f for layer, rank, _, f in case.rows}
     for layer, rank, position, f in case.rows:
         image = [0] * len(position)
@@ -322,7 +327,7 @@ def test_metrics_match_the_oracle(cases, name):
         if report.solvable:
             path = [level.position]
             for move in report.solution:
-                path.append(sel.apply_move(explorer, path[-1], move))
+                path.append(metrics.apply_move(explorer, path[-1], move))
             assert case.oracle(case.state(path[-1])).solvable
             assert sum(1 for v in path[-1] if v) == case.puzzle.goal.pieces
 
@@ -341,7 +346,7 @@ def _difficulty_by_oracle(case, level):
         safe = sum(case.oracle(k).solvable for k in kids)
         guess += math.log2(len(kids) / safe)
         legal += len(kids)
-        position = sel.apply_move(Explorer(case.puzzle), position, move)
+        position = metrics.apply_move(Explorer(case.puzzle), position, move)
     return len(moves) + guess / 2 + math.log2(legal / len(moves))
 
 
@@ -374,33 +379,36 @@ def test_sort_then_limit(cases):
 
 def test_parsers_accept_good_text_and_reject_bad():
     puzzle = load_puzzle(ROOT / "puzzles" / "peg.toml")
-    assert sel.parse_range("5..7", "--pieces") == (5, 7)
-    assert sel.parse_range("4", "--pieces") == (4, 4)
+    assert options.parse_range("5..7", "--pieces") == (5, 7)
+    assert options.parse_range("4", "--pieces") == (4, 4)
     for bad in ("7..5", "x", "3..", "-1"):
         with pytest.raises(sel.SelectionError):
-            sel.parse_range(bad, "--pieces")
+            options.parse_range(bad, "--pieces")
     board = puzzle.board
-    assert sel.parse_cells("3,3; 0,2 (2,0)", board) == {board.index[(3, 3)], board.index[(0, 2)],
-                                                         board.index[(2, 0)]}
+
+    def cells(text):
+        return sel.make_filters(puzzle, must_include=options.parse_cells(text)).include
+
+    assert cells("3,3; 0,2 (2,0)") == {board.index[(3, 3)], board.index[(0, 2)], board.index[(2, 0)]}
     for bad in ("0,0", "3;3", "", "a,b"):
         with pytest.raises(sel.SelectionError):
-            sel.parse_cells(bad, board)
+            cells(bad)
     assert sel.parse_sort("difficulty:desc") == ("difficulty", True)
     assert sel.parse_sort("safe-moves") == ("safe_moves", False)
     for bad in ("hardness", "pieces:down"):
         with pytest.raises(sel.SelectionError):
             sel.parse_sort(bad)
     with pytest.raises(sel.SelectionError, match="several piece types"):
-        sel.parse_counts("o=1", puzzle)
+        sel.make_filters(puzzle, counts=parse_counts("o=1"))
     chess = parse_puzzle(CHESS)
-    assert sel.parse_counts("R=1, P=0..1", chess) == {0: (1, 1), 3: (0, 1)}
+    assert sel.make_filters(chess, counts=parse_counts("R=1, P=0..1")).counts == {0: (1, 1), 3: (0, 1)}
     for bad in ("K=1", "R", "R=2", "R=1..0"):
         with pytest.raises(sel.SelectionError):
-            sel.parse_counts(bad, chess)
-    assert sel.parse_number("12", "--limit", 1) == 12
+            sel.make_filters(chess, counts=parse_counts(bad))
+    assert options.parse_number("12", "--limit", 1) == 12
     for bad in ("0", "1.5", "ten"):
         with pytest.raises(sel.SelectionError):
-            sel.parse_number(bad, "--limit", 1)
+            options.parse_number(bad, "--limit", 1)
 
 
 @pytest.mark.parametrize("path", ["peg.toml", "triangle.toml", "fling.toml", "solitaire-chess.toml"])
@@ -412,35 +420,35 @@ def test_boards_round_trip_through_drawings(path):
         for layer in space.layers_with(pieces)[:3]:
             for rank in rng.integers(0, layer.size, 5):
                 position = space.unrank(layer, int(rank))
-                text = sel.draw(puzzle, position)
-                assert sel.parse_board(text, puzzle) == position
-                assert sel.parse_board("\n" + text + "\n\n", puzzle) == position
-                assert sel.parse_board(text.replace("\n", "/"), puzzle) == position
+                text = draw(puzzle, position)
+                assert parse_drawing(text, puzzle) == position
+                assert parse_drawing("\n" + text + "\n\n", puzzle) == position
+                assert parse_drawing(text.replace("\n", "/"), puzzle) == position
 
 
 def test_bad_drawings_are_refused(tmp_path):
     peg = load_puzzle(ROOT / "puzzles" / "peg.toml")
     chess = load_puzzle(ROOT / "puzzles" / "solitaire-chess.toml")
     with pytest.raises(sel.SelectionError, match="shape"):
-        sel.parse_board(".......\n" * 7, peg)
+        parse_drawing(".......\n" * 7, peg)
     with pytest.raises(sel.SelectionError, match="unexpected 'x'"):
-        sel.parse_board("x...\n....\n....\n....", chess)
+        parse_drawing("x...\n....\n....\n....", chess)
     with pytest.raises(sel.SelectionError, match="pieces 'K'"):
-        sel.parse_board("KK..\n....\n....\n....", chess)
+        parse_drawing("KK..\n....\n....\n....", chess)
     with pytest.raises(sel.SelectionError, match="no file"):
-        sel.read_board("boards/missing.txt", chess)
+        options.read_board("boards/missing.txt", chess)
     drawn = tmp_path / "board.txt"
     drawn.write_text("K...\n.Q..\n....\n...P\n")
-    assert sel.read_board(str(drawn), chess) == sel.parse_board("K.../.Q../..../...P", chess)
+    assert options.read_board(str(drawn), chess) == parse_drawing("K.../.Q../..../...P", chess)
 
 
 def test_spearman_with_ties():
-    assert sel.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
-    assert sel.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert metrics.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert metrics.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
     # Ranks with ties averaged: x -> (1, 2.5, 2.5, 4), y -> (1, 2, 3, 4).
     x, y = np.array([1, 2.5, 2.5, 4]), np.array([1, 2, 3, 4])
     expected = np.corrcoef(x, y)[0, 1]
-    assert sel.spearman([5, 7, 7, 9], [1, 2, 3, 4]) == pytest.approx(expected)
+    assert metrics.spearman([5, 7, 7, 9], [1, 2, 3, 4]) == pytest.approx(expected)
 
 
 @pytest.fixture(scope="module")
@@ -452,8 +460,8 @@ def shipped():
             "".join("o" if (r, c) in balls else "." for c in range(ref.FLING_COLS))
             for r in range(ref.FLING_ROWS)
         )
-        position = sel.parse_board(text, puzzle)
-        out.append((number, balls, sel.solve_position(puzzle, position)))
+        position = parse_drawing(text, puzzle)
+        out.append((number, balls, metrics.solve_position(puzzle, position)))
     return out
 
 
@@ -471,10 +479,10 @@ SPEARMAN_FLOOR = 0.9
 def test_difficulty_orders_shipped_levels_like_the_game(shipped):
     numbers = [number for number, _, _ in shipped]
     scores = [level.difficulty for _, _, level in shipped]
-    rho = sel.spearman(scores, numbers)
+    rho = metrics.spearman(scores, numbers)
     print(f"Spearman rank correlation of difficulty with the Fling! level number: {rho:.4f}")
     assert rho > SPEARMAN_FLOOR
     # The formula is more than a piece count: it separates boards with equal piece counts.
     fourteen = [(n, level.difficulty) for n, balls, level in shipped if len(balls) == 14]
     assert len({d for _, d in fourteen}) > 10
-    assert sel.spearman([d for _, d in fourteen], [n for n, _ in fourteen]) > 0.1
+    assert metrics.spearman([d for _, d in fourteen], [n for n, _ in fourteen]) > 0.1

@@ -14,11 +14,14 @@ from bitarray import bitarray
 from sample_puzzles import CHESS_3X3
 
 from curator import __version__
+from curator.common.errors import StoreError
+from curator.common.files import MANIFEST, PUZZLE_COPY
 from curator.layered.analysis import analyze, estimate
+from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import FORMAT, MANIFEST, PUZZLE_COPY, LayerStore, StoreError
-from curator.layered.sweep import PROPERTIES, LayerBits, goal_layer, sweep_layer
+from curator.layered.store import FORMAT, LayerStore
+from curator.layered.sweep import goal_layer, sweep_layer
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -20,12 +20,13 @@ import numpy as np
 import pytest
 import reference as ref
 
-from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.common.ranking import rank_placement, unrank_placement
+from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
+from curator.layered.space import Layer, StateSpace
+from curator.layered.sweep import goal_layer, sweep_layer
 from curator.rules import MAX_CHILDREN
 from curator.rules.base import decode_move
-from curator.layered.space import Layer, StateSpace
-from curator.layered.sweep import PROPERTIES, LayerBits, goal_layer, sweep_layer
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -16,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sample_puzzles import CHESS_3X3
 
+from curator.common.files import MANIFEST, PUZZLE_COPY
+from curator.common.ranking import rank_placement
 from curator.layered.analysis import analyze
 from curator.layered.puzzle import load_puzzle, parse_puzzle
-from curator.common.ranking import rank_placement
 from curator.layered.space import StateSpace
-from curator.layered.store import MANIFEST, PUZZLE_COPY, LayerStore
+from curator.layered.store import LayerStore
 from curator.layered.verify import DEFAULT_SAMPLE, BadRank, placement_rank, verify
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"

@@ -177,13 +177,6 @@ def unrank_colex_masks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True, inline="always")
-def _times_over(a, b, c):
-    """a * b // c where c divides a * b, without overflowing when the result fits."""
-    g = math.gcd(a, c)
-    return (a // g) * (b // (c // g))
-
-
 @numba.njit(cache=True)
 def multinomial(counts: np.ndarray) -> np.int64:
     """Number of distinct sequences with counts[t] items of type t: (sum c)! / prod(c!).
@@ -212,9 +205,11 @@ def _rank_multiset(seq, counts, orderings):
     for i in range(k):
         left = k - i
         item = seq[i]
+        g = math.gcd(remaining, left)  # left // g divides every count: divide first
+        share, per = remaining // g, left // g
         for t in range(item):
-            rank += _times_over(remaining, counts[t], left)
-        remaining = _times_over(remaining, counts[item], left)
+            rank += share * (counts[t] // per)
+        remaining = share * (counts[item] // per)
         counts[item] -= 1
     for i in range(k):
         counts[seq[i]] += 1
@@ -228,12 +223,14 @@ def _unrank_multiset(rank, counts, out, orderings):
     remaining = orderings
     for i in range(k):
         left = k - i
+        g = math.gcd(remaining, left)  # left // g divides every count: divide first
+        share, per = remaining // g, left // g
         t = 0
-        block = _times_over(remaining, counts[0], left)
+        block = share * (counts[0] // per)
         while rank >= block:
             rank -= block
             t += 1
-            block = _times_over(remaining, counts[t], left)
+            block = share * (counts[t] // per)
         out[i] = t
         remaining = block
         counts[t] -= 1

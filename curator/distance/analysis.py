@@ -12,19 +12,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numba
 import numpy as np
 
+from curator.common.errors import StoreError
+from curator.common.files import exclusive
+from curator.common.resources import Shortfall, shortfalls, threads
 from curator.distance.puzzle import PermutationPuzzle
-from curator.distance.store import DistanceStore
+from curator.distance.store import TABLE_FILE, DistanceStore
 from curator.distance.sweep import expand, start_table
 from curator.distance.tables import build_kernel
-from curator.layered.store import StoreError, exclusive
 
 CHECKPOINT_SECONDS = 60.0
 
-LevelDone = Callable[[int, int], None]
-"""Called with (distance, positions) after each level."""
+DistanceDone = Callable[[int, int], None]
+"""Called with (distance, positions) after each distance is swept."""
 
 
 def analyze_distances(
@@ -32,7 +33,7 @@ def analyze_distances(
     directory: Path,
     workers: int | None = None,
     force: bool = False,
-    level_done: LevelDone | None = None,
+    distance_done: DistanceDone | None = None,
     warn: Callable[[str], None] | None = None,
 ) -> DistanceStore:
     """Compute (or keep, or finish) the distance table of `puzzle` in `directory`.
@@ -40,21 +41,28 @@ def analyze_distances(
     StoreError if another analysis is writing to `directory`; `warn` gets one line per
     temporary file of an interrupted run that is removed.
     """
-    if workers is not None:
-        numba.set_num_threads(workers)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    with exclusive(directory):
+    with exclusive(directory), threads(workers):
         store = DistanceStore.for_puzzle(directory, puzzle, force)
         for name in store.remove_temporaries():
             if warn:
                 warn(f"{directory / name}: removed, a temporary file left by an interrupted run")
         if not store.complete:
-            _sweep(puzzle, store, level_done)
+            _sweep(puzzle, store, distance_done)
     return store
 
 
-def _sweep(puzzle: PermutationPuzzle, store: DistanceStore, level_done: LevelDone | None) -> None:
+def table_shortfalls(puzzle: PermutationPuzzle, directory: Path) -> list[Shortfall]:
+    """What the sweep needs beyond the free memory and disk: it holds the table in memory,
+    and an existing table file is replaced in place."""
+    table_bytes = (puzzle.size + 1) // 2
+    table = Path(directory) / TABLE_FILE
+    written = min(table.stat().st_size, table_bytes) if table.is_file() else 0
+    return shortfalls(table_bytes, table_bytes - written, directory)
+
+
+def _sweep(puzzle: PermutationPuzzle, store: DistanceStore, distance_done: DistanceDone | None) -> None:
     start = time.perf_counter()
     kernel = build_kernel(puzzle)
     resumed = _checkpoint(store)
@@ -66,8 +74,8 @@ def _sweep(puzzle: PermutationPuzzle, store: DistanceStore, level_done: LevelDon
         earlier = store.seconds
     saved = time.perf_counter()
     for found in expand(kernel, table, counts, puzzle.size):
-        if level_done:
-            level_done(len(counts) - 1, found)
+        if distance_done:
+            distance_done(len(counts) - 1, found)
         if time.perf_counter() - saved >= CHECKPOINT_SECONDS:
             store.save(table, counts, False, earlier + time.perf_counter() - start)
             saved = time.perf_counter()

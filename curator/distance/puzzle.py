@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.layered.puzzle import NAME_PATTERN, _Reader, read_puzzle_text, read_toml
 from curator.common.ranking import (
     orientation_count,
     rank_orientation,
@@ -23,6 +22,7 @@ from curator.common.ranking import (
     unrank_orientation,
     unrank_permutation,
 )
+from curator.common.reading import TableReader, read_text, read_toml
 
 FAMILY = "permutation"
 METRICS = ("quarter", "half")
@@ -201,7 +201,7 @@ def is_permutation_file(path: str | Path) -> bool:
 
 def load_permutation_puzzle(path: str | Path) -> PermutationPuzzle:
     """Read and validate a permutation puzzle file."""
-    return parse_permutation_puzzle(read_puzzle_text(path), str(path))
+    return parse_permutation_puzzle(read_text(path), str(path))
 
 
 def parse_permutation_puzzle(text: str, source: str = "<puzzle>") -> PermutationPuzzle:
@@ -209,14 +209,12 @@ def parse_permutation_puzzle(text: str, source: str = "<puzzle>") -> Permutation
     return _PermutationReader(source).puzzle(read_toml(text, source), text)
 
 
-class _PermutationReader(_Reader):
+class _PermutationReader(TableReader):
     """Reads a permutation puzzle's tables, naming the source and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> PermutationPuzzle:
         self.only(data, TOP_KEYS, "")
-        name = self.get(data, "name", str, "")
-        if not NAME_PATTERN.fullmatch(name) or name in {".", ".."}:
-            raise self.fail("name", f"{name!r} is not a plain name (letters, digits, '_', '-', '.')")
+        name = self.name(data)
         title = self.get(data, "title", str, "", name)
         metric = self.rules(self.get(data, "rules", dict, ""))
         sets = self.piece_sets(self.get(data, "pieces", dict, ""))
@@ -483,3 +481,13 @@ def _undone(move: Move, moves: list[Move], sets: tuple[PieceSet, ...]) -> bool:
         ):
             return False
     return True
+
+
+def state_text(state: dict[str, dict[str, list[int]]]) -> str:
+    """A state in its JSON form as one line: "SET p0 p1 ... / o0 o1 ...; SET ..." (the
+    orientations only for sets that have them)."""
+    return "; ".join(
+        f"{name} " + " ".join(map(str, part["permutation"]))
+        + ("" if "orientation" not in part else " / " + " ".join(map(str, part["orientation"])))
+        for name, part in state.items()
+    )

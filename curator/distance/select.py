@@ -6,31 +6,15 @@ exact distance, which decodes entries of tables whose distances go past 14.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
 
+from curator.common.errors import StoreError
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import UNREACHED, entry
 from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor, tabled_neighbor
-from curator.layered.store import StoreError
-
-RANGE = re.compile(r"(\d+)(?:\.\.(\d+))?")
-
-
-def parse_distance_range(text: str) -> tuple[int, int]:
-    """"A..B" (or "A") as the pair (A, B); ValueError unless 0 <= A <= B."""
-    match = RANGE.fullmatch(text.strip())
-    if not match:
-        raise ValueError(f"--distance must look like A..B (e.g. 8..11) or A, got {text!r}")
-    lo = int(match[1])
-    hi = int(match[2]) if match[2] is not None else lo
-    if lo > hi:
-        raise ValueError(f"--distance {text}: the first distance is larger than the second")
-    return lo, hi
 
 
 @numba.njit(cache=True)
@@ -88,32 +72,27 @@ def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longe
 
 
 def select_positions(
-    directory: Path,
+    store: DistanceStore,
+    table: np.ndarray,
     lo: int,
     hi: int,
     sample: int | None = None,
     seed: int | None = None,
     limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Positions at distance lo..hi from a stored table, ordered by distance then rank.
+    """Positions at distance lo..hi in a stored table, ordered by distance then rank.
 
     With `sample`, at most that many chosen at random (reproducibly for a given `seed`); with
     `limit`, only the first that many (after sampling) get a solution and are returned.
     Each is {"rank", "distance", "state", "solution"}: the solution lists move names that
     take the position to the solved state in `distance` moves.
     """
-    store = DistanceStore.open(directory)
-    if not store.complete:
-        raise StoreError(f"{directory}: the distance table is not finished; run `curator analyze` again")
     puzzle = store.puzzle()
-    table = store.load()
-    kernel = build_kernel(puzzle)
-    solved = puzzle.rank(puzzle.solved_state)
     longest = len(store.counts) - 1
     residues = sum(1 << e for e in {d % UNREACHED for d in range(lo, min(hi, longest) + 1)})
     ranks = _matching(table, puzzle.size, residues)
     if longest >= UNREACHED:
-        lengths, _ = _descend(kernel, table, ranks, solved, longest)
+        lengths, _ = _descend(build_kernel(puzzle), table, ranks, puzzle.rank(puzzle.solved_state), longest)
         keep = (lengths >= lo) & (lengths <= hi)
         ranks, exact = ranks[keep], lengths[keep]
     else:
@@ -123,9 +102,19 @@ def select_positions(
         ranks, exact = ranks[chosen], exact[chosen]
     if limit is not None and limit < len(ranks):
         ranks = np.sort(ranks[np.lexsort((ranks, exact))[:limit]])
-    lengths, moves = _descend(kernel, table, ranks, solved, longest)
-    if (lengths < 0).any():
-        raise StoreError(f"{directory}: the table does not match the puzzle's moves (damaged results)")
+    return solved_positions(store, table, ranks)
+
+
+def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray) -> list[dict[str, Any]]:
+    """The positions with these ranks, each with its distance and an optimal solution,
+    ordered by distance then rank; a position not reached has distance None."""
+    puzzle = store.puzzle()
+    longest = len(store.counts) - 1
+    solved = puzzle.rank(puzzle.solved_state)
+    lengths, moves = _descend(build_kernel(puzzle), table, ranks, solved, longest)
+    unreached = np.array([entry.py_func(table, int(r)) == UNREACHED for r in ranks], dtype=bool)
+    if ((lengths < 0) & ~unreached).any():
+        raise StoreError(f"{store.directory}: the table does not match the puzzle's moves (damaged results)")
     names = [m.name for m in puzzle.moves]
     out = []
     for i in np.lexsort((ranks, lengths)):
@@ -133,9 +122,9 @@ def select_positions(
         out.append(
             {
                 "rank": rank,
-                "distance": length,
+                "distance": None if length < 0 else length,
                 "state": puzzle.describe(puzzle.unrank(rank)),
-                "solution": [names[m] for m in moves[i, :length]],
+                "solution": [names[m] for m in moves[i, : max(length, 0)]],
             }
         )
     return out

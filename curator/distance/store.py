@@ -6,23 +6,23 @@ files are written with `curator.layered.store.atomic_write`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from curator import __version__
-from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
-from curator.layered.store import (
+from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
+    ResultsFolder,
     StoreError,
     atomic_write,
     file_sha256,
-    read_puzzle_copy,
-    remove_temporaries,
+    manifest_kind,
+    read_manifest,
 )
+from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
 
 KIND = "distance"
 FORMAT = "curator-distance/1"
@@ -35,33 +35,13 @@ ENCODING = (
 
 def holds_distances(directory: Path) -> bool:
     """Whether `directory` has a manifest of kind "distance"."""
-    try:
-        data = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("kind") == KIND
+    return manifest_kind(directory) == KIND
 
 
-def _read_manifest(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"{path}: unreadable ({exc})")
-    if not isinstance(data, dict):
-        raise StoreError(f"{path}: not a curator manifest")
-    return data
+class DistanceStore(ResultsFolder):
+    """The results folder of one permutation puzzle: manifest, table file and puzzle copy."""
 
-
-class DistanceStore:
-    """The results folder of one permutation puzzle.
-
-    >>> store = DistanceStore.open(Path("output/pocket-cube"))  # doctest: +SKIP
-    >>> table = store.load()                                    # doctest: +SKIP
-    """
-
-    def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
-        self.directory = Path(directory)
-        self.manifest = manifest
+    OWN_FILES = (MANIFEST, PUZZLE_COPY, TABLE_FILE)
 
     @classmethod
     def open(cls, directory: Path) -> DistanceStore:
@@ -69,7 +49,7 @@ class DistanceStore:
         path = Path(directory) / MANIFEST
         if not path.exists():
             raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
-        manifest = _read_manifest(path)
+        manifest = read_manifest(path)
         if manifest.get("kind") != KIND or manifest.get("format") != FORMAT:
             raise StoreError(f"{path}: not a distance table (format {FORMAT})")
         return cls(directory, manifest)
@@ -80,17 +60,15 @@ class DistanceStore:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / MANIFEST
-        manifest = _read_manifest(path) if path.exists() else {}
-        ours = manifest.get("kind") == KIND and manifest.get("puzzle_sha256") == puzzle.sha256
-        if manifest and not ours and not force:
-            raise StoreError(
-                f"{directory}: holds results of a different puzzle file "
-                f"({manifest.get('puzzle')!r}); use --force to replace them or --output "
-                "to write elsewhere"
-            )
-        if force or not ours:
-            manifest = {}
-        atomic_write(directory / PUZZLE_COPY, puzzle.text.encode())
+        manifest = read_manifest(path) if path.exists() else {}
+        if manifest and manifest.get("kind") != KIND:
+            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
+        store = cls(directory, manifest)
+        if not force:
+            store.refuse_other_puzzle(puzzle.sha256)
+        if force or store.holds_other_puzzle(puzzle.sha256):
+            store.manifest = manifest = {}
+        store.write_puzzle_copy(puzzle.text)
         manifest.update(
             kind=KIND,
             complete=manifest.get("complete", False),
@@ -104,13 +82,8 @@ class DistanceStore:
             positions=puzzle.size,
             encoding=ENCODING,
         )
-        store = cls(directory, manifest)
-        store._write_manifest()
+        store.write_manifest()
         return store
-
-    def remove_temporaries(self) -> list[str]:
-        """Delete temporary files a killed run left behind (see `curator.layered.store`)."""
-        return remove_temporaries(self.directory, lambda name: name in (MANIFEST, PUZZLE_COPY, TABLE_FILE))
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -129,7 +102,7 @@ class DistanceStore:
 
     def puzzle(self) -> PermutationPuzzle:
         """The puzzle of this table, read from the folder's copy of its file."""
-        return parse_permutation_puzzle(*read_puzzle_copy(self.directory, self.manifest))
+        return parse_permutation_puzzle(*self.puzzle_text())
 
     def load(self) -> np.ndarray:
         """The nibble table (uint8), checked against the manifest's size and checksum."""
@@ -171,8 +144,4 @@ class DistanceStore:
             distances=[{"distance": d, "positions": n} for d, n in enumerate(counts)],
             file={"path": TABLE_FILE, "bytes": table.nbytes, "sha256": digest},
         )
-        self._write_manifest()
-
-    def _write_manifest(self) -> None:
-        text = json.dumps(self.manifest, indent=1) + "\n"
-        atomic_write(self.directory / MANIFEST, text.encode())
+        self.write_manifest()

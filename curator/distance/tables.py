@@ -11,13 +11,13 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from curator.distance.puzzle import PermutationPuzzle
 from curator.common.ranking import (
     rank_orientation_array,
     rank_permutation_array,
     unrank_orientation_array,
     unrank_permutation_array,
 )
+from curator.distance.puzzle import PermutationPuzzle
 
 PERMUTATION = 0
 ORIENTATION = 1

@@ -15,14 +15,16 @@ a permutation puzzle; both share `write_pictures` and the gallery and CSV helper
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from curator.common.files import atomic_write
 from curator.export.gallery import write_html
-from curator.picture import Picture, picture, png_image, svg_text
+from curator.export.pack import save_pack
 from curator.export.table import write_csv
-from curator.level import Level, PuzzleLike, save_pack
+from curator.level import Level, PuzzleLike
+from curator.picture import Picture, picture, png_bytes, svg_text
 
 T = TypeVar("T")
 
@@ -41,8 +43,8 @@ def level_title(puzzle: PuzzleLike, number: int, level: Level) -> str:
 
 
 SAVERS: dict[str, Callable[[Picture, Path], object]] = {
-    ".svg": lambda pic, path: path.write_text(svg_text(pic), encoding="utf-8"),
-    ".png": lambda pic, path: png_image(pic).save(path, format="PNG"),
+    ".svg": lambda pic, path: atomic_write(path, svg_text(pic).encode()),
+    ".png": lambda pic, path: atomic_write(path, png_bytes(pic)),
 }
 """How a picture is written, by file suffix."""
 
@@ -94,5 +96,22 @@ WRITERS: dict[str, Callable[[PuzzleLike, Sequence[Level], str | Path], list[Path
     "html": write_html,
 }
 """Export formats by name, as the `curator export --format` option knows them."""
+FORMATS = tuple(WRITERS)
 
-__all__ = ["WRITERS", "ExportError", "write_csv", "write_html", "write_json", "write_png", "write_svg"]
+
+def write(fmt: str, puzzle: Any, items: Sequence[Any], path: str | Path,
+          writers: Mapping[str, Callable[[Any, Sequence[Any], str | Path], list[Path]]] = WRITERS,
+          ) -> list[Path]:
+    """Write `items` in the format named `fmt` (one of FORMATS) to `path`, creating the
+    folder a single file goes into; return the files written. ExportError for an unknown
+    format or a picture file asked to hold several items."""
+    if fmt not in writers:
+        raise ExportError(f"format must be one of {', '.join(writers)}, got {fmt!r}")
+    path = Path(path)
+    if fmt in ("json", "csv", "html") or path.suffix.lower() == f".{fmt}":
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return writers[fmt](puzzle, items, path)
+
+
+__all__ = ["FORMATS", "WRITERS", "ExportError", "write", "write_csv", "write_html", "write_json", "write_png",
+           "write_svg"]

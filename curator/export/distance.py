@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from curator import __version__
-from curator.distance.puzzle import FAMILY, PermutationPuzzle, State
-from curator.distance.report import state_text
+from curator.common.files import atomic_write
+from curator.distance.puzzle import FAMILY, PermutationPuzzle, State, state_text
 from curator.export import write_pictures
 from curator.export.gallery import card_html, page_html, plural
-from curator.picture import Picture, state_picture
 from curator.export.table import write_table
-from curator.layered.store import atomic_write
+from curator.picture import Picture, state_picture
 
 PACK_FORMAT = "curator-distance-pack/1"
 """The `format` value of the position packs of permutation puzzles (docs/level-pack.md)."""
@@ -185,7 +184,7 @@ def gallery_html(puzzle: PermutationPuzzle, positions: Sequence[Position]) -> st
 def write_html(puzzle: PermutationPuzzle, positions: Sequence[Position], path: str | Path) -> list[Path]:
     """Write the gallery page to `path`."""
     path = Path(path)
-    path.write_text(gallery_html(puzzle, positions), encoding="utf-8")
+    atomic_write(path, gallery_html(puzzle, positions).encode())
     return [path]
 
 

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from curator import __version__
-from curator.picture import Picture, picture, svg_text
+from curator.common.files import atomic_write
 from curator.level import Level, PuzzleLike, replay
+from curator.picture import Picture, picture, svg_text
 
 STYLE = """
 :root { color-scheme: light; }
@@ -151,8 +152,8 @@ def _article(puzzle: PuzzleLike, number: int, level: Level) -> str:
     return card_html(
         "level",
         number,
-        {"layer": level.layer_key, "rank": level.rank},
-        f"Level {number} <small>{esc(level.layer_key)} #{level.rank}</small>",
+        {"layer": level.layer, "rank": level.rank},
+        f"Level {number} <small>{esc(level.layer)} #{level.rank}</small>",
         pic,
         [(key, label, texts[key]) for key, label in METRICS],
         move_texts(puzzle, level),
@@ -179,5 +180,5 @@ def plural(count: int, noun: str) -> str:
 def write_html(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
     """Write the gallery page to `path`."""
     path = Path(path)
-    path.write_text(gallery_html(puzzle, levels), encoding="utf-8")
+    atomic_write(path, gallery_html(puzzle, levels).encode())
     return [path]

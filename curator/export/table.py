@@ -8,11 +8,13 @@ are listed in `COLUMNS` and in docs/level-pack.md.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from curator.level import Level, PuzzleLike
+from curator.common.files import atomic_write
+from curator.level import Level, PuzzleLike, cell_text, moves_text
 
 COLUMNS = (
     "number",
@@ -33,10 +35,6 @@ COLUMNS = (
 )
 
 
-def cell_text(cell: tuple[int, int]) -> str:
-    return f"{cell[0]},{cell[1]}"
-
-
 def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
     """The CSV rows as text: `position` lists type@row,col per piece, `solution` from>to moves."""
     cells = puzzle.board.cells
@@ -46,13 +44,13 @@ def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
         out.append({
             "number": str(number),
             "puzzle": puzzle.name,
-            "layer": level.layer_key,
+            "layer": level.layer,
             "rank": str(level.rank),
             "pieces": str(r.pieces),
             "legal_moves": str(r.legal_moves),
             "safe_moves": str(r.safe_moves),
             "solutions": str(int(r.solutions)),
-            "difficulty": difficulty_text(level.difficulty),
+            "difficulty": _difficulty_cell(level.difficulty),
             "solvable": _flag(r.solvable),
             "unique": _flag(r.unique),
             "all_moves": _flag(r.all_moves),
@@ -62,12 +60,12 @@ def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
                 for i, t in enumerate(level.position)
                 if t
             ),
-            "solution": " ".join(f"{cell_text(cells[a])}>{cell_text(cells[b])}" for a, b in r.solution),
+            "solution": moves_text(puzzle, r.solution),
         })
     return out
 
 
-def difficulty_text(value: float) -> str:
+def _difficulty_cell(value: float) -> str:
     """Full precision; empty for an unsolvable level (infinite difficulty)."""
     return repr(float(value)) if math.isfinite(value) else ""
 
@@ -79,10 +77,11 @@ def _flag(value: bool) -> str:
 def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[str, str]]) -> list[Path]:
     """Write a CSV file: a header line of `columns`, then one line per row of `table`."""
     path = Path(path)
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(table)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(table)
+    atomic_write(path, text.getvalue().encode())
     return [path]
 
 

@@ -7,8 +7,6 @@ left off. Each layer is written while the next one is computed. Progress goes to
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -16,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-import numba
-
+from curator.common.files import exclusive
+from curator.common.resources import Shortfall, shortfalls, threads
+from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import LayerStore, exclusive
-from curator.layered.sweep import PROPERTIES, LayerBits, Progress, goal_layer, sweep_layer
+from curator.layered.store import LayerStore
+from curator.layered.sweep import Progress, goal_layer, sweep_layer
 
 
 class Reporter(Protocol):
@@ -81,17 +80,6 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     )
 
 
-@dataclass(frozen=True)
-class Shortfall:
-    """A resource an analysis needs more of than the machine has free."""
-
-    resource: str
-    """"memory" or "disk"."""
-    needed: int
-    free: int
-    where: str
-
-
 def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> list[Shortfall]:
     """What `estimate` says the analysis needs beyond the free memory and disk space.
 
@@ -108,51 +96,6 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> lis
                     if path.is_file():
                         written += min(path.stat().st_size, layer.words * 8)
     return shortfalls(est.peak_memory_bytes, est.disk_bytes - written, directory)
-
-
-def shortfalls(memory_bytes: int, disk_bytes: int, directory: Path) -> list[Shortfall]:
-    """What a run needing `memory_bytes` of memory and writing `disk_bytes` into `directory`
-    needs beyond the free memory and disk space."""
-    out = []
-    memory = free_memory()
-    if memory is not None and memory_bytes > memory:
-        out.append(Shortfall("memory", memory_bytes, memory, "available"))
-    existing = _nearest_existing(Path(directory))
-    disk = shutil.disk_usage(existing).free
-    if disk_bytes > disk:
-        out.append(Shortfall("disk", disk_bytes, disk, f"free under {existing}"))
-    return out
-
-
-def free_memory() -> int | None:
-    """Bytes of memory available to this process without swapping, if the system says."""
-    available = None
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                available = int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    if available is None:
-        try:
-            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, ValueError):
-            return None
-    try:  # a container's own limit (cgroup v2) may be lower than the machine's
-        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        if limit != "max":
-            used = int(Path("/sys/fs/cgroup/memory.current").read_text())
-            available = min(available, max(int(limit) - used, 0))
-    except (OSError, ValueError):
-        pass
-    return available
-
-
-def _nearest_existing(path: Path) -> Path:
-    path = path.absolute()
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
 
 
 def analyze(
@@ -174,11 +117,9 @@ def analyze(
     With an `executor`, layers are computed by it instead of by local threads.
     """
     max_pieces = puzzle.max_pieces if max_pieces is None else max_pieces
-    if workers is not None:
-        numba.set_num_threads(workers)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    with exclusive(directory):
+    with exclusive(directory), threads(workers):
         return _analyze(puzzle, directory, max_pieces, force, reporter, warn or (lambda message: None),
                         executor)
 

@@ -33,10 +33,13 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
+from curator.common.errors import StoreError
+from curator.common.files import atomic_write
+from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import LayerStore, StoreError, atomic_write
-from curator.layered.sweep import CHUNK_WORDS, PROPERTIES, LayerBits, LayerSweep, Progress
+from curator.layered.store import LayerStore
+from curator.layered.sweep import CHUNK_WORDS, LayerSweep, Progress
 
 if TYPE_CHECKING:
     from distributed import Client

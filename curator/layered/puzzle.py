@@ -7,30 +7,22 @@ is wrong. The format is described in docs/puzzle-format.md.
 from __future__ import annotations
 
 import hashlib
-import re
-import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from curator.common.board import Board, BoardError
+from curator.common.errors import SelectionError
+from curator.common.reading import TableReader, read_text, read_toml
 from curator.rules import FAMILIES, ParamError, Rules
 
 MAX_CELLS = 64
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 BINARY_PIECE = "o"
+EMPTY = "."
+"""How an empty cell is drawn."""
 TOP_KEYS = {"name", "title", "max_pieces", "board", "rules", "goal", "pieces"}
 GOAL_KEYS = {"pieces", "cells", "piece", "final_step_once"}
 BOARD_KEYS = {"grid", "art"}
-
-
-class PuzzleError(ValueError):
-    """A puzzle file is malformed; the message is one line: file: key: problem."""
-
-    def __init__(self, source: str, key: str, message: str) -> None:
-        super().__init__(f"{_one_line(source)}: {_one_line(key)}: {_one_line(message)}")
-        self.source = source
-        self.key = key
 
 
 @dataclass(frozen=True)
@@ -45,6 +37,29 @@ class Goal:
     final_step_once: bool = False
     """Count the last step to the goal once (all solvable positions one above the goal
     then have exactly one solution), as Fling! does."""
+
+    def cells_mask(self, cells: int) -> int:
+        """The cells (as a bit mask) goal positions may occupy on a board of `cells` cells."""
+        return sum(1 << c for c in (self.cells if self.cells is not None else range(cells)))
+
+    def holds_in(self, counts: Sequence[int]) -> bool:
+        """Whether the layer with these piece counts (per type) can hold a goal position."""
+        if sum(counts) != self.pieces:
+            return False
+        return self.piece is None or counts[self.piece - 1] == self.pieces
+
+    def reached(self, position: Sequence[int]) -> bool:
+        """Whether `position` (one entry per cell: 0 empty, t = type t) is a goal position.
+
+        >>> Goal(pieces=1, cells=frozenset({2})).reached((0, 0, 1)), Goal(pieces=1).reached((1, 1, 0))
+        (True, False)
+        """
+        occupied = [(i, v) for i, v in enumerate(position) if v]
+        if len(occupied) != self.pieces:
+            return False
+        if self.cells is not None and any(i not in self.cells for i, _ in occupied):
+            return False
+        return self.piece is None or all(v == self.piece for _, v in occupied)
 
 
 @dataclass(frozen=True)
@@ -70,18 +85,64 @@ class Puzzle:
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
+    def symmetries(self) -> list[tuple[int, ...]]:
+        """Cell permutations (identity first) that map every position to an equivalent one:
+        those the rules respect that also keep the goal cells in place as a set."""
+        perms = self.rules.symmetries()
+        cells = self.goal.cells
+        if cells is not None:
+            perms = [p for p in perms if {p[c] for c in cells} == set(cells)]
+        return perms
 
-def read_puzzle_text(path: str | Path) -> str:
-    """The text of a puzzle file; PuzzleError naming the file if it cannot be read."""
+
+def parse_drawing(text: str, puzzle: Puzzle) -> tuple[int, ...]:
+    """A position drawn like the board art: `.` empty, `o` a piece (one-type puzzles) or piece
+    letters (typed puzzles), spaces (or `#`) where the board has no cell. Rows are lines, or
+    separated by `/` in one line. Returns one entry per cell (0 empty, t = type t).
+    SelectionError if the drawing does not fit the puzzle."""
+    symbols = {EMPTY: 0}
+    if puzzle.typed:
+        symbols.update({letter: t for t, letter in enumerate(puzzle.piece_types, start=1)})
+    else:
+        symbols[puzzle.piece_types[0]] = 1
+    lines = text.replace("\r", "").replace("/", "\n").split("\n")
+    art, found = [], []
+    for y, line in enumerate(lines):
+        row = []
+        for x, ch in enumerate(line.rstrip()):
+            if ch in " #":
+                row.append(" ")
+            elif ch in symbols:
+                row.append(".")
+                found.append(symbols[ch])
+            else:
+                allowed = ", ".join(repr(s) for s in symbols)
+                raise SelectionError(
+                    f"board drawing: unexpected {ch!r} at line {y + 1}, column {x + 1} (use {allowed})"
+                )
+        art.append("".join(row))
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzleError(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
+        drawn = Board.from_art(puzzle.board.grid, "\n".join(art))
+    except BoardError as exc:
+        raise SelectionError(f"board drawing: {exc}")
+    if drawn.cells != puzzle.board.cells:
+        raise SelectionError(
+            f"board drawing: its {drawn.size} cells do not have the shape of the {puzzle.name} board "
+            f"({puzzle.board.size} cells, {puzzle.board.rows} rows)"
+        )
+    position = tuple(found)
+    for t, limit in enumerate(puzzle.piece_limits, start=1):
+        if position.count(t) > limit:
+            raise SelectionError(
+                f"board drawing: {position.count(t)} pieces {puzzle.piece_types[t - 1]!r}, "
+                f"the puzzle has {limit}"
+            )
+    return position
 
 
 def load_puzzle(path: str | Path) -> Puzzle:
     """Read and validate a puzzle file."""
-    return parse_puzzle(read_puzzle_text(path), str(path))
+    return parse_puzzle(read_text(path), str(path))
 
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
@@ -89,51 +150,12 @@ def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     return _Reader(source).puzzle(read_toml(text, source), text)
 
 
-def read_toml(text: str, source: str) -> dict:
-    """The tables of a puzzle file's text; PuzzleError naming `source` if it is not TOML."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PuzzleError(source, "toml", f"not valid TOML ({exc})")
-    except RecursionError:
-        raise PuzzleError(source, "toml", "arrays or tables are nested too deeply") from None
-
-
-class _Reader:
+class _Reader(TableReader):
     """Reads one puzzle file's tables, naming `source` and the key in every error."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, key: str, message: str) -> PuzzleError:
-        return PuzzleError(self.source, key, message)
-
-    def get(self, table: dict, key: str, kind: type, where: str, default: Any = ...) -> Any:
-        full = f"{where}.{key}" if where else key
-        if key not in table:
-            if default is ...:
-                raise self.fail(full, "is missing")
-            return default
-        value = table[key]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(full, f"must be {_kind_name(kind)}, got {value!r}")
-        return value
-
-    def only(self, table: dict, allowed: set[str], where: str) -> None:
-        for key in table:
-            if key not in allowed:
-                full = f"{where}.{key}" if where else key
-                raise self.fail(full, f"unknown key (expected one of {', '.join(sorted(allowed))})")
 
     def puzzle(self, data: dict, text: str) -> Puzzle:
         self.only(data, TOP_KEYS, "")
-        name = self.get(data, "name", str, "")
-        if not NAME_PATTERN.fullmatch(name) or name in {".", ".."}:
-            raise self.fail(
-                "name",
-                f"{name!r} is not a plain name (letters, digits, '_', '-', '.', up to 64 "
-                "characters, starting with a letter or digit)",
-            )
+        name = self.name(data)
         title = self.get(data, "title", str, "", name)
         board = self.board(self.get(data, "board", dict, ""))
         piece_types, limits = self.pieces(data, board)
@@ -196,7 +218,7 @@ class _Reader:
             raise self.fail("goal.pieces", f"must be between 1 and {sum(limits)}, got {pieces}")
         cells = None
         if "cells" in table:
-            cells = frozenset(self.cell(c, board) for c in self.get(table, "cells", list, "goal"))
+            cells = frozenset(self.cell(c, board, "goal.cells") for c in self.get(table, "cells", list, "goal"))
             if len(cells) < pieces:
                 raise self.fail("goal.cells", f"names {len(cells)} cells, fewer than goal.pieces ({pieces})")
         piece = None
@@ -209,26 +231,3 @@ class _Reader:
                 raise self.fail("goal.piece", f"only {limits[piece - 1]} {letter} pieces exist")
         final_step_once = self.get(table, "final_step_once", bool, "goal", False)
         return Goal(pieces, cells, piece, final_step_once)
-
-    def cell(self, value: Any, board: Board) -> int:
-        if (
-            not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        ):
-            raise self.fail("goal.cells", f"each cell is [row, column], got {value!r}")
-        index = board.index.get((value[0], value[1]))
-        if index is None:
-            raise self.fail("goal.cells", f"{value!r} is not a cell of the board")
-        return index
-
-
-def _one_line(text: str) -> str:
-    """`text` with line breaks and other control characters escaped."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
-
-def _kind_name(kind: type) -> str:
-    return {str: "a string", int: "an integer", bool: "true or false", dict: "a table", list: "a list"}[
-        kind
-    ]

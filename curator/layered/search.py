@@ -7,39 +7,18 @@ then flow back up. Where stored layers exist, children they mark unsolvable are 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numba
 import numpy as np
 
-from curator.layered.puzzle import Puzzle
 from curator.common.ranking import multinomial, rank_colex_mask, rank_multiset_sequence
-from curator.rules import MAX_CHILDREN
-from curator.rules.base import decode_move
+from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace, level_offsets
 from curator.layered.sweep import concatenate_level
-
-Move = tuple[int, int]
-"""(from_cell, to_cell)."""
-
-
-@dataclass(frozen=True)
-class Report:
-    """Everything known about one position."""
-
-    pieces: int
-    solvable: bool
-    unique: bool
-    all_moves: bool
-    solutions: int
-    """Distinct sequences of positions from here to a goal position."""
-    legal_moves: int
-    safe_moves: int
-    """Legal moves whose resulting position is still solvable."""
-    solution: list[Move]
-    """One solution (empty when the position is a goal or unsolvable)."""
+from curator.level import Move, Report
+from curator.rules import MAX_CHILDREN
+from curator.rules.base import decode_move
 
 
 @numba.njit(cache=True)
@@ -146,9 +125,8 @@ class Explorer:
         self.rules = puzzle.rules
         self.tables = self.rules.tables()
         self.stored = stored or {}
-        goal = puzzle.goal
-        cells = goal.cells if goal.cells is not None else range(puzzle.board.size)
-        self.allowed = sum(1 << c for c in cells)
+        self.allowed = puzzle.goal.cells_mask(puzzle.board.size)
+        self._tier_words: dict[int, np.ndarray | None] = {}
 
     # -- positions as arrays ---------------------------------------------------------------
 
@@ -188,13 +166,16 @@ class Explorer:
             ok &= ((states == 0) | (states == piece)).all(axis=1)
         return ok
 
-    @functools.cache  # noqa: B019 - one explorer serves many questions about one puzzle
     def _level_words(self, pieces: int) -> np.ndarray | None:
-        """The stored solvable words of every layer with `pieces` pieces, end to end."""
-        layers = self.space.layers_with(pieces)
-        if not layers or not all(layer in self.stored for layer in layers):
-            return None
-        return concatenate_level([self.stored[layer] for layer in layers])
+        """The stored solvable words of every layer with `pieces` pieces, end to end (kept
+        for the explorer's life: one explorer serves many questions about one puzzle)."""
+        if pieces not in self._tier_words:
+            layers = self.space.layers_with(pieces)
+            stored = layers and all(layer in self.stored for layer in layers)
+            self._tier_words[pieces] = (
+                concatenate_level([self.stored[layer] for layer in layers]) if stored else None
+            )
+        return self._tier_words[pieces]
 
     def _known_solvable(self, keys: np.ndarray, pieces: int) -> np.ndarray | None:
         words = self._level_words(pieces)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb, factorial, prod
 
-from curator.layered.puzzle import Puzzle
 from curator.common.ranking import rank_placement, unrank_placement
+from curator.layered.puzzle import Puzzle
 
 Position = tuple[int, ...]
 """One entry per cell: 0 empty, t = piece of type t (1-based)."""

@@ -8,15 +8,6 @@ place, so a killed run never leaves a half-written file under a recorded name.
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import fcntl
-import hashlib
-import json
-import os
-import re
-import tempfile
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,110 +15,20 @@ from typing import Any
 import numpy as np
 
 from curator import __version__
+from curator.common.files import (
+    MANIFEST,
+    PUZZLE_COPY,
+    ResultsFolder,
+    StoreError,
+    atomic_write,
+    file_sha256,
+    read_manifest,
+)
+from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle, parse_puzzle
-from curator.layered.space import Layer
-from curator.layered.sweep import PROPERTIES, LayerBits
+from curator.layered.space import Layer, StateSpace
 
-MANIFEST = "manifest.json"
-PUZZLE_COPY = "puzzle.toml"
 FORMAT = "curator-layers/1"
-
-
-class StoreError(Exception):
-    """Stored results are missing, damaged or belong to another puzzle (one-line message)."""
-
-
-TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
-"""Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
-
-
-def atomic_write(path: Path, data: bytes | memoryview) -> str:
-    """Write `data` to `path` through a temporary file and a rename; return its sha256.
-
-    A failing write (a full disk, a read-only folder) leaves `path` as it was, removes the
-    temporary file and raises OSError naming `path`.
-    """
-    digest = hashlib.sha256(data).hexdigest()
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        _sync_directory(path.parent)
-    except BaseException as exc:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.filename != str(path):
-            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
-        raise
-    return digest
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make a rename in `directory` durable (where the file system supports it)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError as exc:
-        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
-            raise
-    finally:
-        os.close(fd)
-
-
-def remove_temporaries(directory: Path, own: Callable[[str], bool]) -> list[str]:
-    """Delete the temporary files a killed run left in `directory`; return their names.
-
-    Only names `atomic_write` makes for files `own` claims are touched. Call it while
-    holding `exclusive`, so no other run's file is taken for a leftover.
-    """
-    removed = []
-    for path in sorted(directory.iterdir()):
-        match = TEMPORARY.fullmatch(path.name)
-        if match and own(match.group(1)) and path.is_file():
-            path.unlink(missing_ok=True)
-            removed.append(path.name)
-    return removed
-
-
-@contextlib.contextmanager
-def exclusive(directory: Path) -> Iterator[None]:
-    """Hold a lock on `directory` so that only one analysis writes there at a time.
-
-    The lock belongs to the open folder, so it goes away with the process, however that
-    ends; nothing is left behind to clean up.
-    """
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise StoreError(f"{directory}: another `curator analyze` is writing here; wait for it "
-                             "or use --output to write elsewhere") from None
-        yield
-    finally:
-        os.close(fd)
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(1 << 24):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def read_puzzle_copy(directory: Path, manifest: dict[str, Any]) -> tuple[str, str]:
-    """(text, path) of the copy of the puzzle file a results folder keeps."""
-    path = directory / manifest.get("puzzle_file", PUZZLE_COPY)
-    try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StoreError(f"{path}: cannot be read ({exc})")
 
 
 @dataclass(frozen=True)
@@ -142,17 +43,12 @@ class LayerRecord:
         return self.entry["seconds"]
 
 
-class LayerStore:
-    """The results folder of one puzzle: its manifest, bit files and a copy of the puzzle file.
-
-    >>> store = LayerStore(Path("output/peg"))      # doctest: +SKIP
-    >>> bits = store.load(store.layers()[0].layer)  # doctest: +SKIP
-    """
+class LayerStore(ResultsFolder):
+    """The results folder of one layered puzzle: its manifest, bit files and a copy of the
+    puzzle file (see docs/results-format.md)."""
 
     def __init__(self, directory: Path, read: bool = True) -> None:
-        self.directory = Path(directory)
-        self.manifest_path = self.directory / MANIFEST
-        self.manifest: dict[str, Any] = {}
+        super().__init__(directory, {})
         if read and self.manifest_path.exists():
             self.manifest = self._read_manifest()
 
@@ -177,15 +73,11 @@ class LayerStore:
             if not force:
                 raise StoreError(f"{exc}; use --force to compute every layer again") from None
             store = cls(directory, read=False)  # the damaged manifest is replaced below
-        if store.manifest and store.manifest.get("puzzle_sha256") != puzzle.sha256 and not force:
-            raise StoreError(
-                f"{directory}: holds results of a different puzzle file "
-                f"({store.manifest.get('puzzle')!r}); use --force to replace them or --output "
-                "to write elsewhere"
-            )
-        if force or not store.manifest or store.manifest.get("puzzle_sha256") != puzzle.sha256:
+        if not force:
+            store.refuse_other_puzzle(puzzle.sha256)
+        if force or not store.manifest or store.holds_other_puzzle(puzzle.sha256):
             store.manifest = {"layers": []}
-        atomic_write(directory / PUZZLE_COPY, puzzle.text.encode())
+        store.write_puzzle_copy(puzzle.text)
         store.manifest.update(
             format=FORMAT,
             curator_version=__version__,
@@ -197,12 +89,12 @@ class LayerStore:
             max_pieces=max_pieces,
         )
         store.manifest["complete"] = store._complete(puzzle, max_pieces)
-        store._write_manifest()
+        store.write_manifest()
         return store
 
     def puzzle(self) -> Puzzle:
         """The puzzle these results belong to, read from the folder's copy of its file."""
-        return parse_puzzle(*read_puzzle_copy(self.directory, self.manifest))
+        return parse_puzzle(*self.puzzle_text())
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -234,9 +126,8 @@ class LayerStore:
             return str(exc)
         return None
 
-    def remove_temporaries(self) -> list[str]:
-        """Delete temporary files a killed run left behind (see `remove_temporaries`)."""
-        return remove_temporaries(self.directory, _own_file)
+    def owns(self, name: str) -> bool:
+        return super().owns(name) or (name.endswith(".bits") and "/" not in name)
 
     def load(self, layer: Layer, verify: bool = True, mmap: bool = False) -> LayerBits:
         """The layer's bits; StoreError if it is not recorded or a file is damaged."""
@@ -252,6 +143,10 @@ class LayerStore:
             else:
                 arrays[prop] = np.fromfile(path, dtype="<u8")
         return LayerBits(layer, **arrays)
+
+    def solvable_words(self) -> dict[Layer, np.ndarray]:
+        """Every stored layer's solvable words (mapped, not read), for pruning searches."""
+        return {r.layer: self.load(r.layer, verify=False, mmap=True).solvable for r in self.records()}
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -275,7 +170,7 @@ class LayerStore:
         layers = [e for e in self.manifest["layers"] if e["key"] != layer.key]
         self.manifest["layers"] = layers + [entry]
         self.manifest["complete"] = self._complete(puzzle, max_pieces)
-        self._write_manifest()
+        self.write_manifest()
         return entry
 
     # -- internals -------------------------------------------------------------------------
@@ -285,8 +180,6 @@ class LayerStore:
         return Layer(tuple(entry["counts"][t] for t in types), self.manifest["cells"], types)
 
     def _complete(self, puzzle: Puzzle, max_pieces: int) -> bool:
-        from curator.layered.space import StateSpace
-
         done = {e["key"] for e in self.manifest.get("layers", [])}
         wanted = [layer.key for level in StateSpace(puzzle).levels(max_pieces) for layer in level]
         return all(key in done for key in wanted)
@@ -306,24 +199,13 @@ class LayerStore:
                 raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
 
     def _read_manifest(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise StoreError(f"{self.manifest_path}: unreadable ({exc})")
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        data = read_manifest(self.manifest_path)
+        if data.get("format") != FORMAT:
             raise StoreError(f"{self.manifest_path}: not a curator manifest (format {FORMAT})")
         problem = _malformed(data)
         if problem:
             raise StoreError(f"{self.manifest_path}: damaged manifest ({problem})")
         return data
-
-    def _write_manifest(self) -> None:
-        text = json.dumps(self.manifest, indent=1) + "\n"
-        atomic_write(self.manifest_path, text.encode())
-
-
-def _own_file(name: str) -> bool:
-    return name in (MANIFEST, PUZZLE_COPY) or (name.endswith(".bits") and "/" not in name)
 
 
 def _malformed(data: dict[str, Any]) -> str | None:

@@ -9,13 +9,11 @@ the same for any number of threads.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from math import comb
 
 import numba
 import numpy as np
 
-from curator.layered.puzzle import Puzzle
 from curator.common.ranking import (
     BINOMIAL,
     MultisetTable,
@@ -28,36 +26,17 @@ from curator.common.ranking import (
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
-from curator.rules import MAX_CHILDREN, Rules
+from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, level_offsets
+from curator.rules import MAX_CHILDREN, Rules
 
 CHUNK_WORDS = 256
 """Words per parallel task (16384 positions)."""
 BLOCK_CHUNKS = 64
 """Chunks per call into compiled code; progress is reported between calls."""
-PROPERTIES = ("solvable", "unique", "all_moves")
 
 Progress = Callable[[int], None]
-
-
-@dataclass
-class LayerBits:
-    """The three property bit arrays of one layer (uint64 words, padding bits zero)."""
-
-    layer: Layer
-    solvable: np.ndarray
-    unique: np.ndarray
-    all_moves: np.ndarray
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in PROPERTIES}
-
-    def counts(self) -> dict[str, int]:
-        return {name: int(np.bitwise_count(words).sum()) for name, words in self.arrays().items()}
-
-    @classmethod
-    def empty(cls, layer: Layer) -> LayerBits:
-        return cls(layer, *(np.zeros(layer.words, dtype=np.uint64) for _ in PROPERTIES))
 
 
 @numba.njit(cache=True, inline="always")
@@ -528,13 +507,11 @@ def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
 
 
 def _goal_args(puzzle: Puzzle, layer: Layer):
+    # A layer that cannot hold a goal position allows no cell (k > 0 pieces never fit).
     goal = puzzle.goal
-    eligible = goal.piece is None or layer.counts[goal.piece - 1] == layer.pieces
-    cells = goal.cells if goal.cells is not None else range(puzzle.board.size)
-    # A layer of the wrong piece type holds no goal: allow no cell (k > 0 pieces never fit).
-    allowed = np.uint64(sum(1 << c for c in cells)) if eligible else np.uint64(0)
+    allowed = goal.cells_mask(layer.cells) if goal.holds_in(layer.counts) else 0
     arrangements = layer.size // comb(layer.cells, layer.pieces)
-    return layer.cells, layer.pieces, arrangements, allowed
+    return layer.cells, layer.pieces, arrangements, np.uint64(allowed)
 
 
 def goal_layer(puzzle: Puzzle, layer: Layer, progress: Progress | None = None) -> LayerBits:
@@ -572,5 +549,8 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
 
 
 def concatenate_level(arrays: list[np.ndarray]) -> np.ndarray:
-    """The word arrays of a level's layers laid end to end (see `level_offsets`)."""
+    """The word arrays of a level's layers laid end to end (see `level_offsets`); a single
+    array is returned as it is (a mapped file stays mapped, not read into memory)."""
+    if len(arrays) == 1:
+        return arrays[0]
     return np.concatenate(arrays) if arrays else np.zeros(1, dtype=np.uint64)

@@ -12,17 +12,19 @@ sweep) and lists every rank whose stored bits disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import comb, factorial, prod
 from pathlib import Path
 
 import numpy as np
 
-from curator.layered.puzzle import Puzzle, PuzzleError
-from curator.rules import MAX_CHILDREN
+from curator.common.errors import PuzzleError, StoreError
+from curator.common.files import Verification
+from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import LayerStore, StoreError
-from curator.layered.sweep import PROPERTIES, LayerBits
+from curator.layered.store import LayerStore
+from curator.rules import MAX_CHILDREN
 
 DEFAULT_SAMPLE = 500
 """Ranks re-derived per layer unless told otherwise (every rank of smaller layers)."""
@@ -44,22 +46,6 @@ class BadRank:
             return " ".join(f"{name}={int(bit)}" for name, bit in zip(PROPERTIES, bits))
 
         return f"{self.layer} rank {self.rank}: stored {show(self.stored)}, re-derived {show(self.derived)}"
-
-
-@dataclass
-class Verification:
-    """What `verify` found: file problems (one line each) and ranks that disagree."""
-
-    directory: Path
-    layers: int = 0
-    files: int = 0
-    ranks: int = 0
-    problems: list[str] = field(default_factory=list)
-    bad_ranks: list[BadRank] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and not self.bad_ranks
 
 
 Progress = Callable[[Layer, int], None]
@@ -198,7 +184,7 @@ class _Deriver:
         position = self.space.unrank(layer, rank)
         goal = self.puzzle.goal
         if layer.pieces == goal.pieces:
-            reached = self.is_goal(position)
+            reached = goal.reached(position)
             return reached, reached, False
         words = children
         solvable_children: set[tuple[tuple[int, ...], int]] = set()
@@ -218,17 +204,6 @@ class _Deriver:
             ((counts, child_rank),) = solvable_children
             unique = unique or _bit(words[counts][1], child_rank)
         return solvable, unique, bool(moves) and all_solvable
-
-    def is_goal(self, position: tuple[int, ...]) -> bool:
-        goal = self.puzzle.goal
-        for cell, piece in enumerate(position):
-            if not piece:
-                continue
-            if goal.cells is not None and cell not in goal.cells:
-                return False
-            if goal.piece is not None and piece != goal.piece:
-                return False
-        return True
 
     def children(self, position: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         """(counts, rank) of the position after each legal move, one entry per move."""

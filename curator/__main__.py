@@ -1,0 +1,5 @@
+"""`python -m curator`: the command line."""
+
+from curator.cli import app
+
+app()

@@ -1,0 +1,125 @@
+"""The front door for Python: load a puzzle, analyze it, open its results.
+
+`open` hides the kind of table behind one shape of results object (`LayeredResults` for
+puzzles whose moves remove pieces, `DistanceResults` for permutation puzzles), as
+python-chess's `open_tablebase` does for its table formats.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+
+from curator.common.errors import SelectionError, StoreError
+from curator.common.files import manifest_kind
+from curator.common.resources import Shortfall
+from curator.distance.analysis import DistanceDone, analyze_distances, table_shortfalls
+from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
+from curator.distance.results import DistanceResults
+from curator.distance.store import KIND as DISTANCE_KIND
+from curator.layered.analysis import Executor, Reporter, resource_shortfalls
+from curator.layered.analysis import analyze as analyze_layers
+from curator.layered.puzzle import Puzzle, load_puzzle
+from curator.layered.results import LayeredResults
+from curator.progress import layer_progress
+
+Results = LayeredResults | DistanceResults
+Warn = Callable[[str], None]
+
+
+class ResourceError(StoreError):
+    """An analysis would need more memory or disk than the machine has free."""
+
+    def __init__(self, what: str, short: list[Shortfall]) -> None:
+        figures = "; ".join(
+            f"{s.resource}: needs about {_bytes(s.needed)}, {_bytes(s.free)} {s.where}" for s in short
+        )
+        super().__init__(f"{what} does not fit on this machine ({figures})")
+        self.shortfalls = short
+
+
+def load(path: str | Path) -> Puzzle | PermutationPuzzle:
+    """The puzzle of a TOML file, layered or permutation; PuzzleError naming the file and
+    the key if it is malformed.
+
+    >>> import curator
+    >>> curator.load("puzzles/triangle.toml").board.size
+    15
+    """
+    try:
+        permutation = is_permutation_file(path)
+    except RecursionError:  # too deeply nested to parse: load_puzzle reports it
+        permutation = False
+    return load_permutation_puzzle(path) if permutation else load_puzzle(path)
+
+
+def analyze(
+    path: str | Path,
+    output: str | Path | None = None,
+    max_pieces: int | None = None,
+    workers: int | None = None,
+    force: bool = False,
+    progress: bool = False,
+    ignore_limits: bool = False,
+    *,
+    reporter: Reporter | None = None,
+    executor: Executor | None = None,
+    warn: Warn | None = None,
+    distance_done: DistanceDone | None = None,
+) -> Results:
+    """Analyze the puzzle file `path` into `output` (default output/<name>) and open the
+    results. Finished layers are kept; `force` computes everything again.
+
+    `workers` threads compute (all cores by default; the caller's thread count is restored
+    afterwards); `progress` draws bars on stderr. An analysis whose estimate exceeds the free
+    memory or disk raises ResourceError unless `ignore_limits` (or `force`). `reporter`,
+    `executor` (a Dask cluster, see `curator.layered.cluster`), `warn` and `distance_done`
+    are for tools built on curator, such as its command line.
+    """
+    puzzle = load(path)
+    directory = Path(output) if output is not None else Path("output") / puzzle.name
+    if isinstance(puzzle, PermutationPuzzle):
+        if max_pieces is not None:
+            raise SelectionError("max_pieces does not apply to a permutation puzzle")
+        if not (force or ignore_limits):
+            short = table_shortfalls(puzzle, directory)
+            if short:
+                raise ResourceError(f"{puzzle.name}'s distance table", short)
+        analyze_distances(puzzle, directory, workers, force, distance_done, warn)
+        return DistanceResults(directory)
+    depth = puzzle.max_pieces if max_pieces is None else max_pieces
+    if not (force or ignore_limits):
+        short = resource_shortfalls(puzzle, depth, directory)
+        if short:
+            raise ResourceError(f"{puzzle.name} up to {depth} pieces", short)
+    if progress and reporter is None:
+        with layer_progress(Console(file=sys.stderr)) as bars:
+            analyze_layers(puzzle, directory, depth, workers, force, bars, warn, executor)
+    else:
+        analyze_layers(puzzle, directory, depth, workers, force, reporter, warn, executor)
+    return LayeredResults(directory)
+
+
+def open(directory: str | Path) -> Results:  # noqa: A001 - the name a reader expects, as in open_tablebase
+    """The results an analysis stored in `directory`: `LayeredResults` or `DistanceResults`,
+    which answer the same questions (`puzzle`, `layers`, `count`, `select`, `solve`, `show`,
+    `verify`, `export`). StoreError if the folder holds no readable results.
+    """
+    return results_class(directory)(directory)
+
+
+def results_class(directory: str | Path) -> type[LayeredResults] | type[DistanceResults]:
+    """The kind of results `directory` holds, by its manifest."""
+    return DistanceResults if manifest_kind(Path(directory)) == DISTANCE_KIND else LayeredResults
+
+
+def _bytes(n: float) -> str:
+    """A byte count for people: 512 B, 1.5 KiB, 2.0 GiB."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError

@@ -1,0 +1,113 @@
+"""Command-line values as text, turned into the values the Python API takes.
+
+Only the syntax is checked here (`5..7`, `3,3;0,2`, `K=1,R=0..2`, whole numbers); whether a
+cell is on the board or a piece type exists is checked by the API, naming the option.
+
+A cell is `row,col` (0-based, row 0 at the top; triangular boards use the axial coordinates
+of `curator.common.board.Board.from_art`); several cells are separated by `;` or spaces,
+for example `--must-include "3,3;0,2"`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from curator.common.errors import SelectionError
+from curator.layered.puzzle import Puzzle, parse_drawing
+
+_RANGE = re.compile(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?")
+_CELL = re.compile(r"\(?(-?\d+),(-?\d+)\)?")
+
+
+def option_name(keyword: str) -> str:
+    """How the command line spells an API keyword: must_include -> --must-include."""
+    return "--" + keyword.replace("_", "-")
+
+
+def parse_range(text: str, what: str, example: str = "5..7") -> tuple[int, int]:
+    """`A..B` or `A` as (A, B), with 0 <= A <= B.
+
+    >>> parse_range("5..7", "--pieces"), parse_range("4", "--pieces")
+    ((5, 7), (4, 4))
+    """
+    match = _RANGE.fullmatch(text)
+    if not match:
+        raise SelectionError(f"{what} must look like A..B or A (e.g. {example}), got {text!r}")
+    lo = int(match[1])
+    hi = int(match[2]) if match[2] is not None else lo
+    if lo > hi:
+        raise SelectionError(f"{what} {text!r}: {lo} is larger than {hi}")
+    return lo, hi
+
+
+def parse_cells(text: str, what: str = "cells") -> list[tuple[int, int]]:
+    """Cells written `r,c;r,c` (or separated by spaces) as (row, col) pairs.
+
+    >>> parse_cells("3,3; 0,2 (2,0)")
+    [(3, 3), (0, 2), (2, 0)]
+    """
+    cells = []
+    for item in re.split(r"[;\s]+", text.strip()):
+        if not item:
+            continue
+        match = _CELL.fullmatch(item)
+        if not match:
+            raise SelectionError(f"{what}: {item!r} is not a cell; write cells as row,col;row,col")
+        cells.append((int(match[1]), int(match[2])))
+    if not cells:
+        raise SelectionError(f"{what}: no cells given; write cells as row,col;row,col")
+    return cells
+
+
+def parse_counts(text: str, what: str = "--counts") -> dict[str, tuple[int, int]]:
+    """Per-type counts `K=1,R=0..2` as {"K": (1, 1), "R": (0, 2)}.
+
+    >>> parse_counts("R=1, P=0..1")
+    {'R': (1, 1), 'P': (0, 1)}
+    """
+    out: dict[str, tuple[int, int]] = {}
+    for item in re.split(r"[,\s]+", text.strip()):
+        if not item:
+            continue
+        letter, sep, value = item.partition("=")
+        if not sep or not letter:
+            raise SelectionError(f"{what}: {item!r} is not TYPE=A..B (e.g. K=1,R=0..2)")
+        out[letter] = parse_range(value, f"{what} {letter}")
+    if not out:
+        raise SelectionError(f"{what}: nothing given; write e.g. K=1,R=0..2")
+    return out
+
+
+def parse_number(text: str, what: str, minimum: int = 0) -> int:
+    """A whole number of at least `minimum` (ranks, --sample, --limit, --seed).
+
+    >>> parse_number(" 12 ", "--limit", 1)
+    12
+    """
+    value = text.strip()
+    if not re.fullmatch(r"[+-]?\d+", value):
+        raise SelectionError(f"{what} must be a whole number, got {text!r}")
+    number = int(value)
+    if number < minimum:
+        raise SelectionError(f"{what} must be at least {minimum}, got {number}")
+    return number
+
+
+def optional_number(text: str | None, what: str, minimum: int = 0) -> int | None:
+    """`parse_number` of an option that may be missing."""
+    return None if text is None else parse_number(text, what, minimum)
+
+
+def read_board(value: str, puzzle: Puzzle) -> tuple[int, ...]:
+    """`--board`: the position drawn in the file `value` names, else drawn in `value` itself
+    (see `curator.layered.puzzle.parse_drawing`)."""
+    path = Path(value)
+    if "\n" not in value and path.is_file():
+        return parse_drawing(path.read_text(encoding="utf-8"), puzzle)
+    try:
+        return parse_drawing(value, puzzle)
+    except SelectionError as exc:
+        if "\n" not in value and ("." in value or "/" in value) and not path.exists():
+            raise SelectionError(f"--board: no file {value!r}, and as a drawing: {exc}")
+        raise

@@ -1,0 +1,116 @@
+"""What the command line prints: tables and plain text of layers, levels and positions.
+
+`--json` prints the same data as JSON instead (see the API's `to_json` and `layers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.table import Table
+
+from curator.distance.puzzle import state_text
+from curator.layered.puzzle import Puzzle
+from curator.layered.results import StoredPosition
+from curator.level import Level, difficulty_text, draw, moves_text
+
+
+def layers_table(summary: dict, typed: bool) -> Table:
+    """The layers of an analysis: positions, the three counts and seconds per layer."""
+    table = Table(title=f"{summary['puzzle']}" + ("" if summary["complete"] else " (incomplete)"))
+    table.add_column("pieces", justify="right")
+    if typed:
+        table.add_column("counts")
+    for name in ("positions", "solvable", "unique", "all moves", "seconds"):
+        table.add_column(name, justify="right")
+    for item in summary["layers"]:
+        counts = [" ".join(f"{t}{c}" for t, c in item["counts"].items() if c)] if typed else []
+        numbers = [f"{item[k]:,}" for k in ("positions", "solvable", "unique", "all_moves")]
+        table.add_row(str(item["pieces"]), *counts, *numbers, f"{item['seconds']:.2f}")
+    return table
+
+
+def levels_table(puzzle: Puzzle, levels: Sequence[Level], title: str) -> Table:
+    """Selected levels as a table: rank, pieces, metrics, the board and one solution."""
+    table = Table(title=title, show_lines=True)
+    if puzzle.typed:
+        table.add_column("layer")
+    for name in ("rank", "pieces", "solutions", "legal", "safe", "difficulty"):
+        table.add_column(name, justify="right", min_width=len(name))
+    table.add_column("board", no_wrap=True)
+    table.add_column("solution")
+    for level in levels:
+        report = level.report
+        layer = [level.layer] if puzzle.typed else []
+        table.add_row(
+            *layer,
+            str(level.rank),
+            str(level.pieces),
+            f"{report.solutions:,}",
+            str(report.legal_moves),
+            str(report.safe_moves),
+            difficulty_text(level.difficulty),
+            draw(puzzle, level.position),
+            moves_text(puzzle, report.solution) or "-",
+        )
+    return table
+
+
+def level_text(puzzle: Puzzle, level: Level) -> str:
+    """A level in plain text: the board, its status, metrics and one solution."""
+    report = level.report
+    lines = [
+        draw(puzzle, level.position),
+        "",
+        f"layer {level.layer}, rank {level.rank}, {level.pieces} pieces",
+        f"solvable: {_yes(report.solvable)}   unique: {_yes(report.unique)}   "
+        f"all moves: {_yes(report.all_moves)}",
+        f"solutions: {report.solutions:,}",
+        f"legal first moves: {report.legal_moves}   safe first moves: {report.safe_moves}",
+        f"difficulty: {difficulty_text(level.difficulty)}",
+        f"solution: {moves_text(puzzle, report.solution) or '-'}",
+    ]
+    return "\n".join(lines)
+
+
+def stored_text(puzzle: Puzzle, found: StoredPosition) -> str:
+    """A stored position in plain text: the board and its three stored properties."""
+    return "\n".join([
+        draw(puzzle, found.position),
+        "",
+        f"layer {found.layer}, rank {found.rank}, {found.pieces} pieces",
+        f"solvable: {_yes(found.solvable)}   unique: {_yes(found.unique)}   "
+        f"all moves: {_yes(found.all_moves)}",
+    ])
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def distances_table(summary: dict[str, Any], manifest: dict[str, Any]) -> Table:
+    """Positions per distance, with what was not reached and the time taken."""
+    title = f"{summary['puzzle']} ({manifest['metric']} metric)"
+    if not summary["complete"]:
+        title += " (incomplete)"
+    table = Table(title=title, caption=f"{manifest.get('seconds', 0.0):.1f} s")
+    table.add_column("distance", justify="right")
+    table.add_column("positions", justify="right")
+    for item in summary["distances"]:
+        table.add_row(str(item["distance"]), f"{item['positions']:,}")
+    if manifest.get("unreached"):
+        table.add_row("not reached", f"{manifest['unreached']:,}")
+    return table
+
+
+def positions_table(items: list[dict[str, Any]], title: str | None = None) -> Table:
+    """Selected positions: distance, rank, state and an optimal solution."""
+    table = Table(title=title, caption=f"{len(items)} positions")
+    for name in ("distance", "rank", "state", "solution"):
+        table.add_column(name, justify="right" if name in ("distance", "rank") else "left")
+    for item in items:
+        table.add_row(
+            str(item["distance"]), str(item["rank"]), state_text(item["state"]), " ".join(item["solution"])
+        )
+    return table

@@ -1,0 +1,194 @@
+"""Results folders on disk: atomic writes, the folder lock, the manifest and the puzzle copy.
+
+Both kinds of results (layered bits, distance tables) live in a folder with a `manifest.json`
+that holds checksums and a copy of the puzzle file. Every write goes to a temporary file
+that is renamed into place, so a killed run never leaves a half-written file under a
+recorded name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from curator.common.errors import StoreError
+
+MANIFEST = "manifest.json"
+PUZZLE_COPY = "puzzle.toml"
+TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
+"""Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
+
+
+def atomic_write(path: Path, data: bytes | memoryview) -> str:
+    """Write `data` to `path` through a temporary file and a rename; return its sha256.
+
+    A failing write (a full disk, a read-only folder) leaves `path` as it was, removes the
+    temporary file and raises OSError naming `path`.
+    """
+    digest = hashlib.sha256(data).hexdigest()
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+        _sync_directory(path.parent)
+    except BaseException as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename != str(path):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+        raise
+    return digest
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in `directory` durable (where the file system supports it)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
+            raise
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def exclusive(directory: Path) -> Iterator[None]:
+    """Hold a lock on `directory` so that only one analysis writes there at a time.
+
+    The lock belongs to the open folder, so it goes away with the process, however that
+    ends; nothing is left behind to clean up.
+    """
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(f"{directory}: another `curator analyze` is writing here; wait for it "
+                             "or use --output to write elsewhere") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 24):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """A manifest's JSON object; StoreError naming the file if it is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{path}: unreadable ({exc})")
+    if not isinstance(data, dict):
+        raise StoreError(f"{path}: not a curator manifest")
+    return data
+
+
+def manifest_kind(directory: Path) -> str | None:
+    """The "kind" of the manifest in `directory` ("layers" when it names none), or None
+    when there is no readable manifest."""
+    try:
+        data = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data.get("kind", "layers") if isinstance(data, dict) else None
+
+
+class ResultsFolder:
+    """What every results folder has: a manifest, a copy of the puzzle file, temporary files
+    of interrupted runs to clean up, and one puzzle it belongs to."""
+
+    OWN_FILES: tuple[str, ...] = (MANIFEST, PUZZLE_COPY)
+    """File names the kind of results writes (besides `owns`)."""
+
+    def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
+        self.directory = Path(directory)
+        self.manifest = manifest
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.directory / MANIFEST
+
+    def owns(self, name: str) -> bool:
+        """Whether a file of this name in the folder belongs to these results."""
+        return name in self.OWN_FILES
+
+    def remove_temporaries(self) -> list[str]:
+        """Delete the temporary files a killed run left here; return their names.
+
+        Only names `atomic_write` makes for files the results own are touched. Call it while
+        holding `exclusive`, so no other run's file is taken for a leftover.
+        """
+        removed = []
+        for path in sorted(self.directory.iterdir()):
+            match = TEMPORARY.fullmatch(path.name)
+            if match and self.owns(match.group(1)) and path.is_file():
+                path.unlink(missing_ok=True)
+                removed.append(path.name)
+        return removed
+
+    def puzzle_text(self) -> tuple[str, str]:
+        """(text, path) of the copy of the puzzle file the folder keeps."""
+        path = self.directory / self.manifest.get("puzzle_file", PUZZLE_COPY)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StoreError(f"{path}: cannot be read ({exc})")
+
+    def holds_other_puzzle(self, sha256: str) -> bool:
+        return bool(self.manifest) and self.manifest.get("puzzle_sha256") != sha256
+
+    def refuse_other_puzzle(self, sha256: str) -> None:
+        """StoreError if the folder holds results of another puzzle file."""
+        if self.holds_other_puzzle(sha256):
+            raise StoreError(
+                f"{self.directory}: holds results of a different puzzle file "
+                f"({self.manifest.get('puzzle')!r}); use --force to replace them or --output "
+                "to write elsewhere"
+            )
+
+    def write_puzzle_copy(self, text: str) -> None:
+        atomic_write(self.directory / PUZZLE_COPY, text.encode())
+
+    def write_manifest(self) -> None:
+        text = json.dumps(self.manifest, indent=1) + "\n"
+        atomic_write(self.manifest_path, text.encode())
+
+
+@dataclass
+class Verification:
+    """What a check of a results folder found: file problems (one line each) and ranks
+    whose stored bits disagree with the rules."""
+
+    directory: Path
+    layers: int = 0
+    files: int = 0
+    ranks: int = 0
+    problems: list[str] = field(default_factory=list)
+    bad_ranks: list[Any] = field(default_factory=list)
+    """Stored positions whose bits do not follow from their children's (one line each)."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.bad_ranks

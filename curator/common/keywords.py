@@ -1,0 +1,48 @@
+"""Checking the keyword arguments of the Python API, and naming them in error messages.
+
+The command line passes its option names (`--pieces`), so the same check gives the same
+one-line error in Python and on the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from curator.common.errors import SelectionError
+
+Naming = Callable[[str], str]
+"""How errors name a keyword argument."""
+
+
+def same_name(keyword: str) -> str:
+    """Errors name keywords as Python spells them."""
+    return keyword
+
+
+def span(value: int | tuple[int, int], what: str) -> tuple[int, int]:
+    """A whole number or a range (A, B) of them as (A, B), with 0 <= A <= B.
+
+    >>> span(4, "pieces"), span((5, 7), "pieces")
+    ((4, 4), (5, 7))
+    """
+    pair = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+    if (
+        not isinstance(pair, tuple | list)
+        or len(pair) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)
+    ):
+        raise SelectionError(f"{what} must be a whole number or a pair (A, B) of them, got {value!r}")
+    if pair[0] > pair[1]:
+        raise SelectionError(f"{what} {pair[0]}..{pair[1]}: {pair[0]} is larger than {pair[1]}")
+    return int(pair[0]), int(pair[1])
+
+
+def at_least(value: int | None, minimum: int, what: str) -> int | None:
+    """`value` (a whole number of at least `minimum`) or None."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SelectionError(f"{what} must be a whole number, got {value!r}")
+    if value < minimum:
+        raise SelectionError(f"{what} must be at least {minimum}, got {value}")
+    return value

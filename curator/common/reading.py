@@ -1,0 +1,108 @@
+"""Reading files people write (puzzle files, level packs): one error line naming file and key.
+
+`TableReader` checks decoded TOML or JSON tables key by key; every problem becomes one
+`PuzzleError` "source: key: problem" with line breaks escaped, never a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from curator.common.board import Board
+from curator.common.errors import PuzzleError
+
+
+def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
+    """The text of a file; `error` naming the file if it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
+
+
+def read_toml(text: str, source: str) -> dict:
+    """The tables of a TOML text; PuzzleError naming `source` if it is not TOML."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(source, "toml", f"not valid TOML ({exc})")
+    except RecursionError:
+        raise PuzzleError(source, "toml", "arrays or tables are nested too deeply") from None
+
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""Puzzle names: plain, so that output/<name> always stays inside output/."""
+
+KIND_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table", list: "a list",
+              float: "a number"}
+"""How TOML files name the kinds of values (JSON readers use Python's type names)."""
+
+
+class TableReader:
+    """Reads one file's decoded tables, naming `source` and the key in every error."""
+
+    error: type[PuzzleError] = PuzzleError
+    document = "file"
+    """What the key of the whole document is called in errors."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, message: str) -> PuzzleError:
+        return self.error(self.source, key, message)
+
+    def kind_name(self, kind: type) -> str:
+        return KIND_NAMES[kind]
+
+    def get(self, table: Any, key: str, kind: type | tuple[type, ...], where: str, default: Any = ...,
+            nullable: bool = False) -> Any:
+        """table[key], which must be of `kind` (or None if `nullable`); `default` if missing
+        and a default is given. `where` is the key path of `table` itself."""
+        full = f"{where}.{key}" if where else key
+        if not isinstance(table, dict):
+            raise self.fail(where or self.document, "must be an object")
+        if key not in table:
+            if default is ...:
+                raise self.fail(full, "is missing")
+            return default
+        value = table[key]
+        if value is None and nullable:
+            return None
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+            raise self.fail(full, f"must be {' or '.join(self.kind_name(k) for k in kinds)}, got {value!r}")
+        return value
+
+    def name(self, data: dict) -> str:
+        """The puzzle's `name`, which must be plain (see NAME_PATTERN)."""
+        name = self.get(data, "name", str, "")
+        if not NAME_PATTERN.fullmatch(name) or name in {".", ".."}:
+            raise self.fail(
+                "name",
+                f"{name!r} is not a plain name (letters, digits, '_', '-', '.', up to 64 "
+                "characters, starting with a letter or digit)",
+            )
+        return name
+
+    def only(self, table: dict, allowed: set[str], where: str) -> None:
+        """Refuse keys of `table` that are not `allowed`."""
+        for key in table:
+            if key not in allowed:
+                full = f"{where}.{key}" if where else key
+                raise self.fail(full, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+
+    def cell(self, value: Any, board: Board, key: str) -> int:
+        """The index of the board cell written [row, column]."""
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise self.fail(key, f"a cell is [row, column], got {value!r}")
+        index = board.index.get((value[0], value[1]))
+        if index is None:
+            raise self.fail(key, f"{value!r} is not a cell of the board")
+        return index

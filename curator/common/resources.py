@@ -1,0 +1,85 @@
+"""What a long run needs and uses of the machine: memory, disk space and threads.
+
+Analyses estimate their peak memory and the bytes they will write, then refuse up front
+(with the figures) when either is more than the machine has free; they compute with a
+number of threads that is restored when they finish.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A resource an analysis needs more of than the machine has free."""
+
+    resource: str
+    """"memory" or "disk"."""
+    needed: int
+    free: int
+    where: str
+
+
+def shortfalls(memory_bytes: int, disk_bytes: int, directory: Path) -> list[Shortfall]:
+    """What a run needing `memory_bytes` of memory and writing `disk_bytes` into `directory`
+    needs beyond the free memory and disk space."""
+    out = []
+    memory = free_memory()
+    if memory is not None and memory_bytes > memory:
+        out.append(Shortfall("memory", memory_bytes, memory, "available"))
+    existing = _nearest_existing(Path(directory))
+    disk = shutil.disk_usage(existing).free
+    if disk_bytes > disk:
+        out.append(Shortfall("disk", disk_bytes, disk, f"free under {existing}"))
+    return out
+
+
+def free_memory() -> int | None:
+    """Bytes of memory available to this process without swapping, if the system says."""
+    available = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                available = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if available is None:
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError):
+            return None
+    try:  # a container's own limit (cgroup v2) may be lower than the machine's
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit != "max":
+            used = int(Path("/sys/fs/cgroup/memory.current").read_text())
+            available = min(available, max(int(limit) - used, 0))
+    except (OSError, ValueError):
+        pass
+    return available
+
+
+def _nearest_existing(path: Path) -> Path:
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+@contextlib.contextmanager
+def threads(count: int | None) -> Iterator[None]:
+    """Run the block with `count` compiled threads (all cores if None), then restore the
+    caller's setting."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if count is None else count)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)

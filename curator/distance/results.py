@@ -1,0 +1,175 @@
+"""`DistanceResults`: the distance table of a permutation puzzle, as the Python API shows it.
+
+The same shape as `curator.layered.results.LayeredResults`: `puzzle`, `layers` (here one
+entry per distance), `count`, `select`, `solve`, `show`, `verify` and `export`; positions
+come back as `DistanceLevel`s, each with its distance and an optimal solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from curator.common.errors import SelectionError, StoreError
+from curator.common.files import Verification
+from curator.common.keywords import Naming, span
+from curator.distance.puzzle import PermutationPuzzle, State, state_text
+from curator.distance.select import select_positions, solved_positions
+from curator.distance.store import DistanceStore
+from curator.export import write
+from curator.export.distance import WRITERS
+
+KEYWORDS = ("distance", "sample", "seed", "limit")
+"""The keywords `count` (distance only) and `select` take."""
+
+
+@dataclass(frozen=True)
+class DistanceLevel:
+    """One position of a permutation puzzle with its distance and one optimal solution."""
+
+    rank: int
+    distance: int | None
+    """Moves to the solved state; None for a position the sweep did not reach."""
+    state: State
+    solution: list[str]
+    """Move names, in order, that solve it in `distance` moves."""
+    puzzle: PermutationPuzzle = field(repr=False, compare=False)
+
+    @property
+    def position(self) -> State:
+        return self.state
+
+    @property
+    def solvable(self) -> bool:
+        return self.distance is not None
+
+    @property
+    def board(self) -> list[str]:
+        """The state in one line per piece set: "SET p0 p1 ... / o0 o1 ..."."""
+        return state_text(self.puzzle.describe(self.state)).split("; ")
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as `select --distance --json` prints it and the exports take it."""
+        return {"rank": self.rank, "distance": self.distance, "state": self.puzzle.describe(self.state),
+                "solution": list(self.solution)}
+
+    def _repr_svg_(self) -> str:
+        from curator.picture import state_picture, svg_text
+
+        return svg_text(state_picture(self.puzzle, self.state, f"#{self.rank}, distance {self.distance}"))
+
+
+class DistanceResults:
+    """The stored distance table of one permutation puzzle, opened with `curator.open`."""
+
+    kind = "distance"
+
+    def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
+        """`name` spells keywords in error messages (the command line passes its options)."""
+        self.directory = Path(directory)
+        self.store = DistanceStore.open(self.directory)
+        self._name = name or (lambda keyword: keyword)
+
+    def __repr__(self) -> str:
+        return f"DistanceResults({str(self.directory)!r})"
+
+    @cached_property
+    def puzzle(self) -> PermutationPuzzle:
+        """The puzzle, read once from the folder's copy of its file."""
+        return self.store.puzzle()
+
+    @property
+    def complete(self) -> bool:
+        return self.store.complete
+
+    @property
+    def layers(self) -> list[dict[str, int]]:
+        """Positions per distance, as `curator info --json` prints them."""
+        return [dict(item) for item in self.store.manifest.get("distances", [])]
+
+    def summary(self) -> dict[str, Any]:
+        """What `curator info --json` prints."""
+        return self.store.summary()
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """The finished table, checked against its checksum before it is used."""
+        if not self.store.complete:
+            raise StoreError(f"{self.directory}: the distance table is not finished; run `curator analyze` again")
+        return self.store.load()
+
+    # -- selecting ---------------------------------------------------------------------------
+
+    def count(self, distance: int | tuple[int, int] | None = None) -> int:
+        """How many positions lie at these distances (all reached positions by default)."""
+        if distance is None:
+            return sum(self.store.counts)
+        lo, hi = span(distance, self._name("distance"))
+        return sum(self.store.counts[lo : hi + 1])
+
+    def select(self, distance: int | tuple[int, int] | None = None, sample: int | None = None,
+               seed: int | None = None, limit: int | None = None, **others: Any) -> list[DistanceLevel]:
+        """Positions at these distances, ordered by distance then rank, each with an optimal
+        solution; `sample` draws that many at random (`seed`), `limit` keeps the first."""
+        if others:
+            raise SelectionError(
+                f"{', '.join(self._name(k) for k in others)} {'does' if len(others) == 1 else 'do'} not "
+                f"apply to the distance table in {self.directory}; pick positions with "
+                f"{self._name('distance')} A..B (and {self._name('sample')}, {self._name('seed')}, "
+                f"{self._name('limit')})"
+            )
+        if distance is None:
+            raise SelectionError(f"{self.directory} holds a distance table: give {self._name('distance')} A..B (or A)")
+        if seed is not None and sample is None:
+            raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
+        for key, value in (("sample", sample), ("limit", limit)):
+            if value is not None and value < 1:
+                raise SelectionError(f"{self._name(key)} must be at least 1, got {value}")
+        lo, hi = span(distance, self._name("distance"))
+        items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit)
+        return [self._level(item) for item in items]
+
+    def _level(self, item: dict[str, Any]) -> DistanceLevel:
+        return DistanceLevel(item["rank"], item["distance"], self.puzzle.unrank(item["rank"]),
+                             item["solution"], self.puzzle)
+
+    # -- single positions --------------------------------------------------------------------
+
+    def solve(self, state: State) -> DistanceLevel:
+        """The distance and an optimal solution of a state ((permutation, orientation) per
+        piece set, as `PermutationPuzzle.unrank` gives them)."""
+        try:
+            rank = self.puzzle.rank(state)
+        except ValueError as exc:
+            raise SelectionError(f"state: {exc}") from None
+        return self.show(rank)
+
+    def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> DistanceLevel:
+        """The position with this rank, its distance and an optimal solution."""
+        if pieces is not None or layer is not None:
+            raise SelectionError("a distance table has no layers: give the rank only")
+        if not 0 <= rank < self.puzzle.size:
+            raise SelectionError(f"rank {rank} out of range (0..{self.puzzle.size - 1})")
+        (item,) = solved_positions(self.store, self.table, np.array([rank], dtype=np.int64))
+        return self._level(item)
+
+    # -- checking and exporting --------------------------------------------------------------
+
+    def verify(self, sample: int = 0, seed: int = 0) -> Verification:
+        """Check the table file against its checksum (its ranks are not re-derived)."""
+        result = Verification(self.directory, files=1)
+        try:
+            self.store.load()
+        except StoreError as exc:
+            result.problems.append(str(exc))
+        return result
+
+    def export(self, levels: Sequence[DistanceLevel], path: str | Path, format: str = "json") -> list[Path]:
+        """Write positions as a position pack (json), csv, svg or png pictures, or an html
+        gallery; return the files written (see `curator.export.distance`)."""
+        return write(format, self.puzzle, [level.to_json() for level in levels], path, WRITERS)

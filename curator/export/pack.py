@@ -1,0 +1,310 @@
+"""Level packs: the JSON file a game engine loads (docs/level-pack.md, with its JSON Schema in
+schemas/level-pack.schema.json), written from levels and read back with every key checked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from curator import __version__
+from curator.common.board import GRIDS, Board, BoardError
+from curator.common.errors import PuzzleError
+from curator.common.files import atomic_write
+from curator.common.ranking import rank_placement
+from curator.common.reading import TableReader, read_text
+from curator.layered.puzzle import Goal
+from curator.layered.space import Layer
+from curator.level import Level, Move, PuzzleLike, Report, solution_json
+from curator.rules import FAMILIES, ParamError, Rules
+
+PACK_FORMAT = "curator-level-pack/1"
+"""The `format` value of the level packs this version writes and reads."""
+PACK_FORMAT_NAME = PACK_FORMAT.rsplit("/", 1)[0]
+
+
+# -- writing packs ---------------------------------------------------------------------------
+
+
+def pack_dict(puzzle: PuzzleLike, levels: Sequence[Level]) -> dict[str, Any]:
+    """The level pack of `levels` as JSON-ready data (see docs/level-pack.md)."""
+    board = puzzle.board
+    goal = puzzle.goal
+    sha = getattr(puzzle, "sha256", None)
+    header = {
+        "name": puzzle.name,
+        "title": puzzle.title,
+        "family": puzzle.rules.family,
+        "options": dict(puzzle.rules.options),
+        "piece_types": list(puzzle.piece_types),
+        "goal": {
+            "pieces": goal.pieces,
+            "cells": None if goal.cells is None else [list(board.cells[i]) for i in sorted(goal.cells)],
+            "piece": None if goal.piece is None else puzzle.piece_types[goal.piece - 1],
+            "final_step_once": goal.final_step_once,
+        },
+        "sha256": sha if isinstance(sha, str) else None,
+    }
+    return {
+        "format": PACK_FORMAT,
+        "generator": f"curator {__version__}",
+        "puzzle": header,
+        "board": {
+            "grid": board.grid,
+            "rows": board.rows,
+            "cols": board.cols,
+            "cells": [list(cell) for cell in board.cells],
+        },
+        "levels": [_level_dict(puzzle, level) for level in levels],
+    }
+
+
+def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
+    cells = puzzle.board.cells
+    if len(level.position) != len(cells):
+        raise ValueError(f"level {level.layer}/{level.rank}: position has {len(level.position)} cells")
+    difficulty = float(level.difficulty)
+    if math.isnan(difficulty) or difficulty == -math.inf:
+        raise ValueError(f"level {level.layer}/{level.rank}: difficulty {difficulty} is not a number")
+    r = level.report
+    return {
+        "layer": level.layer,
+        "rank": int(level.rank),
+        "pieces": [
+            {"cell": list(cells[i]), "type": puzzle.piece_types[t - 1]}
+            for i, t in enumerate(level.position)
+            if t
+        ],
+        "solution": solution_json(puzzle, r.solution),
+        "metrics": {
+            "pieces": int(r.pieces),
+            "legal_moves": int(r.legal_moves),
+            "safe_moves": int(r.safe_moves),
+            "solutions": int(r.solutions),
+            "difficulty": difficulty if math.isfinite(difficulty) else None,
+            "solvable": bool(r.solvable),
+            "unique": bool(r.unique),
+            "all_moves": bool(r.all_moves),
+        },
+    }
+
+
+def pack_text(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
+    return json.dumps(pack_dict(puzzle, levels), indent=1, ensure_ascii=False) + "\n"
+
+
+def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> Path:
+    """Write the level pack of `levels` to `path` (through a temporary file and a rename)."""
+    path = Path(path)
+    atomic_write(path, pack_text(puzzle, levels).encode())
+    return path
+
+
+# -- reading packs ---------------------------------------------------------------------------
+
+
+class PackError(PuzzleError):
+    """A level pack is malformed; the message is one line: source: key: problem."""
+
+
+@dataclass(frozen=True)
+class PackHeader:
+    """The puzzle part of a level pack: enough to draw its levels and replay their solutions."""
+
+    name: str
+    title: str
+    family: str
+    options: dict[str, Any] = field(hash=False)
+    board: Board
+    piece_types: tuple[str, ...]
+    goal: Goal
+    sha256: str | None
+    format: str = PACK_FORMAT
+
+    @cached_property
+    def rules(self) -> Rules:
+        return FAMILIES[self.family].from_params(self.board, self.piece_types, dict(self.options))
+
+    @property
+    def typed(self) -> bool:
+        return self.rules.typed
+
+
+def load_pack(path: str | Path) -> tuple[PackHeader, list[Level]]:
+    """Read and check a level pack: its format version, structure and cells.
+
+    Raises `PackError` naming the file and the offending key. Solutions are not replayed
+    here; `replay` does that.
+    """
+    text = read_text(path, PackError)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise PackError(str(path), "json", f"not valid JSON ({exc})")
+    return parse_pack(data, str(path))
+
+
+def parse_pack(data: Any, source: str = "<pack>") -> tuple[PackHeader, list[Level]]:
+    """Check already-decoded pack data; `source` names it in error messages."""
+    return _PackReader(source).read(data)
+
+
+class _PackReader(TableReader):
+    error = PackError
+    document = "pack"
+
+    def kind_name(self, kind: type) -> str:
+        return kind.__name__
+
+    def read(self, data: Any) -> tuple[PackHeader, list[Level]]:
+        fmt = self.get(data, "format", str, "")
+        if fmt != PACK_FORMAT:
+            if fmt.startswith(PACK_FORMAT_NAME + "/"):
+                raise self.fail("format", f"version {fmt!r} is not supported (this reader: {PACK_FORMAT!r})")
+            raise self.fail("format", f"{fmt!r} is not a curator level pack ({PACK_FORMAT!r})")
+        self.only(data, {"format", "generator", "puzzle", "board", "levels"}, "")
+        self.get(data, "generator", str, "")
+        board = self.board(self.get(data, "board", dict, ""))
+        header = self.header(self.get(data, "puzzle", dict, ""), board)
+        items = self.get(data, "levels", list, "")
+        return header, [self.level(item, header, f"levels[{i}]") for i, item in enumerate(items)]
+
+    def board(self, table: dict) -> Board:
+        self.only(table, {"grid", "rows", "cols", "cells"}, "board")
+        grid = self.get(table, "grid", str, "board")
+        if grid not in GRIDS:
+            raise self.fail("board.grid", f"unknown grid {grid!r} (expected one of {', '.join(GRIDS)})")
+        cells = self.get(table, "cells", list, "board")
+        if not cells:
+            raise self.fail("board.cells", "the board has no cells")
+        coords = []
+        for i, value in enumerate(cells):
+            if (
+                not isinstance(value, list)
+                or len(value) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+            ):
+                raise self.fail(
+                    f"board.cells[{i}]", f"a cell is [row, column] with row, column >= 0, got {value!r}"
+                )
+            coords.append((value[0], value[1]))
+        if coords != sorted(set(coords)):
+            raise self.fail("board.cells", "cells must be distinct and in row-major order")
+        try:
+            board = Board(grid, tuple(coords))
+        except BoardError as exc:  # pragma: no cover - Board accepts any distinct cells
+            raise self.fail("board", str(exc))
+        for key, expected in (("rows", board.rows), ("cols", board.cols)):
+            if self.get(table, key, int, "board") != expected:
+                raise self.fail(f"board.{key}", f"must be {expected} for these cells")
+        return board
+
+    def header(self, table: dict, board: Board) -> PackHeader:
+        where = "puzzle"
+        self.only(table, {"name", "title", "family", "options", "piece_types", "goal", "sha256"}, where)
+        name = self.get(table, "name", str, where)
+        title = self.get(table, "title", str, where)
+        family = self.get(table, "family", str, where)
+        if family not in FAMILIES:
+            raise self.fail("puzzle.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+        options = self.get(table, "options", dict, where)
+        types = self.get(table, "piece_types", list, where)
+        letters = all(isinstance(t, str) and len(t) == 1 and t.isalpha() for t in types)
+        if not types or not letters or len(set(types)) != len(types):
+            raise self.fail("puzzle.piece_types", f"must be distinct one-letter names, got {types!r}")
+        goal = self.goal(self.get(table, "goal", dict, where), board, tuple(types))
+        sha = self.get(table, "sha256", str, where, nullable=True)
+        header = PackHeader(name, title, family, dict(options), board, tuple(types), goal, sha)
+        try:
+            header.rules  # noqa: B018 - builds and validates the rules
+        except ParamError as exc:
+            raise self.fail(f"puzzle.options.{exc.key}" if exc.key != "family" else "puzzle.family", str(exc))
+        return header
+
+    def goal(self, table: dict, board: Board, types: tuple[str, ...]) -> Goal:
+        where = "puzzle.goal"
+        self.only(table, {"pieces", "cells", "piece", "final_step_once"}, where)
+        pieces = self.get(table, "pieces", int, where)
+        if pieces < 1:
+            raise self.fail(f"{where}.pieces", f"must be at least 1, got {pieces}")
+        cells = self.get(table, "cells", list, where, nullable=True)
+        if cells is not None:
+            cells = frozenset(self.cell(c, board, f"{where}.cells[{i}]") for i, c in enumerate(cells))
+        piece = self.get(table, "piece", str, where, nullable=True)
+        if piece is not None:
+            if piece not in types:
+                raise self.fail(f"{where}.piece", f"{piece!r} is not one of puzzle.piece_types")
+            piece = types.index(piece) + 1
+        once = self.get(table, "final_step_once", bool, where)
+        return Goal(pieces, cells, piece, once)
+
+    def level(self, item: Any, header: PackHeader, where: str) -> Level:
+        board = header.board
+        if not isinstance(item, dict):
+            raise self.fail(where, "must be an object")
+        self.only(item, {"layer", "rank", "pieces", "solution", "metrics"}, where)
+        layer_key = self.get(item, "layer", str, where)
+        rank = self.get(item, "rank", int, where)
+        position = [0] * board.size
+        for i, piece in enumerate(self.get(item, "pieces", list, where)):
+            key = f"{where}.pieces[{i}]"
+            if not isinstance(piece, dict):
+                raise self.fail(key, "must be an object")
+            self.only(piece, {"cell", "type"}, key)
+            cell = self.cell(self.get(piece, "cell", list, key), board, f"{key}.cell")
+            kind = self.get(piece, "type", str, key)
+            if kind not in header.piece_types:
+                raise self.fail(f"{key}.type", f"{kind!r} is not one of puzzle.piece_types")
+            if position[cell]:
+                raise self.fail(f"{key}.cell", f"{list(board.cells[cell])} holds two pieces")
+            position[cell] = header.piece_types.index(kind) + 1
+        counts = tuple(position.count(t) for t in range(1, len(header.piece_types) + 1))
+        if not sum(counts):
+            raise self.fail(f"{where}.pieces", "a level has at least one piece")
+        layer = Layer(counts, board.size, header.piece_types)
+        if layer.key != layer_key:
+            raise self.fail(f"{where}.layer", f"is {layer_key!r} but the pieces make layer {layer.key!r}")
+        expected = rank_placement(position, counts)
+        if rank != expected:
+            raise self.fail(f"{where}.rank", f"is {rank} but the pieces have rank {expected} in {layer.key}")
+        solution = []
+        for i, move in enumerate(self.get(item, "solution", list, where)):
+            key = f"{where}.solution[{i}]"
+            if not isinstance(move, dict):
+                raise self.fail(key, "must be an object")
+            self.only(move, {"from", "to"}, key)
+            solution.append((
+                self.cell(self.get(move, "from", list, key), board, f"{key}.from"),
+                self.cell(self.get(move, "to", list, key), board, f"{key}.to"),
+            ))
+        metrics = self.get(item, "metrics", dict, where)
+        report, difficulty = self.metrics(metrics, f"{where}.metrics", solution)
+        if report.pieces != sum(counts):
+            raise self.fail(
+                f"{where}.metrics.pieces", f"is {report.pieces} but the level has {sum(counts)} pieces"
+            )
+        return Level(layer_key, rank, tuple(position), report, difficulty, header)
+
+    def metrics(self, table: dict, where: str, solution: list[Move]) -> tuple[Report, float]:
+        names = ("pieces", "legal_moves", "safe_moves", "solutions")
+        flags = ("solvable", "unique", "all_moves")
+        self.only(table, {*names, *flags, "difficulty"}, where)
+        numbers = {}
+        for name in names:
+            numbers[name] = self.get(table, name, int, where)
+            if numbers[name] < 0:
+                raise self.fail(f"{where}.{name}", f"must not be negative, got {numbers[name]}")
+        bools = {name: self.get(table, name, bool, where) for name in flags}
+        value = self.get(table, "difficulty", (int, float), where, nullable=True)
+        try:
+            difficulty = math.inf if value is None else float(value)
+        except OverflowError:
+            difficulty = math.nan
+        if value is not None and not math.isfinite(difficulty):
+            raise self.fail(f"{where}.difficulty", "must be a finite number or null")
+        return Report(solution=solution, **numbers, **bools), difficulty

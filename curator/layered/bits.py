@@ -1,0 +1,39 @@
+"""The three property bit arrays of a layer: solvable, unique and all-moves.
+
+Bits are held in uint64 words, bit i of the layer in bit i % 64 of word i // 64; padding
+bits past the layer's size are zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from curator.layered.space import Layer
+
+PROPERTIES = ("solvable", "unique", "all_moves")
+
+
+@dataclass
+class LayerBits:
+    """The three property bit arrays of one layer (uint64 words, padding bits zero)."""
+
+    layer: Layer
+    solvable: np.ndarray
+    unique: np.ndarray
+    all_moves: np.ndarray
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in PROPERTIES}
+
+    def counts(self) -> dict[str, int]:
+        return {name: int(np.bitwise_count(words).sum()) for name, words in self.arrays().items()}
+
+    def at(self, rank: int) -> dict[str, bool]:
+        """The three properties of the position with this rank."""
+        return {p: bool((int(getattr(self, p)[rank >> 6]) >> (rank & 63)) & 1) for p in PROPERTIES}
+
+    @classmethod
+    def empty(cls, layer: Layer) -> LayerBits:
+        return cls(layer, *(np.zeros(layer.words, dtype=np.uint64) for _ in PROPERTIES))

@@ -1,0 +1,239 @@
+"""`LayeredResults`: the results folder of a layered puzzle, as the Python API shows it.
+
+One object per folder: it reads the puzzle once, keeps one search (pruned by the stored
+solvable bits) for every question, and answers counts, selections, single positions,
+verification and exports. The command line is a thin layer over it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from curator.common.errors import SelectionError, StoreError
+from curator.common.files import Verification
+from curator.common.keywords import Naming
+from curator.export import write
+from curator.layered import metrics
+from curator.layered.puzzle import Puzzle, parse_drawing
+from curator.layered.search import Explorer
+from curator.layered.select import (
+    METRICS_CAP,
+    Filters,
+    Selection,
+    count_matches,
+    make_filters,
+    parse_sort,
+    select,
+)
+from curator.layered.space import Layer, StateSpace
+from curator.layered.store import LayerStore
+from curator.layered.verify import DEFAULT_SAMPLE, verify
+from curator.level import Level, PuzzleLike, draw, position_json
+
+FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
+                   "canonical")
+"""The keywords of `count` and `select` that say which positions match."""
+CHOICE_KEYWORDS = ("sample", "seed", "sort", "limit")
+"""The keywords of `select` that say which matches become levels."""
+
+
+@dataclass(frozen=True)
+class StoredPosition:
+    """One stored position and its three stored bits (what `show` answers)."""
+
+    layer: str
+    rank: int
+    position: tuple[int, ...]
+    solvable: bool
+    unique: bool
+    all_moves: bool
+    puzzle: PuzzleLike = field(repr=False, compare=False)
+
+    @property
+    def pieces(self) -> int:
+        return sum(1 for v in self.position if v)
+
+    @property
+    def board(self) -> list[str]:
+        return draw(self.puzzle, self.position).split("\n")
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as `show --json` prints it."""
+        return {**position_json(self.puzzle, self.layer, self.rank, self.position),
+                "solvable": self.solvable, "unique": self.unique, "all_moves": self.all_moves}
+
+    def _repr_svg_(self) -> str:
+        from curator.picture import picture, svg_text
+
+        return svg_text(picture(self.puzzle, self.position, f"{self.layer} #{self.rank}"))
+
+
+class LayeredResults:
+    """The stored layers of one puzzle, opened with `curator.open(directory)`.
+
+    Filter keywords (`count`, `select`): `solvable`, `unique`, `all_moves` (True, False or
+    None), `pieces` (k or (a, b)), `counts` ({"K": 1, "R": (0, 2)}), `must_include` and
+    `must_exclude` ((row, col) cells), `canonical`. `select` also takes `sample`, `seed`,
+    `sort` ("difficulty:desc"; see `curator.layered.select.SORT_METRICS`) and `limit`.
+    """
+
+    kind = "layers"
+
+    def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
+        """`name` spells keywords in error messages (the command line passes its options)."""
+        self.directory = Path(directory)
+        self.store = LayerStore.open(self.directory)
+        self._name = name or (lambda keyword: keyword)
+        self._explorer: Explorer | None = None
+
+    def __repr__(self) -> str:
+        return f"LayeredResults({str(self.directory)!r})"
+
+    @cached_property
+    def puzzle(self) -> Puzzle:
+        """The puzzle, read once from the folder's copy of its file."""
+        return self.store.puzzle()
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.store.manifest.get("complete"))
+
+    @property
+    def layers(self) -> list[dict[str, Any]]:
+        """The per-layer figures `curator info --json` prints: pieces, positions, the three
+        counts and seconds (and per-type `counts` for typed puzzles)."""
+        typed = len(self.store.manifest["piece_types"]) > 1
+        names = ("pieces", "positions", "solvable", "unique", "all_moves", "seconds")
+        out = []
+        for record in self.store.records():
+            item = {k: record.entry[k] for k in names}
+            if typed:
+                item["counts"] = record.entry["counts"]
+            out.append(item)
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """What `curator info --json` prints."""
+        return {"puzzle": self.store.manifest["puzzle"], "complete": self.complete, "layers": self.layers}
+
+    # -- selecting ---------------------------------------------------------------------------
+
+    def filters(self, **keywords: Any) -> Filters:
+        """The filters the keywords name (see the class docstring); SelectionError if wrong."""
+        unknown = [k for k in keywords if k not in FILTER_KEYWORDS]
+        if unknown:
+            raise SelectionError(f"{self._name(unknown[0])} does not apply to layered results "
+                                 f"(filters: {', '.join(FILTER_KEYWORDS)})")
+        return make_filters(self.puzzle, name=self._name, **keywords)
+
+    def count(self, **filters: Any) -> int:
+        """How many stored positions match the filters (no search)."""
+        return sum(self.count_by_layer(**filters).values())
+
+    def count_by_layer(self, **filters: Any) -> dict[str, int]:
+        """Matching positions per stored layer key."""
+        return {layer.key: n for layer, n in count_matches(self.store, self.filters(**filters))}
+
+    def selection(self, *, sample: int | None = None, seed: int | None = None, sort: str | None = None,
+                  limit: int | None = None, cap: int = METRICS_CAP, **filters: Any) -> Selection:
+        """The levels `select` returns, with the number of matching positions."""
+        if seed is not None and sample is None:
+            raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
+        order = parse_sort(sort, self._name("sort")) if sort is not None else None
+        return select(self.store, self.filters(**filters), sample=sample, seed=seed or 0, limit=limit,
+                      sort=order, cap=cap, explorer=self.explorer)
+
+    def select(self, **keywords: Any) -> list[Level]:
+        """Levels matching the filters: filter, keep canonical ones, sample, compute metrics,
+        sort, limit (see `curator.layered.select`)."""
+        return self.selection(**keywords).levels
+
+    # -- single positions --------------------------------------------------------------------
+
+    @property
+    def explorer(self) -> Explorer:
+        """The search every question of these results shares (pruned by the stored layers)."""
+        if self._explorer is None:
+            self._explorer = Explorer(self.puzzle, self.store.solvable_words())
+        return self._explorer
+
+    def solve(self, board: str | Sequence[int]) -> Level:
+        """The level of any position: a drawing (as `curator solve --board` takes it) or one
+        entry per cell (0 empty, t = piece type t)."""
+        position = parse_drawing(board, self.puzzle) if isinstance(board, str) else tuple(board)
+        return metrics.solve_position(self.puzzle, position, explorer=self.explorer)
+
+    def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
+        """The stored position with this rank in the layer named by its key, or in the only
+        layer with `pieces` pieces, with its stored bits."""
+        found = self._layer(pieces, layer)
+        if not 0 <= rank < found.size:
+            raise SelectionError(f"rank {rank} out of range for layer {found.key} (0..{found.size - 1})")
+        position = StateSpace(self.puzzle).unrank(found, rank)
+        bits = self.store.load(found, verify=False, mmap=True).at(rank)
+        return StoredPosition(found.key, rank, position, puzzle=self.puzzle, **bits)
+
+    def _layer(self, pieces: int | None, key: str | None) -> Layer:
+        layers = [r.layer for r in self.store.records()]
+        if key is not None:
+            for layer in layers:
+                if layer.key == key and (pieces is None or layer.pieces == pieces):
+                    return layer
+            known = sorted(layer.key for layer in layers if pieces is None or layer.pieces == pieces)
+            shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
+            raise SelectionError(f"{self._name('layer')} {key}: no such stored layer (stored: {shown or 'none'})")
+        if pieces is None:
+            raise SelectionError(f"give {self._name('pieces')} K (or {self._name('layer')} KEY) to name the layer")
+        matching = [layer for layer in layers if layer.pieces == pieces]
+        if not matching:
+            stored = sorted({layer.pieces for layer in layers})
+            raise SelectionError(f"{self._name('pieces')} {pieces}: {self.directory} holds layers with "
+                                 f"{_ranges(stored)} pieces")
+        if len(matching) > 1:
+            raise SelectionError(
+                f"{self._name('pieces')} {pieces}: {len(matching)} layers have {pieces} pieces; name one "
+                f"with {self._name('layer')} (e.g. {matching[0].key})"
+            )
+        return matching[0]
+
+    # -- checking and exporting --------------------------------------------------------------
+
+    def verify(self, sample: int = DEFAULT_SAMPLE, seed: int = 0,
+               progress: Callable[[Layer, int], None] | None = None) -> Verification:
+        """Check every file against its checksum and re-derive `sample` ranks per layer."""
+        return verify(self.directory, sample, seed, progress)
+
+    def export(self, levels: Sequence[Level], path: str | Path, format: str = "json") -> list[Path]:
+        """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
+        return the files written (see `curator.export`)."""
+        return write(format, self.puzzle, levels, path)
+
+
+def _ranges(values: list[int]) -> str:
+    return f"{values[0]}..{values[-1]}" if values == list(range(values[0], values[-1] + 1)) else str(values)
+
+
+def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,
+                   ) -> LayeredResults | None:
+    """The stored results to prune searches of `puzzle` with: `directory` if given (it must
+    hold this puzzle's results), else output/<name>/ when it holds them, else None."""
+    if directory is not None:
+        results = LayeredResults(directory, name)
+        if results.store.holds_other_puzzle(puzzle.sha256):
+            raise SelectionError(
+                f"{(name or str)('results')} {directory}: holds results of another puzzle file "
+                f"({results.store.manifest.get('puzzle')!r})"
+            )
+        return results
+    default = Path("output") / puzzle.name
+    try:
+        results = LayeredResults(default, name)
+    except StoreError:  # no results there, or not readable: search without them
+        return None
+    if results.store.holds_other_puzzle(puzzle.sha256) or not results.store.records():
+        return None
+    return results

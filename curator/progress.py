@@ -1,0 +1,46 @@
+"""Progress of long work on the terminal: a bar per layer, or one line per finished layer
+where bars cannot be drawn (a log file, CI output)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+
+from curator.layered.space import Layer
+
+
+class RichReporter:
+    """Shows one progress bar per layer on a terminal, one line per finished layer elsewhere
+    (a log file or CI output, where bars would only appear when the command ends)."""
+
+    def __init__(self, progress: Progress, lines: bool) -> None:
+        self.progress = progress
+        self.lines = lines
+        self.tasks: dict[Layer, TaskID] = {}
+        self.current: Layer | None = None
+
+    def layer_started(self, layer: Layer) -> None:
+        self.tasks[layer] = self.progress.add_task(layer.key, total=layer.size)
+        self.current = layer
+
+    def advance(self, positions: int) -> None:
+        self.progress.advance(self.tasks[self.current], positions)
+
+    def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None:
+        note = " (kept)" if kept else f" ({entry['seconds']:.1f} s)"
+        self.progress.update(self.tasks[layer], completed=layer.size, description=layer.key + note)
+        if self.lines:
+            noun = "position" if layer.size == 1 else "positions"
+            self.progress.console.print(f"{layer.key}: {layer.size:,} {noun}{note}", highlight=False)
+
+
+@contextlib.contextmanager
+def layer_progress(console: Console) -> Iterator[RichReporter]:
+    """A reporter for `curator.analyze` that draws on `console`."""
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    lines = not console.is_terminal
+    with Progress(*columns, console=console, transient=False, disable=lines) as progress:
+        yield RichReporter(progress, lines)
