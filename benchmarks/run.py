@@ -44,7 +44,7 @@ def _levels_up_to(puzzle, pieces: int) -> tuple[list[LayerBits], float]:
     space = StateSpace(puzzle)
     below: list[LayerBits] = []
     seconds = 0.0
-    for level in space.levels(pieces):
+    for level in space.tiers(pieces):
         start = time.perf_counter()
         bits = [sweep_layer(puzzle, layer, below) if below else goal_layer(puzzle, layer)
                 for layer in level]

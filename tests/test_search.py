@@ -35,7 +35,7 @@ pieces = 1
 def _sweep_all(puzzle):
     space = StateSpace(puzzle)
     bits, below = {}, []
-    for level in space.levels(puzzle.max_pieces):
+    for level in space.tiers(puzzle.max_pieces):
         done = [sweep_layer(puzzle, layer, below) if below else goal_layer(puzzle, layer) for layer in level]
         bits.update({b.layer: b for b in done})
         below = done

@@ -177,7 +177,7 @@ def sweep_all(puzzle: Puzzle, max_pieces: int | None = None) -> dict[Layer, Laye
     max_pieces = puzzle.max_pieces if max_pieces is None else max_pieces
     out: dict[Layer, LayerBits] = {}
     below: list[LayerBits] | None = None
-    for level in StateSpace(puzzle).levels(max_pieces):
+    for level in StateSpace(puzzle).tiers(max_pieces):
         here = []
         for layer in level:
             bits = goal_layer(puzzle, layer) if below is None else sweep_layer(puzzle, layer, below)
@@ -230,7 +230,7 @@ def check_case(case: Case, max_pieces: int | None = None) -> dict[Layer, LayerBi
     puzzle = case.puzzle()
     oracle = oracle_for(case, puzzle)
     computed = sweep_all(puzzle, max_pieces)
-    levels = StateSpace(puzzle).levels(puzzle.max_pieces if max_pieces is None else max_pieces)
+    levels = StateSpace(puzzle).tiers(puzzle.max_pieces if max_pieces is None else max_pieces)
     assert list(computed) == [layer for level in levels for layer in level]
     assert_matches(puzzle, oracle, computed)
     return computed

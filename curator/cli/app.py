@@ -182,9 +182,13 @@ def _analyze_distances(puzzle_file: Path, puzzle: PermutationPuzzle, directory: 
     )
     with _resource_errors(""):
         results = analyze(puzzle_file, directory, None, threads, force, ignore_limits=ignore_limits,
-                          warn=_warn, distance_done=lambda d, n: err.print(f"distance {d}: {n:,}", highlight=False))
+                          warn=_warn, distance_done=_print_distance)
     out.print(render.distances_table(results.summary(), results.store.manifest))
     err.print(f"results in {directory}", highlight=False)
+
+
+def _print_distance(distance: int, positions: int) -> None:
+    err.print(f"distance {distance}: {positions:,}", highlight=False)
 
 
 @contextlib.contextmanager
@@ -384,7 +388,8 @@ def _print_selection(results: Results, options: dict, as_json: bool) -> None:
     name = results.puzzle.name
     if as_json:
         key = "positions" if isinstance(results, DistanceResults) else "levels"
-        typer.echo(json.dumps({"puzzle": name, "matched": matched, key: [i.to_json() for i in items]}, indent=1))
+        data = {"puzzle": name, "matched": matched, key: [item.to_json() for item in items]}
+        typer.echo(json.dumps(data, indent=1))
         return
     count = len(items)
     if isinstance(results, DistanceResults):
@@ -393,7 +398,8 @@ def _print_selection(results: Results, options: dict, as_json: bool) -> None:
         out.print(render.positions_table([i.to_json() for i in items], title))
         return
     of = "" if matched is None else f" of {matched:,} matching"
-    out.print(render.levels_table(results.puzzle, items, f"{name}: {count} level{'' if count == 1 else 's'}{of}"))
+    title = f"{name}: {count} level{'' if count == 1 else 's'}{of}"
+    out.print(render.levels_table(results.puzzle, items, title))
 
 
 @app.command("select")
@@ -444,7 +450,8 @@ def select_command(
         per_layer = results.count_by_layer(**_layered_keywords(options))
         total = sum(per_layer.values())
         if as_json:
-            typer.echo(json.dumps({"puzzle": results.puzzle.name, "matched": total, "layers": per_layer}, indent=1))
+            data = {"puzzle": results.puzzle.name, "matched": total, "layers": per_layer}
+            typer.echo(json.dumps(data, indent=1))
         else:
             typer.echo("\n".join([*(f"{k}: {n:,}" for k, n in per_layer.items()), f"total: {total:,}"]))
         return

@@ -306,6 +306,41 @@ def rank_multiset_indexed(seq, index, prefix, weights):
 
 
 # ---------------------------------------------------------------------------------------
+# Compiled helpers: boards of typed pieces (placements, see `rank_placement`)
+# ---------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def fill_board(mask, seq, board):
+    """Write into `board` (zeroed first) the pieces `seq` (types 0-based, one per occupied
+    cell of `mask` in increasing cell order) as types 1..T."""
+    board[:] = 0
+    m = mask
+    for j in range(seq.shape[0]):
+        board[lowest_bit(m)] = seq[j] + 1
+        m &= m - np.uint64(1)
+
+
+@numba.njit(cache=True)
+def rank_board(board, counts, seq):
+    """The placement rank of `board` (0 empty, t = type t) within its layer, as
+    `rank_placement`: colex rank of the occupied cells x orderings + the types' multiset
+    rank. Fills `counts` (length T) with the board's per-type counts and seq[:k] with its
+    types (0-based) in cell order."""
+    counts[:] = 0
+    mask = np.uint64(0)
+    k = 0
+    for cell in range(board.shape[0]):
+        t = board[cell]
+        if t:
+            mask |= np.uint64(1) << np.uint64(cell)
+            seq[k] = t - 1
+            counts[t - 1] += 1
+            k += 1
+    return rank_colex_mask(mask) * multinomial(counts) + rank_multiset_sequence(seq[:k], counts)
+
+
+# ---------------------------------------------------------------------------------------
 # Compiled helpers: permutations and orientations (type-generic kernels)
 # ---------------------------------------------------------------------------------------
 

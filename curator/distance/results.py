@@ -100,7 +100,9 @@ class DistanceResults:
     def table(self) -> np.ndarray:
         """The finished table, checked against its checksum before it is used."""
         if not self.store.complete:
-            raise StoreError(f"{self.directory}: the distance table is not finished; run `curator analyze` again")
+            raise StoreError(
+                f"{self.directory}: the distance table is not finished; run `curator analyze` again"
+            )
         return self.store.load()
 
     # -- selecting ---------------------------------------------------------------------------
@@ -124,7 +126,9 @@ class DistanceResults:
                 f"{self._name('limit')})"
             )
         if distance is None:
-            raise SelectionError(f"{self.directory} holds a distance table: give {self._name('distance')} A..B (or A)")
+            raise SelectionError(
+                f"{self.directory} holds a distance table: give {self._name('distance')} A..B (or A)"
+            )
         if seed is not None and sample is None:
             raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
         for key, value in (("sample", sample), ("limit", limit)):
@@ -132,9 +136,9 @@ class DistanceResults:
                 raise SelectionError(f"{self._name(key)} must be at least 1, got {value}")
         lo, hi = span(distance, self._name("distance"))
         items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit)
-        return [self._level(item) for item in items]
+        return [self._position(item) for item in items]
 
-    def _level(self, item: dict[str, Any]) -> DistanceLevel:
+    def _position(self, item: dict[str, Any]) -> DistanceLevel:
         return DistanceLevel(item["rank"], item["distance"], self.puzzle.unrank(item["rank"]),
                              item["solution"], self.puzzle)
 
@@ -156,7 +160,7 @@ class DistanceResults:
         if not 0 <= rank < self.puzzle.size:
             raise SelectionError(f"rank {rank} out of range (0..{self.puzzle.size - 1})")
         (item,) = solved_positions(self.store, self.table, np.array([rank], dtype=np.int64))
-        return self._level(item)
+        return self._position(item)
 
     # -- checking and exporting --------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-"""Breadth-first sweep over the index space: fills the 4-bit distance table level by level.
+"""Breadth-first sweep over the index space: fills the 4-bit distance table one distance at a time.
 
-Small levels are expanded forwards (serial), large ones found backwards (parallel); the table
+Small frontiers are expanded forwards (serial), large ones found backwards (parallel); the table
 is the same for any number of threads.
 """
 
@@ -30,10 +30,10 @@ def _put(table: np.ndarray, i: int, value: int) -> None:
 
 
 @numba.njit(cache=True)
-def _forward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
-    """Mark the unreached neighbors of the positions on `level`; return how many."""
-    here = level % 15
-    after = (level + 1) % 15
+def _forward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
+    """Mark the unreached neighbors of the positions on `distance`; return how many."""
+    here = distance % 15
+    after = (distance + 1) % 15
     sizes, offsets, tables = k.sizes, k.offsets, k.tables
     tabled = (offsets >= 0).all()
     x = np.empty(len(k.sizes), dtype=np.int64)
@@ -53,15 +53,15 @@ def _forward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
 
 
 @numba.njit(cache=True, parallel=True)
-def _backward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
-    """Mark the unreached positions with a neighbor on `level`; return how many.
+def _backward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
+    """Mark the unreached positions with a neighbor on `distance`; return how many.
 
     Moves are undone by moves, so such a neighbor is one move away in either direction. A
-    neighbor marked meanwhile by another thread reads as unreached or level+1, never as
-    `level`, so the outcome does not depend on timing.
+    neighbor marked meanwhile by another thread reads as unreached or distance+1, never as
+    `distance`, so the outcome does not depend on timing.
     """
-    here = level % 15
-    after = (level + 1) % 15
+    here = distance % 15
+    after = (distance + 1) % 15
     sizes, offsets, tables = k.sizes, k.offsets, k.tables
     tabled = (offsets >= 0).all()
     chunks = (size + CHUNK - 1) // CHUNK
@@ -84,23 +84,23 @@ def _backward(k: Kernel, table: np.ndarray, size: int, level: int) -> int:
 
 
 def forward_is_cheaper(frontier: int, unreached: int, threads: int) -> bool:
-    """Expanding a level costs about its size; searching back about the unreached, shared."""
+    """Expanding a frontier costs about its size; searching back about the unreached, shared."""
     return frontier * threads < unreached
 
 
 def expand(k: Kernel, table: np.ndarray, counts: list[int], size: int) -> Iterator[int]:
-    """Sweep on from the last level in `counts` (counts[d] = positions at distance d).
+    """Sweep on from the last distance in `counts` (counts[d] = positions at distance d).
 
-    Each step marks the next level in `table`, appends its count to `counts` and yields it;
-    the sweep ends when a level is empty (not recorded) or nothing is left unreached.
+    Each step marks the next distance in `table`, appends its count to `counts` and yields it;
+    the sweep ends when a distance has no positions (not recorded) or nothing is left unreached.
     """
     while sum(counts) < size:
-        level = len(counts) - 1
+        distance = len(counts) - 1
         unreached = size - sum(counts)
-        if forward_is_cheaper(counts[level], unreached, numba.get_num_threads()):
-            found = _forward(k, table, size, level)
+        if forward_is_cheaper(counts[distance], unreached, numba.get_num_threads()):
+            found = _forward(k, table, size, distance)
         else:
-            found = _backward(k, table, size, level)
+            found = _backward(k, table, size, distance)
         if not found:
             return
         counts.append(int(found))

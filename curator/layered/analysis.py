@@ -61,21 +61,21 @@ class Estimate:
 def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     """Layers, positions, bytes on disk and peak resident bytes of the bit arrays.
 
-    While a level is swept, its three arrays and the level below (three arrays, plus a
+    While a tier is swept, its three arrays and the tier below (three arrays, plus a
     concatenated copy of two of them for typed puzzles) are resident.
     """
-    levels = StateSpace(puzzle).levels(max_pieces)
-    level_bytes = [sum(layer.words * 8 for layer in level) for level in levels]
+    levels = StateSpace(puzzle).tiers(max_pieces)
+    tier_bytes = [sum(layer.words * 8 for layer in level) for level in levels]
     props = len(PROPERTIES)
     copies = 2 if puzzle.typed else 0
     peak = max(
-        props * here + (props + copies) * (level_bytes[i - 1] if i else 0)
-        for i, here in enumerate(level_bytes)
+        props * here + (props + copies) * (tier_bytes[i - 1] if i else 0)
+        for i, here in enumerate(tier_bytes)
     )
     return Estimate(
         layers=sum(len(level) for level in levels),
         positions=sum(layer.size for level in levels for layer in level),
-        disk_bytes=props * sum(level_bytes),
+        disk_bytes=props * sum(tier_bytes),
         peak_memory_bytes=peak,
     )
 
@@ -89,8 +89,8 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> lis
     est = estimate(puzzle, max_pieces)
     written = 0
     if Path(directory).is_dir():
-        for level in StateSpace(puzzle).levels(max_pieces):
-            for layer in level:
+        for tier in StateSpace(puzzle).tiers(max_pieces):
+            for layer in tier:
                 for prop in PROPERTIES:
                     path = Path(directory) / f"{layer.key}.{prop}.bits"
                     if path.is_file():
@@ -140,9 +140,9 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
     computed: dict[Layer, LayerBits] = {}
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="curator-save") as saver:
         saving: Future | None = None
-        for level in StateSpace(puzzle).levels(max_pieces):
+        for tier in StateSpace(puzzle).tiers(max_pieces):
             below_bits: list[LayerBits] | None = None
-            for layer in level:
+            for layer in tier:
                 if reporter:
                     reporter.layer_started(layer)
                 problem = store.problem(layer)
@@ -153,7 +153,7 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 if problem is not None:
                     warn(f"{problem}; recomputing layer {layer.key}")
                 if executor is not None and saving is not None:
-                    saving.result()  # an executor reads the level below from the store
+                    saving.result()  # an executor reads the tier below from the store
                 if below and below_bits is None:
                     below_bits = [computed.get(b) or store.load(b, verify=False, mmap=True)
                                   for b in below]
@@ -171,8 +171,8 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 saving = saver.submit(_save, store, bits, seconds, puzzle, max_pieces, reporter)
                 if executor is None:
                     computed[layer] = bits
-            computed = {layer: bits for layer, bits in computed.items() if layer in level}
-            below = level
+            computed = {layer: bits for layer, bits in computed.items() if layer in tier}
+            below = tier
         if saving is not None:
             saving.result()
     return store

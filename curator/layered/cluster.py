@@ -117,7 +117,7 @@ _sweep: tuple[tuple, LayerSweep] | None = None
 def _layer_sweep(directory: str, counts: tuple[int, ...], puzzle_sha256: str) -> LayerSweep:
     """The layer's sweep, built from the layers below as recorded in the manifest.
 
-    The last sweep built, and the level below it mapped from the store, are kept for the
+    The last sweep built, and the tier below it mapped from the store, are kept for the
     next tasks, as long as the files below are the same (their checksums are in the keys).
     """
     global _below, _sweep

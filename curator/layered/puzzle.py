@@ -218,7 +218,8 @@ class _Reader(TableReader):
             raise self.fail("goal.pieces", f"must be between 1 and {sum(limits)}, got {pieces}")
         cells = None
         if "cells" in table:
-            cells = frozenset(self.cell(c, board, "goal.cells") for c in self.get(table, "cells", list, "goal"))
+            listed = self.get(table, "cells", list, "goal")
+            cells = frozenset(self.cell(c, board, "goal.cells") for c in listed)
             if len(cells) < pieces:
                 raise self.fail("goal.cells", f"names {len(cells)} cells, fewer than goal.pieces ({pieces})")
         piece = None

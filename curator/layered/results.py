@@ -185,9 +185,13 @@ class LayeredResults:
                     return layer
             known = sorted(layer.key for layer in layers if pieces is None or layer.pieces == pieces)
             shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
-            raise SelectionError(f"{self._name('layer')} {key}: no such stored layer (stored: {shown or 'none'})")
+            raise SelectionError(
+                f"{self._name('layer')} {key}: no such stored layer (stored: {shown or 'none'})"
+            )
         if pieces is None:
-            raise SelectionError(f"give {self._name('pieces')} K (or {self._name('layer')} KEY) to name the layer")
+            raise SelectionError(
+                f"give {self._name('pieces')} K (or {self._name('layer')} KEY) to name the layer"
+            )
         matching = [layer for layer in layers if layer.pieces == pieces]
         if not matching:
             stored = sorted({layer.pieces for layer in layers})

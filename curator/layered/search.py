@@ -1,6 +1,6 @@
 """Questions about single positions: exact solution counts, first-move figures, one solution.
 
-From a position, every reachable position is generated level by level down to the goal
+From a position, every reachable position is generated tier by tier down to the goal
 (compiled move generation over whole levels, numpy for de-duplication); solution counts
 then flow back up. Where stored layers exist, children they mark unsolvable are pruned.
 """
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from curator.common.ranking import multinomial, rank_colex_mask, rank_multiset_sequence
+from curator.common.ranking import rank_board, rank_colex_mask
 from curator.layered.puzzle import Puzzle
-from curator.layered.space import Layer, StateSpace, level_offsets
-from curator.layered.sweep import concatenate_level
+from curator.layered.space import Layer, StateSpace, tier_offsets
+from curator.layered.sweep import concatenate_tier
 from curator.level import Move, Report
 from curator.rules import MAX_CHILDREN
 from curator.rules.base import decode_move
@@ -84,27 +84,17 @@ def _expand_boards(children, tables, boards):
 
 @numba.njit
 def _board_keys(boards, radix, offsets):
-    """Index of each board within its level: layer offset + rank within the layer."""
+    """Index of each board within its tier: layer offset + rank within the layer."""
     types = radix.shape[0]
     keys = np.empty(boards.shape[0], dtype=np.int64)
     counts = np.zeros(types, dtype=np.int64)
     seq = np.empty(boards.shape[1], dtype=np.int64)
     for i in range(boards.shape[0]):
-        counts[:] = 0
-        mask = np.uint64(0)
-        k = 0
-        for cell in range(boards.shape[1]):
-            t = boards[i, cell]
-            if t:
-                mask |= np.uint64(1) << np.uint64(cell)
-                seq[k] = t - 1
-                counts[t - 1] += 1
-                k += 1
+        within = rank_board(boards[i], counts, seq)
         slot = 0
         for t in range(types):
             slot = slot * radix[t] + counts[t]
-        keys[i] = (offsets[slot] + rank_colex_mask(mask) * multinomial(counts)
-                   + rank_multiset_sequence(seq[:k], counts))
+        keys[i] = offsets[slot] + within
     return keys
 
 
@@ -146,7 +136,7 @@ class Explorer:
         limits = np.array(self.space.limits, dtype=np.int64)
         radix = limits + 1
         offsets = np.zeros(int(np.prod(radix)), dtype=np.int64)
-        for counts, start in level_offsets(self.space.layers_with(pieces)).items():
+        for counts, start in tier_offsets(self.space.layers_with(pieces)).items():
             slot = 0
             for t, c in enumerate(counts):
                 slot = slot * radix[t] + c
@@ -166,19 +156,19 @@ class Explorer:
             ok &= ((states == 0) | (states == piece)).all(axis=1)
         return ok
 
-    def _level_words(self, pieces: int) -> np.ndarray | None:
+    def _tier_words_of(self, pieces: int) -> np.ndarray | None:
         """The stored solvable words of every layer with `pieces` pieces, end to end (kept
         for the explorer's life: one explorer serves many questions about one puzzle)."""
         if pieces not in self._tier_words:
             layers = self.space.layers_with(pieces)
             stored = layers and all(layer in self.stored for layer in layers)
             self._tier_words[pieces] = (
-                concatenate_level([self.stored[layer] for layer in layers]) if stored else None
+                concatenate_tier([self.stored[layer] for layer in layers]) if stored else None
             )
         return self._tier_words[pieces]
 
     def _known_solvable(self, keys: np.ndarray, pieces: int) -> np.ndarray | None:
-        words = self._level_words(pieces)
+        words = self._tier_words_of(pieces)
         if words is None:
             return None
         return ((words[keys >> 6] >> (keys & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
@@ -193,11 +183,11 @@ class Explorer:
         if pieces <= goal.pieces:
             solved = pieces == goal.pieces and bool(self._goal(states)[0])
             return Report(pieces, solved, solved, False, int(solved), 0, 0, [])
-        levels = [states]
-        edges = []  # per level: (parent index, child index, move) for distinct children
+        frontiers = [states]
+        edges = []  # per depth: (parent index, child index, move) for distinct children
         root_moves = None
         for k in range(pieces, goal.pieces, -1):
-            parents, kids, moves = self._expand(levels[-1])
+            parents, kids, moves = self._expand(frontiers[-1])
             keys = self._keys(kids, k - 1)
             known = self._known_solvable(keys, k - 1)
             if root_moves is None:
@@ -205,24 +195,24 @@ class Explorer:
             if known is not None:
                 parents, kids, moves, keys = parents[known], kids[known], moves[known], keys[known]
             unique_keys, first, index = np.unique(keys, return_index=True, return_inverse=True)
-            levels.append(kids[first])
+            frontiers.append(kids[first])
             edges.append((parents, index, moves, unique_keys.shape[0]))
-        counts = self._count(levels, edges)
+        counts = self._count(frontiers, edges)
         return self._summarise(pieces, counts, edges, root_moves)
 
-    def _count(self, levels, edges) -> list[np.ndarray]:
-        """Solution counts per level, from the goal level back up to the root."""
-        counts = [None] * len(levels)
-        counts[-1] = self._goal(levels[-1]).astype(np.int64)
-        for depth in range(len(levels) - 2, -1, -1):
+    def _count(self, frontiers, edges) -> list[np.ndarray]:
+        """Solution counts per depth, from the goal back up to the root."""
+        counts = [None] * len(frontiers)
+        counts[-1] = self._goal(frontiers[-1]).astype(np.int64)
+        for depth in range(len(frontiers) - 2, -1, -1):
             parents, index, _, _ = edges[depth]
-            if depth == len(levels) - 2 and self.puzzle.goal.final_step_once:
-                reached = np.zeros(levels[depth].shape[0], dtype=np.int64)
+            if depth == len(frontiers) - 2 and self.puzzle.goal.final_step_once:
+                reached = np.zeros(frontiers[depth].shape[0], dtype=np.int64)
                 np.maximum.at(reached, parents, counts[-1][index])
                 counts[depth] = reached
                 continue
             pairs = np.unique(np.stack([parents, index]), axis=1)
-            counts[depth] = _sum_by_parent(pairs[0], counts[depth + 1][pairs[1]], levels[depth].shape[0])
+            counts[depth] = _sum_by_parent(pairs[0], counts[depth + 1][pairs[1]], frontiers[depth].shape[0])
         return counts
 
     def _summarise(self, pieces, counts, edges, root_moves) -> Report:

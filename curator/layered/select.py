@@ -34,9 +34,10 @@ import numpy as np
 from curator.common.errors import SelectionError, StoreError
 from curator.common.keywords import Naming, same_name, span
 from curator.common.ranking import (
+    fill_board,
     lowest_bit,
     multinomial,
-    rank_multiset_sequence,
+    rank_board,
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
@@ -218,7 +219,7 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
     k = counts.sum()
     arrangements = multinomial(counts)
     seq = np.empty(k, dtype=np.int64)
-    image_seq = np.empty(k, dtype=np.int64)
+    scratch = np.empty(counts.shape[0], dtype=np.int64)
     board = np.zeros(n, dtype=np.int64)
     image = np.zeros(n, dtype=np.int64)
     for i in range(lo, hi):
@@ -226,13 +227,8 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
         mask = unrank_colex_mask(r // arrangements, n, k)
         ok = (mask & include) == include and (mask & exclude) == 0
         if ok and canonical:
-            own = r % arrangements
-            unrank_multiset_sequence(own, counts, seq)
-            board[:] = 0
-            m = mask
-            for j in range(k):
-                board[lowest_bit(m)] = seq[j] + 1
-                m &= m - np.uint64(1)
+            unrank_multiset_sequence(r % arrangements, counts, seq)
+            fill_board(mask, seq, board)
             for s in range(1, perms.shape[0]):
                 image_mask = _image_mask(mask, perms[s])
                 if image_mask > mask or (image_mask & include) != include or (image_mask & exclude) != 0:
@@ -240,15 +236,9 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
                 if image_mask < mask:
                     ok = False
                     break
-                image[:] = 0
                 for cell in range(n):
                     image[perms[s, cell]] = board[cell]
-                p = 0
-                for cell in range(n):
-                    if image[cell]:
-                        image_seq[p] = image[cell] - 1
-                        p += 1
-                if rank_multiset_sequence(image_seq, counts) < own:
+                if rank_board(image, scratch, seq) < r:
                     ok = False
                     break
         keep[i] = ok

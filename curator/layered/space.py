@@ -58,7 +58,7 @@ class Layer:
         return dict(zip(self.piece_types, self.counts))
 
 
-def level_offsets(layers: list[Layer]) -> dict[tuple[int, ...], int]:
+def tier_offsets(layers: list[Layer]) -> dict[tuple[int, ...], int]:
     """Bit offset of each layer when the layers' 64-bit word arrays are laid end to end."""
     offsets = {}
     start = 0
@@ -89,7 +89,7 @@ class StateSpace:
             if sum(counts) == pieces
         ]
 
-    def levels(self, max_pieces: int) -> list[list[Layer]]:
+    def tiers(self, max_pieces: int) -> list[list[Layer]]:
         """Layers grouped by piece count, from the goal's count up to `max_pieces`."""
         return [self.layers_with(k) for k in range(self.puzzle.goal.pieces, max_pieces + 1)]
 

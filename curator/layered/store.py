@@ -181,7 +181,7 @@ class LayerStore(ResultsFolder):
 
     def _complete(self, puzzle: Puzzle, max_pieces: int) -> bool:
         done = {e["key"] for e in self.manifest.get("layers", [])}
-        wanted = [layer.key for level in StateSpace(puzzle).levels(max_pieces) for layer in level]
+        wanted = [layer.key for tier in StateSpace(puzzle).tiers(max_pieces) for layer in tier]
         return all(key in done for key in wanted)
 
     def _check_files(self, record: LayerRecord, full: bool) -> None:

@@ -18,6 +18,7 @@ from curator.common.ranking import (
     BINOMIAL,
     MultisetTable,
     bit_count,
+    fill_board,
     lowest_bit,
     multinomial,
     next_colex_mask,
@@ -28,7 +29,7 @@ from curator.common.ranking import (
 )
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
-from curator.layered.space import Layer, level_offsets
+from curator.layered.space import Layer, tier_offsets
 from curator.rules import MAX_CHILDREN, Rules
 
 CHUNK_WORDS = 256
@@ -246,10 +247,7 @@ def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
     mask = unrank_colex_mask(lo // orderings, n, k)
     unrank_multiset_sequence(lo % orderings, counts, seq)
     for r in range(lo, hi):
-        m = mask
-        for i in range(k):
-            board[lowest_bit(m)] = seq[i] + 1
-            m &= m - np.uint64(1)
+        fill_board(mask, seq, board)
         count = children(mask, board, tables, masks, boards, removed, moves)
         for j in range(count):
             t = removed[j]
@@ -266,10 +264,6 @@ def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
         s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi and _next_sequence(seq) < 0:
-            m = mask
-            while m:
-                board[lowest_bit(m)] = 0
-                m &= m - np.uint64(1)
             mask = next_colex_mask(mask)
             unrank_multiset_sequence(0, counts, seq)
 
@@ -532,9 +526,9 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
     (1-based) leads to the layer whose bit 0 is at child_base[t] of the concatenated
     arrays and whose type sequences number child_orderings[t].
     """
-    solvable = concatenate_level([b.solvable for b in below])
-    unique = concatenate_level([b.unique for b in below])
-    offsets = level_offsets([b.layer for b in below])
+    solvable = concatenate_tier([b.solvable for b in below])
+    unique = concatenate_tier([b.unique for b in below])
+    offsets = tier_offsets([b.layer for b in below])
     types = len(layer.counts)
     child_base = np.zeros(types + 1, dtype=np.int64)
     child_orderings = np.zeros(types + 1, dtype=np.int64)
@@ -548,8 +542,8 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
     return solvable, unique, child_base, child_orderings
 
 
-def concatenate_level(arrays: list[np.ndarray]) -> np.ndarray:
-    """The word arrays of a level's layers laid end to end (see `level_offsets`); a single
+def concatenate_tier(arrays: list[np.ndarray]) -> np.ndarray:
+    """The word arrays of a tier's layers laid end to end (see `tier_offsets`); a single
     array is returned as it is (a mapped file stays mapped, not read into memory)."""
     if len(arrays) == 1:
         return arrays[0]

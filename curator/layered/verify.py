@@ -79,7 +79,7 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
         if problem:  # the bits of the layer's positions may still be right: keep re-deriving
             result.problems.append(problem)
         intact[layer] = bits
-    expected = [layer for level in space.levels(store.manifest.get("max_pieces", 0)) for layer in level]
+    expected = [layer for tier in space.tiers(store.manifest.get("max_pieces", 0)) for layer in tier]
     if store.manifest.get("complete") and any(layer not in records for layer in expected):
         missing = next(layer.key for layer in expected if layer not in records)
         result.problems.append(f"{store.manifest_path}: says complete, but layer {missing} is not recorded")
