@@ -160,7 +160,7 @@ def test_typed_info_adds_counts(tmp_path):
     assert set(summary) == {"puzzle", "complete", "layers"}
     assert summary["puzzle"] == "chess-3x3" and summary["complete"] is True
     space = StateSpace(load_puzzle(puzzle_file))
-    expected = [layer for level in space.tiers(3) for layer in level]
+    expected = [layer for tier in space.tiers(3) for layer in tier]
     assert len(summary["layers"]) == len(expected)
     for item, layer in zip(summary["layers"], expected):
         assert set(item) == LAYER_KEYS | {"counts"}

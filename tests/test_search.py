@@ -35,8 +35,8 @@ pieces = 1
 def _sweep_all(puzzle):
     space = StateSpace(puzzle)
     bits, below = {}, []
-    for level in space.tiers(puzzle.max_pieces):
-        done = [sweep_layer(puzzle, layer, below) if below else goal_layer(puzzle, layer) for layer in level]
+    for tier in space.tiers(puzzle.max_pieces):
+        done = [sweep_layer(puzzle, layer, below) if below else goal_layer(puzzle, layer) for layer in tier]
         bits.update({b.layer: b for b in done})
         below = done
     return space, bits

@@ -41,9 +41,9 @@ def in_memory(puzzle: Puzzle, max_pieces: int | None = None) -> dict[Layer, Laye
     max_pieces = puzzle.max_pieces if max_pieces is None else max_pieces
     out: dict[Layer, LayerBits] = {}
     below = None
-    for level in StateSpace(puzzle).tiers(max_pieces):
+    for tier in StateSpace(puzzle).tiers(max_pieces):
         here = [goal_layer(puzzle, layer) if below is None else sweep_layer(puzzle, layer, below)
-                for layer in level]
+                for layer in tier]
         out.update((bits.layer, bits) for bits in here)
         below = here
     return out

@@ -449,9 +449,11 @@ class LayerSweep:
     layer here, reporting progress between blocks.
     """
 
-    def __init__(self, puzzle: Puzzle, layer: Layer, below: list[LayerBits]) -> None:
+    def __init__(self, puzzle: Puzzle, layer: Layer, below: list[LayerBits], kernel: str | None = None,
+                 ) -> None:
+        """`kernel` names one of KERNELS (default: the one the rules declare)."""
         self.layer = layer
-        self.run_chunks, self.args = _kernel(puzzle, layer, below)
+        self.run_chunks, self.args = _kernel(puzzle, layer, below, kernel or puzzle.rules.sweep_kernel)
 
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (solvable, unique, all_moves) words first..last-1 of the layer."""
@@ -471,33 +473,62 @@ class LayerSweep:
         return bits
 
 
-def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits]):
+def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
     """The compiled parallel driver for `layer` and its leading arguments."""
     if not below:
         return _goal_run, (_goal_args(puzzle, layer),)
-    rules: Rules = puzzle.rules
+    if kind not in KERNELS:
+        raise ValueError(f"unknown sweep kernel {kind!r} (known: {', '.join(KERNELS)})")
+    typed, build = KERNELS[kind]
+    if typed != puzzle.rules.typed:
+        raise ValueError(f"the {kind!r} kernel does not sweep {puzzle.rules.family} puzzles")
     step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
-    if not rules.typed and rules.mask_moves() is not None:
-        (child,) = below
-        split = SplitMoves(rules.mask_moves(), layer.cells)
-        return _split_run, ((*split.args(), layer.cells, layer.pieces, child.solvable, child.unique,
-                             step_once),)
-    if not rules.typed:
-        (child,) = below
-        args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once)
-        return _binary_run, (args, rules.children, rules.tables())
+    return build(puzzle.rules, layer, below, step_once)
+
+
+def _masks_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
+    (child,) = below
+    args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once)
+    return _binary_run, (args, rules.children, rules.tables())
+
+
+def _patterns_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
+    (child,) = below
+    split = SplitMoves(rules.mask_moves(), layer.cells)
+    return _split_run, ((*split.args(), layer.cells, layer.pieces, child.solvable, child.unique, step_once),)
+
+
+def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
+    """What typed kernels need to rank a child from its parent's type ordering, and the
+    tier below's solvable and unique words."""
     solvable, unique, child_base, child_orderings = _typed_children(layer, below)
     table = MultisetTable(layer.counts)  # covers the layer and every layer below it
     counts = np.array(layer.counts, dtype=np.int64)
     ordering = (layer.cells, counts, child_base, child_orderings, table.index(layer.counts),
                 table.prefix, table.weights)
-    captures = rules.captures()
-    if captures is not None:
-        reach, capturable = captures
-        args = (*ordering, capturable, solvable, unique, step_once)
-        return _capture_run, (args, reach, rules.tables())
-    args = (*ordering, solvable, unique, step_once)
-    return _typed_run, (args, rules.children, rules.tables())
+    return ordering, solvable, unique
+
+
+def _boards_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
+    ordering, solvable, unique = _ordering(layer, below)
+    return _typed_run, ((*ordering, solvable, unique, step_once), rules.children, rules.tables())
+
+
+def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
+    ordering, solvable, unique = _ordering(layer, below)
+    reach, capturable = rules.captures()
+    return _capture_run, ((*ordering, capturable, solvable, unique, step_once), reach, rules.tables())
+
+
+KERNELS = {
+    "masks": (False, _masks_kernel),
+    "patterns": (False, _patterns_kernel),
+    "boards": (True, _boards_kernel),
+    "captures": (True, _captures_kernel),
+}
+"""The sweep kernels by name (see `Rules.sweep_kernel`): whether they take typed puzzles, and
+how each is set up for a layer. "masks" and "boards" are the general kernels, which only
+call the family's `children`; the others are fast paths, tested against them bit for bit."""
 
 
 def _goal_args(puzzle: Puzzle, layer: Layer):

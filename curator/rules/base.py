@@ -13,9 +13,11 @@ array with one entry per cell (0 empty, t = piece type t, 1-based) and compile
 where out_removed[j] is the type (1-based) of the piece the j-th move removed. Every move
 removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to_cell.
 
-Two optional descriptions let the sweep use a faster kernel: `mask_moves` (one-kind
-families whose moves are fixed cell patterns) and `captures` (typed families whose every
-move is a capture). `children` stays the reference the fast kernels are tested against.
+A family names the sweep kernel it runs on (`sweep_kernel`): the general ones, "masks"
+(one kind of piece) and "boards" (typed pieces), only call `children`; the fast ones read a
+description the family gives, `mask_moves` for "patterns" (moves are fixed cell patterns)
+and `captures` for "captures" (every move is a capture). `children` stays the reference the
+fast kernels are tested against.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class Rules(ABC):
 
     family: ClassVar[str]
     typed: ClassVar[bool] = False
+    sweep_kernel: ClassVar[str] = "masks"
+    """The sweep kernel this family runs on (see `curator.layered.sweep.KERNELS`)."""
     params: ClassVar[dict[str, type]] = {}
     """Parameter names the family accepts in [rules], with their types."""
 
@@ -122,26 +126,25 @@ class Rules(ABC):
             kids = [tuple((int(masks[j]) >> i) & 1 for i in range(n)) for j in range(count)]
         return [(decode_move(moves[j]), kids[j]) for j in range(count)]
 
-    def mask_moves(self) -> list[tuple[int, int]] | None:
-        """For families whose every move is a fixed pattern: (cells that must be occupied,
-        cells that must be empty) per move, the move flipping all of them. None otherwise.
+    def mask_moves(self) -> list[tuple[int, int]]:
+        """For families on the "patterns" kernel, whose every move is a fixed pattern: (cells
+        that must be occupied, cells that must be empty) per move, the move flipping all of
+        them. The sweep then ranks children from per-block tables instead of generating them."""
+        raise NotImplementedError(f"family {self.family!r} does not describe its moves as patterns")
 
-        The sweep then ranks children from per-block tables instead of generating them."""
-        return None
-
-    def captures(self) -> tuple[Callable, np.ndarray] | None:
-        """For typed families whose every move is a capture (a piece moves onto an occupied
-        cell and the piece there is removed): the compiled
+    def captures(self) -> tuple[Callable, np.ndarray]:
+        """For typed families on the "captures" kernel, whose every move is a capture (a
+        piece moves onto an occupied cell and the piece there is removed): the compiled
 
             reach(mask, tables, out)
 
         which sets out[c, t], for every occupied cell c and type t >= 1, to the mask of the
         cells a piece of type t standing on c may capture on in this occupancy; and a bool
-        array, indexed by type, of the types that may be captured. None otherwise.
+        array, indexed by type, of the types that may be captured.
 
         The sweep then works out each mask's geometry once for all its type orderings and
         ranks children from the parent's ordering instead of building their boards."""
-        return None
+        raise NotImplementedError(f"family {self.family!r} does not describe its moves as captures")
 
     def keeps(self, transform: Transform) -> bool:
         """Whether the rules look the same after a board symmetry (default: always)."""

@@ -88,6 +88,7 @@ def capture_children(mask, board, tables, out_masks, out_boards, out_removed, ou
 
 class CaptureRules(Rules):
     family = "capture"
+    sweep_kernel = "captures"
     typed = True
     params: ClassVar[dict[str, type]] = {"king_safe": bool}
 

@@ -51,6 +51,7 @@ def jump_children(mask, tables, out_masks, out_moves):
 
 class JumpRules(Rules):
     family = "jump"
+    sweep_kernel = "patterns"
     params: ClassVar[dict[str, type]] = {"diagonal": bool}
 
     @classmethod
