@@ -37,6 +37,34 @@ class Report:
     """One solution (empty when the position is a goal or unsolvable)."""
 
 
+@dataclass(frozen=True)
+class Play:
+    """What a player meets on the way to the goal, exact over every reachable position
+    (definitions and a worked example: docs/metrics.md). Figures along the solution are None
+    for an unsolvable position."""
+
+    win_chance: float
+    """Chance that a player choosing uniformly among the legal moves at every step wins."""
+    mistake_depth: float | None
+    """Mean, over the wrong moves along the solution, of how many more moves a player can
+    make after one before getting stuck."""
+    mistake_depth_max: int | None
+    decisions: int | None
+    """Steps of the solution where the legal moves lead to more than one position."""
+    forced: int | None
+    """Steps of the solution where every legal move leads to the same position."""
+    information: float | None
+    """Bits a player needs to find the solution: the sum of -log2(safe / legal) over its steps."""
+    search: float | None
+    """Positions a backtracking player with memory visits, expected: the solution's moves plus
+    each wrong subtree's positions times the chance it is tried before a safe move."""
+
+
+PLAY_FIGURES = ("win_chance", "mistake_depth", "mistake_depth_max", "decisions", "forced", "information",
+                "search")
+"""The figures of `Play`, as levels, JSON, packs and CSV name them."""
+
+
 class PuzzleLike(Protocol):
     """What levels, pictures and replays need of a puzzle: a `Puzzle` or a `PackHeader`."""
 
@@ -63,8 +91,14 @@ class Level:
     report: Report
     """Solvability, solution count, first-move figures and one solution."""
     difficulty: float
-    """See `curator.layered.metrics.difficulty` (infinite for unsolvable positions)."""
+    """See `curator.layered.metrics.difficulty` (infinite for unsolvable positions, NaN when
+    the position reaches too many positions to rate)."""
     puzzle: PuzzleLike = field(repr=False, compare=False)
+    play: Play | None = None
+    """What a player meets (None when the position reaches too many positions to follow)."""
+    class_size: int = 1
+    """Positions in its class: the images under the symmetries and translations that keep
+    the puzzle the same."""
 
     @property
     def pieces(self) -> int:
@@ -98,6 +132,17 @@ class Level:
     def solution(self) -> list[Move]:
         return self.report.solution
 
+    win_chance = property(lambda self: self._figure("win_chance"), doc=Play.__doc__)
+    mistake_depth = property(lambda self: self._figure("mistake_depth"))
+    mistake_depth_max = property(lambda self: self._figure("mistake_depth_max"))
+    decisions = property(lambda self: self._figure("decisions"))
+    forced = property(lambda self: self._figure("forced"))
+    information = property(lambda self: self._figure("information"))
+    search = property(lambda self: self._figure("search"))
+
+    def _figure(self, name: str) -> float | int | None:
+        return None if self.play is None else getattr(self.play, name)
+
     @property
     def board(self) -> list[str]:
         """The position drawn like the board art, one string per row."""
@@ -114,6 +159,8 @@ class Level:
             "legal_moves": self.legal_moves,
             "safe_moves": self.safe_moves,
             "difficulty": round(self.difficulty, 3) if math.isfinite(self.difficulty) else None,
+            **{name: _rounded(getattr(self, name)) for name in PLAY_FIGURES},
+            "class_size": self.class_size,
             "solution": solution_json(self.puzzle, self.solution),
         }
 
@@ -141,6 +188,11 @@ def moves_text(puzzle: PuzzleLike, moves: Sequence[Move]) -> str:
     """Moves as "r,c>r,c r,c>r,c"."""
     cells = puzzle.board.cells
     return " ".join(f"{cell_text(cells[a])}>{cell_text(cells[b])}" for a, b in moves)
+
+
+def _rounded(value: float | int | None) -> float | int | None:
+    """A figure for JSON: floats to 4 significant decimals, None stays."""
+    return round(value, 4) if isinstance(value, float) and math.isfinite(value) else value
 
 
 def difficulty_text(value: float) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -324,6 +325,8 @@ def test_metrics_match_the_oracle(cases, name):
         else:
             assert report.legal_moves == len(kids) and report.safe_moves == safe_kids
             assert level.difficulty == pytest.approx(_difficulty_by_oracle(case, level))
+            for name, value in _play_by_oracle(case, level).items():
+                assert getattr(level, name) == pytest.approx(value), name
         if report.solvable:
             path = [level.position]
             for move in report.solution:
@@ -333,21 +336,55 @@ def test_metrics_match_the_oracle(cases, name):
 
 
 def _difficulty_by_oracle(case, level):
-    """The documented formula, from the oracle's children along the reported solution."""
+    """The documented formula, from the oracle's figures (`_play_by_oracle`)."""
     if not level.report.solvable:
         return math.inf
     moves = level.report.solution
     if not moves:
         return 0.0
-    guess = legal = 0.0
-    position = level.position
-    for move in moves:
+    search = _play_by_oracle(case, level)["search"]
+    m = len(moves)
+    return m + 0.432 * (math.log2(search) - m) + 0.368 * math.log2(level.report.legal_moves)
+
+
+def _play_by_oracle(case, level):
+    """The player figures of docs/metrics.md by plain recursion over the oracle's children."""
+    goal_pieces = case.puzzle.goal.pieces
+
+    @cache
+    def chance(state):
+        if len(state) == goal_pieces:
+            return 1.0 if case.oracle(state).solvable else 0.0
+        kids = case.children(state)
+        return sum(chance(k) for k in kids) / len(kids) if kids else 0.0
+
+    @cache
+    def reach(state):
+        return frozenset([state]).union(*(reach(k) for k in case.children(state)))
+
+    start = case.state(level.position)
+    figures = {"win_chance": chance(start)}
+    if not level.report.solvable or not level.report.solution:
+        return figures
+    explorer = Explorer(case.puzzle)
+    position, steps = level.position, []
+    for move in level.report.solution:
         kids = case.children(case.state(position))
-        safe = sum(case.oracle(k).solvable for k in kids)
-        guess += math.log2(len(kids) / safe)
-        legal += len(kids)
-        position = metrics.apply_move(Explorer(case.puzzle), position, move)
-    return len(moves) + guess / 2 + math.log2(legal / len(moves))
+        wrong = [k for k in kids if not case.oracle(k).solvable]
+        steps.append((len(kids), len(kids) - len(wrong), len(set(kids)), wrong))
+        position = metrics.apply_move(explorer, position, move)
+    depths = [len(k) - min(len(r) for r in reach(k)) for *_, wrong in steps for k in wrong]
+    return {
+        **figures,
+        "information": sum(math.log2(legal / safe) for legal, safe, _, _ in steps),
+        "decisions": sum(1 for _, _, distinct, _ in steps if distinct > 1),
+        "forced": sum(1 for _, _, distinct, _ in steps if distinct == 1),
+        "mistake_depth": sum(depths) / len(depths) if depths else 0.0,
+        "mistake_depth_max": max(depths, default=0),
+        "search": len(steps) + sum(
+            sum(len(reach(k)) for k in wrong) / (safe + 1) for _, safe, _, wrong in steps
+        ),
+    }
 
 
 @pytest.mark.parametrize("name", ["triangle", "fling", "chess", "chess-symmetric"])

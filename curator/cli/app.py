@@ -290,7 +290,7 @@ def info_command(
 
 LAYERED_OPTIONS = (
     "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical",
-    "sort", "count_only",
+    "difficulty", "sort", "count_only",
 )
 """Options of `select` (and `export`) that apply to layered results only, not to distance tables."""
 TRI_STATE = ("solvable", "unique", "all_moves")
@@ -313,6 +313,12 @@ def _choice(options: dict) -> dict[str, Any]:
         "seed": optional_number(options.get("seed"), "--seed"),
         "limit": optional_number(options.get("limit"), "--limit", 1),
     }
+
+
+def _difficulty(options: dict) -> tuple[float, float] | None:
+    """--difficulty A..B as the API's keyword."""
+    text = options.get("difficulty")
+    return None if text is None else parse_range(text, "--difficulty", "3..7.5", kind=float)
 
 
 def _layered_keywords(options: dict) -> dict[str, Any]:
@@ -358,7 +364,8 @@ def _selected(results: Results, options: dict) -> tuple[list, int | None]:
             f"--distance applies to distance tables of permutation puzzles; {results.directory} holds "
             "layered results"
         )
-    selection = results.selection(**_layered_keywords(options), **_choice(options), sort=options.get("sort"))
+    selection = results.selection(**_layered_keywords(options), **_choice(options), sort=options.get("sort"),
+                                  difficulty=_difficulty(options))
     return selection.levels, selection.matched
 
 
@@ -399,7 +406,8 @@ def _print_selection(results: Results, options: dict, as_json: bool) -> None:
         return
     of = "" if matched is None else f" of {matched:,} matching"
     title = f"{name}: {count} level{'' if count == 1 else 's'}{of}"
-    out.print(render.levels_table(results.puzzle, items, title))
+    # A file or a pipe gets the whole table, not one cut to 80 columns.
+    out.print(render.levels_table(results.puzzle, items, title), width=None if out.is_terminal else 160)
 
 
 @app.command("select")
@@ -427,6 +435,9 @@ def select_command(
     ),
     sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
+    difficulty: str | None = typer.Option(
+        None, "--difficulty", metavar="A..B", help="Keep levels whose difficulty lies in A..B (e.g. 3..7.5)."
+    ),
     sort: str | None = typer.Option(
         None, "--sort", metavar="METRIC[:desc]", help=f"Sort by {', '.join(SORT_METRICS)}."
     ),
@@ -447,6 +458,8 @@ def select_command(
             _selected(results, options)  # refuses --distance on layered results
         if seed is not None and sample is None:
             raise UsageError("--seed only applies with --sample")
+        if difficulty is not None:
+            raise UsageError("--difficulty needs each level's metrics; --count only counts the stored bits")
         per_layer = results.count_by_layer(**_layered_keywords(options))
         total = sum(per_layer.values())
         if as_json:
@@ -510,7 +523,7 @@ def show_command(
 
 SELECTION_OPTIONS = (
     "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
-    "canonical", "distance", "sample", "seed", "sort", "limit",
+    "canonical", "distance", "sample", "seed", "difficulty", "sort", "limit",
 )
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""
 

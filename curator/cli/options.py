@@ -16,7 +16,7 @@ from pathlib import Path
 from curator.common.errors import SelectionError
 from curator.layered.puzzle import Puzzle, parse_drawing
 
-_RANGE = re.compile(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?")
+_NUMBER = {int: r"\d+", float: r"\d+(?:\.\d*)?|\.\d+"}
 _CELL = re.compile(r"\(?(-?\d+),(-?\d+)\)?")
 
 
@@ -25,17 +25,18 @@ def option_name(keyword: str) -> str:
     return "--" + keyword.replace("_", "-")
 
 
-def parse_range(text: str, what: str, example: str = "5..7") -> tuple[int, int]:
-    """`A..B` or `A` as (A, B), with 0 <= A <= B.
+def parse_range(text: str, what: str, example: str = "5..7", kind: type = int) -> tuple:
+    """`A..B` or `A` as (A, B), with 0 <= A <= B; whole numbers, or decimals with kind=float.
 
-    >>> parse_range("5..7", "--pieces"), parse_range("4", "--pieces")
-    ((5, 7), (4, 4))
+    >>> parse_range("5..7", "--pieces"), parse_range("4", "--pieces"), parse_range("2.5..8", "", kind=float)
+    ((5, 7), (4, 4), (2.5, 8.0))
     """
-    match = _RANGE.fullmatch(text)
+    number = _NUMBER[kind]
+    match = re.fullmatch(rf"\s*({number})\s*(?:\.\.\s*({number})\s*)?", text)
     if not match:
         raise SelectionError(f"{what} must look like A..B or A (e.g. {example}), got {text!r}")
-    lo = int(match[1])
-    hi = int(match[2]) if match[2] is not None else lo
+    lo = kind(match[1])
+    hi = kind(match[2]) if match[2] is not None else lo
     if lo > hi:
         raise SelectionError(f"{what} {text!r}: {lo} is larger than {hi}")
     return lo, hi

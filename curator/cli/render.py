@@ -36,7 +36,7 @@ def levels_table(puzzle: Puzzle, levels: Sequence[Level], title: str) -> Table:
     table = Table(title=title, show_lines=True)
     if puzzle.typed:
         table.add_column("layer")
-    for name in ("rank", "pieces", "solutions", "legal", "safe", "difficulty"):
+    for name in ("rank", "pieces", "solutions", "legal", "safe", "difficulty", "win", "info"):
         table.add_column(name, justify="right", min_width=len(name))
     table.add_column("board", no_wrap=True)
     table.add_column("solution")
@@ -51,6 +51,8 @@ def levels_table(puzzle: Puzzle, levels: Sequence[Level], title: str) -> Table:
             str(report.legal_moves),
             str(report.safe_moves),
             difficulty_text(level.difficulty),
+            _figure(level.win_chance, "{:.1%}"),
+            _figure(level.information, "{:.1f}"),
             draw(puzzle, level.position),
             moves_text(puzzle, report.solution) or "-",
         )
@@ -68,10 +70,21 @@ def level_text(puzzle: Puzzle, level: Level) -> str:
         f"all moves: {_yes(report.all_moves)}",
         f"solutions: {report.solutions:,}",
         f"legal first moves: {report.legal_moves}   safe first moves: {report.safe_moves}",
+        f"win chance (random moves): {_figure(level.win_chance, '{:.2%}')}   "
+        f"information: {_figure(level.information, '{:.2f}')} bits",
+        f"decision points: {_figure(level.decisions, '{}')}   forced steps: {_figure(level.forced, '{}')}",
+        f"mistake depth: mean {_figure(level.mistake_depth, '{:.2f}')}, "
+        f"max {_figure(level.mistake_depth_max, '{}')}   search: {_figure(level.search, '{:,.1f}')}",
+        f"class size: {level.class_size}",
         f"difficulty: {difficulty_text(level.difficulty)}",
         f"solution: {moves_text(puzzle, report.solution) or '-'}",
     ]
     return "\n".join(lines)
+
+
+def _figure(value: float | int | None, style: str) -> str:
+    """A player figure for people; "-" where there is none."""
+    return "-" if value is None else style.format(value)
 
 
 def stored_text(puzzle: Puzzle, found: StoredPosition) -> str:

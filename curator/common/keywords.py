@@ -6,6 +6,7 @@ one-line error in Python and on the command line.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from curator.common.errors import SelectionError
@@ -35,6 +36,24 @@ def span(value: int | tuple[int, int], what: str) -> tuple[int, int]:
     if pair[0] > pair[1]:
         raise SelectionError(f"{what} {pair[0]}..{pair[1]}: {pair[0]} is larger than {pair[1]}")
     return int(pair[0]), int(pair[1])
+
+
+def real_span(value: float | tuple[float, float], what: str) -> tuple[float, float]:
+    """A number or a range (A, B) of numbers as (A, B), with A <= B.
+
+    >>> real_span((2, 7.5), "difficulty")
+    (2.0, 7.5)
+    """
+    pair = (value, value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+    if (
+        not isinstance(pair, tuple | list)
+        or len(pair) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in pair)
+    ):
+        raise SelectionError(f"{what} must be a number or a pair (A, B) of them, got {value!r}")
+    if pair[0] > pair[1]:
+        raise SelectionError(f"{what} {pair[0]}..{pair[1]}: {pair[0]} is larger than {pair[1]}")
+    return float(pair[0]), float(pair[1])
 
 
 def at_least(value: int | None, minimum: int, what: str) -> int | None:

@@ -20,7 +20,7 @@ from curator.common.ranking import rank_placement
 from curator.common.reading import TableReader, read_text
 from curator.layered.puzzle import Goal
 from curator.layered.space import Layer
-from curator.level import Level, Move, PuzzleLike, Report, solution_json
+from curator.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.rules import FAMILIES, ParamError, Rules
 
 PACK_FORMAT = "curator-level-pack/1"
@@ -90,6 +90,8 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
             "solvable": bool(r.solvable),
             "unique": bool(r.unique),
             "all_moves": bool(r.all_moves),
+            **({} if level.play is None else {name: getattr(level.play, name) for name in PLAY_FIGURES}),
+            "class_size": int(level.class_size),
         },
     }
 
@@ -283,17 +285,18 @@ class _PackReader(TableReader):
                 self.cell(self.get(move, "to", list, key), board, f"{key}.to"),
             ))
         metrics = self.get(item, "metrics", dict, where)
-        report, difficulty = self.metrics(metrics, f"{where}.metrics", solution)
+        report, difficulty, play, class_size = self.metrics(metrics, f"{where}.metrics", solution)
         if report.pieces != sum(counts):
             raise self.fail(
                 f"{where}.metrics.pieces", f"is {report.pieces} but the level has {sum(counts)} pieces"
             )
-        return Level(layer_key, rank, tuple(position), report, difficulty, header)
+        return Level(layer_key, rank, tuple(position), report, difficulty, header, play, class_size)
 
-    def metrics(self, table: dict, where: str, solution: list[Move]) -> tuple[Report, float]:
+    def metrics(self, table: dict, where: str, solution: list[Move],
+                ) -> tuple[Report, float, Play | None, int]:
         names = ("pieces", "legal_moves", "safe_moves", "solutions")
         flags = ("solvable", "unique", "all_moves")
-        self.only(table, {*names, *flags, "difficulty"}, where)
+        self.only(table, {*names, *flags, "difficulty", *PLAY_FIGURES, "class_size"}, where)
         numbers = {}
         for name in names:
             numbers[name] = self.get(table, name, int, where)
@@ -302,9 +305,28 @@ class _PackReader(TableReader):
         bools = {name: self.get(table, name, bool, where) for name in flags}
         value = self.get(table, "difficulty", (int, float), where, nullable=True)
         try:
-            difficulty = math.inf if value is None else float(value)
+            difficulty = (math.inf if not bools["solvable"] else math.nan) if value is None else float(value)
         except OverflowError:
             difficulty = math.nan
         if value is not None and not math.isfinite(difficulty):
             raise self.fail(f"{where}.difficulty", "must be a finite number or null")
-        return Report(solution=solution, **numbers, **bools), difficulty
+        class_size = self.get(table, "class_size", int, where, 1)
+        if class_size < 1:
+            raise self.fail(f"{where}.class_size", f"must be at least 1, got {class_size}")
+        return Report(solution=solution, **numbers, **bools), difficulty, self.play(table, where), class_size
+
+    def play(self, table: dict, where: str) -> Play | None:
+        """The player figures, if the pack has them (packs of older versions do not)."""
+        if "win_chance" not in table:
+            return None
+        figures = {}
+        for name in PLAY_FIGURES:
+            kind = (int,) if name in ("mistake_depth_max", "decisions", "forced") else (int, float)
+            value = self.get(table, name, kind, where, None, nullable=True)
+            if value is not None and (not math.isfinite(value) or value < 0):
+                raise self.fail(f"{where}.{name}", f"must be a number of at least 0 or null, got {value!r}")
+            figures[name] = value
+        chance = figures["win_chance"]
+        if chance is None or chance > 1:
+            raise self.fail(f"{where}.win_chance", f"must be a chance from 0 to 1, got {chance!r}")
+        return Play(**figures)

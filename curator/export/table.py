@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from curator.common.files import atomic_write
-from curator.level import Level, PuzzleLike, cell_text, moves_text
+from curator.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
 
 COLUMNS = (
     "number",
@@ -26,6 +26,8 @@ COLUMNS = (
     "safe_moves",
     "solutions",
     "difficulty",
+    *PLAY_FIGURES,
+    "class_size",
     "solvable",
     "unique",
     "all_moves",
@@ -51,6 +53,8 @@ def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
             "safe_moves": str(r.safe_moves),
             "solutions": str(int(r.solutions)),
             "difficulty": _difficulty_cell(level.difficulty),
+            **{name: _number_cell(getattr(level, name)) for name in PLAY_FIGURES},
+            "class_size": str(level.class_size),
             "solvable": _flag(r.solvable),
             "unique": _flag(r.unique),
             "all_moves": _flag(r.all_moves),
@@ -68,6 +72,11 @@ def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
 def _difficulty_cell(value: float) -> str:
     """Full precision; empty for an unsolvable level (infinite difficulty)."""
     return repr(float(value)) if math.isfinite(value) else ""
+
+
+def _number_cell(value: float | int | None) -> str:
+    """A player figure in full; empty where there is none."""
+    return "" if value is None else repr(value)
 
 
 def _flag(value: bool) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
-from curator.common.keywords import Naming
+from curator.common.keywords import Naming, at_least, real_span
 from curator.export import write
 from curator.layered import metrics
 from curator.layered.puzzle import Puzzle, parse_drawing
@@ -37,7 +37,7 @@ from curator.level import Level, PuzzleLike, draw, position_json
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
                    "canonical")
 """The keywords of `count` and `select` that say which positions match."""
-CHOICE_KEYWORDS = ("sample", "seed", "sort", "limit")
+CHOICE_KEYWORDS = ("sample", "seed", "sort", "limit", "difficulty")
 """The keywords of `select` that say which matches become levels."""
 
 
@@ -78,7 +78,8 @@ class LayeredResults:
     Filter keywords (`count`, `select`): `solvable`, `unique`, `all_moves` (True, False or
     None), `pieces` (k or (a, b)), `counts` ({"K": 1, "R": (0, 2)}), `must_include` and
     `must_exclude` ((row, col) cells), `canonical`. `select` also takes `sample`, `seed`,
-    `sort` ("difficulty:desc"; see `curator.layered.select.SORT_METRICS`) and `limit`.
+    `difficulty` (a range (a, b) of difficulties), `sort` ("difficulty:desc"; see
+    `curator.layered.select.SORT_METRICS`) and `limit`.
     """
 
     kind = "layers"
@@ -139,13 +140,17 @@ class LayeredResults:
         return {layer.key: n for layer, n in count_matches(self.store, self.filters(**filters))}
 
     def selection(self, *, sample: int | None = None, seed: int | None = None, sort: str | None = None,
-                  limit: int | None = None, cap: int = METRICS_CAP, **filters: Any) -> Selection:
-        """The levels `select` returns, with the number of matching positions."""
+                  limit: int | None = None, difficulty: float | tuple[float, float] | None = None,
+                  cap: int = METRICS_CAP, **filters: Any) -> Selection:
+        """The levels `select` returns, with the number of positions matching the filters."""
         if seed is not None and sample is None:
             raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
         order = parse_sort(sort, self._name("sort")) if sort is not None else None
-        return select(self.store, self.filters(**filters), sample=sample, seed=seed or 0, limit=limit,
-                      sort=order, cap=cap, explorer=self.explorer)
+        bounds = None if difficulty is None else real_span(difficulty, self._name("difficulty"))
+        return select(self.store, self.filters(**filters), sample=at_least(sample, 1, self._name("sample")),
+                      seed=at_least(seed, 0, self._name("seed")) or 0,
+                      limit=at_least(limit, 1, self._name("limit")), sort=order, cap=cap,
+                      explorer=self.explorer, difficulty=bounds)
 
     def select(self, **keywords: Any) -> list[Level]:
         """Levels matching the filters: filter, keep canonical ones, sample, compute metrics,

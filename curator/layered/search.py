@@ -8,6 +8,7 @@ then flow back up. Where stored layers exist, children they mark unsolvable are 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -245,6 +246,56 @@ class Explorer:
             path.append(decode_move(moves[best]))
             node = index[best]
         return path
+
+
+    # -- the whole reachable graph -------------------------------------------------------------
+
+    def graph(self, position: Sequence[int], limit: int) -> Graph | None:
+        """Every position reachable from `position`, depth by depth (depth d holds the distinct
+        positions d moves away), with one edge per legal move; None if it holds more than
+        `limit` positions. Nothing is pruned: unsolvable positions are in it too."""
+        pieces = sum(1 for v in position if v)
+        frontiers = [self._states(position)]
+        edges = []
+        size = 1
+        for k in range(pieces, self.puzzle.goal.pieces, -1):
+            parents, kids, moves = self._expand(frontiers[-1])
+            keys = self._keys(kids, k - 1)
+            unique_keys, first, index = np.unique(keys, return_index=True, return_inverse=True)
+            size += unique_keys.shape[0]
+            if size > limit:
+                return None
+            frontiers.append(kids[first])
+            edges.append(Edges(parents, index.reshape(-1), moves))
+        return Graph(pieces, frontiers, edges, self._goal(frontiers[-1]))
+
+
+@dataclass(frozen=True)
+class Edges:
+    """The legal moves from one depth of a graph to the next: parallel arrays."""
+
+    parents: np.ndarray
+    """Index of the position each move starts from."""
+    children: np.ndarray
+    """Index (in the next depth) of the position it leads to."""
+    moves: np.ndarray
+    """The move, encoded as in `curator.rules.base.encode_move`."""
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The positions reachable from one position, depth by depth (see `Explorer.graph`)."""
+
+    pieces: int
+    """Pieces of the first position (depth d has pieces - d)."""
+    frontiers: list[np.ndarray]
+    edges: list[Edges]
+    goals: np.ndarray
+    """Which positions of the last depth are goal positions."""
+
+    @property
+    def sizes(self) -> list[int]:
+        return [frontier.shape[0] for frontier in self.frontiers]
 
 
 def _sum_by_parent(parents: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:

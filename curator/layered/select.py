@@ -25,6 +25,7 @@ Order of operations of `select`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -47,7 +48,7 @@ from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import Layer
 from curator.layered.store import LayerStore
-from curator.level import Level
+from curator.level import PLAY_FIGURES, Level
 
 BLOCK_WORDS = 1 << 15
 """Words of each property combined per step of the scan (2,097,152 positions)."""
@@ -55,7 +56,9 @@ METRICS_CAP = 2000
 """Most positions that get metrics (a search each) in one selection."""
 CACHE_RANKS = 1 << 22
 """Matching ranks kept from the counting pass, so small selections are scanned once."""
-SORT_METRICS = ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty", "rank")
+SORT_METRICS = ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty", *PLAY_FIGURES, "class_size",
+                "rank")
+"""What `sort` takes: the metrics of a level (see `curator.level.Level`) and its rank."""
 CHUNK = 4096
 
 
@@ -380,25 +383,29 @@ def select(
     sort: tuple[str, bool] | None = None,
     cap: int = METRICS_CAP,
     explorer: Explorer | None = None,
+    difficulty: tuple[float, float] | None = None,
 ) -> Selection:
-    """Filter, keep canonical positions, sample, compute metrics, sort, limit (in that order).
+    """Filter, keep canonical positions, sample, compute metrics, keep the `difficulty`
+    range, sort, limit (in that order).
 
     `explorer` searches the picked positions (by default one pruned by the store's layers).
     """
     puzzle = store.puzzle()
+    every = sort is not None or difficulty is not None  # metrics of every pick before the limit
     try:
-        picked, matched = pick(store, filters, sample, seed, None if sort else limit, cap)
+        picked, matched = pick(store, filters, sample, seed, None if every else limit, cap)
     except _TooMany as exc:
-        hint = "add --sample N to sort a random subset" if sort else "add --limit N or --sample N"
+        hint = "add --sample N to sort a random subset" if every else "add --limit N or --sample N"
         raise SelectionError(
             f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
         ) from None
     if picked and explorer is None:
         explorer = Explorer(puzzle, store.solvable_words())
     levels = [describe(puzzle, explorer, layer, rank) for layer, rank in picked]
+    if difficulty is not None:
+        levels = within_difficulty(levels, difficulty)
     if sort is not None:
-        metric, descending = sort
-        levels.sort(key=lambda level: _metric(level, metric), reverse=descending)
+        levels = sort_levels(levels, *sort)
     if limit is not None:
         levels = levels[:limit]
     return Selection(levels, matched)
@@ -484,11 +491,21 @@ def _pick(store: LayerStore, matcher: Matcher, blocks: list[_Block], wanted: np.
     return picked
 
 
-def _metric(level: Level, metric: str):
-    if metric == "rank":
-        return level.rank
-    if metric == "difficulty":
-        return level.difficulty
-    return getattr(level.report, metric)
+def sort_levels(levels: list[Level], metric: str, descending: bool) -> list[Level]:
+    """Levels by a metric (stable: ties keep their order); those without the figure (None,
+    NaN) come last either way."""
+    def value(level: Level) -> float | None:
+        figure = getattr(level, metric)
+        return None if figure is None or (isinstance(figure, float) and math.isnan(figure)) else figure
+
+    known = [level for level in levels if value(level) is not None]
+    unknown = [level for level in levels if value(level) is None]
+    return sorted(known, key=value, reverse=descending) + unknown
+
+
+def within_difficulty(levels: list[Level], bounds: tuple[float, float]) -> list[Level]:
+    """The levels whose difficulty lies in [lo, hi]."""
+    lo, hi = bounds
+    return [level for level in levels if lo <= level.difficulty <= hi]
 
 
