@@ -11,10 +11,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numba
 from rich.console import Console
 
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import manifest_kind
+from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall
 from curator.distance.analysis import DistanceDone, analyze_distances, table_shortfalls
 from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
@@ -81,6 +83,7 @@ def analyze(
     """
     puzzle = load(path)
     directory = Path(output) if output is not None else Path("output") / puzzle.name
+    workers = thread_count(workers)
     if isinstance(puzzle, PermutationPuzzle):
         if max_pieces is not None:
             raise SelectionError("max_pieces does not apply to a permutation puzzle")
@@ -90,7 +93,7 @@ def analyze(
                 raise ResourceError(f"{puzzle.name}'s distance table", short)
         analyze_distances(puzzle, directory, workers, force, distance_done, warn)
         return DistanceResults(directory)
-    depth = puzzle.max_pieces if max_pieces is None else max_pieces
+    depth = sweep_depth(puzzle, max_pieces)
     if not (force or ignore_limits):
         short = resource_shortfalls(puzzle, depth, directory)
         if short:
@@ -101,6 +104,26 @@ def analyze(
     else:
         analyze_layers(puzzle, directory, depth, workers, force, reporter, warn, executor)
     return LayeredResults(directory)
+
+
+def thread_count(workers: int | None, name: Naming = same_name) -> int:
+    """The threads an analysis computes with: `workers`, or one per core."""
+    most = numba.config.NUMBA_NUM_THREADS
+    count = most if workers is None else workers
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
+        raise SelectionError(f"{name('workers')} must be between 1 and {most}, got {count!r}")
+    return count
+
+
+def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name) -> int:
+    """The piece count an analysis sweeps up to: `max_pieces`, or the file's."""
+    depth = puzzle.max_pieces if max_pieces is None else max_pieces
+    total = sum(puzzle.piece_limits)
+    if not isinstance(depth, int) or isinstance(depth, bool) or not puzzle.goal.pieces <= depth <= total:
+        raise SelectionError(
+            f"{name('max_pieces')} must be between {puzzle.goal.pieces} and {total}, got {depth!r}"
+        )
+    return depth
 
 
 def open(directory: str | Path) -> Results:  # noqa: A001 - the name a reader expects, as in open_tablebase

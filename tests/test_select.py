@@ -410,8 +410,8 @@ def test_sort_then_limit(cases):
     assert counts == sorted(counts)
     with pytest.raises(sel.SelectionError, match="at most 10 get metrics"):
         sel.select(store, f, sort=("difficulty", False), limit=3, cap=10)
-    with pytest.raises(sel.SelectionError, match="add --limit"):
-        sel.select(store, f, cap=10)
+    with pytest.raises(sel.SelectionError, match="add --limit"):  # the command line's words
+        sel.select(store, sel.Filters(solvable=True, pieces=(5, 8), name=options.option_name), cap=10)
 
 
 def test_parsers_accept_good_text_and_reject_bad():

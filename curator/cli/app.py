@@ -16,12 +16,20 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numba
 import typer
 from rich.console import Console
 
 from curator import __version__
-from curator.api import ResourceError, Results, _bytes, analyze, load, results_class
+from curator.api import (
+    ResourceError,
+    Results,
+    _bytes,
+    analyze,
+    load,
+    results_class,
+    sweep_depth,
+    thread_count,
+)
 from curator.cli import render
 from curator.cli.options import (
     option_name,
@@ -138,9 +146,7 @@ def analyze_command(
     Finished layers are kept: running the same command again continues where it stopped.
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
-    threads = numba.config.NUMBA_NUM_THREADS if workers is None else workers
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise UsageError(f"--workers must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    threads = thread_count(workers, option_name)
     puzzle = load(puzzle_file)
     directory = _results_folder(output, puzzle.name)
     if isinstance(puzzle, PermutationPuzzle):
@@ -152,10 +158,7 @@ def analyze_command(
             check_address(scheduler)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-    depth = puzzle.max_pieces if max_pieces is None else max_pieces
-    total = sum(puzzle.piece_limits)
-    if not puzzle.goal.pieces <= depth <= total:
-        raise UsageError(f"--max-pieces must be between {puzzle.goal.pieces} and {total}, got {depth}")
+    depth = sweep_depth(puzzle, max_pieces, option_name)
     _print_estimate(puzzle, depth, threads)
     executor = _connect(scheduler) if scheduler else None
     try:

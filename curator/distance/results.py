@@ -17,10 +17,11 @@ import numpy as np
 
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
-from curator.common.keywords import Naming, span
+from curator.common.keywords import Naming, at_least, span
 from curator.distance.puzzle import PermutationPuzzle, State, state_text
 from curator.distance.select import select_positions, solved_positions
 from curator.distance.store import DistanceStore
+from curator.distance.tables import Kernel, build_kernel
 from curator.export import write
 from curator.export.distance import WRITERS
 
@@ -107,8 +108,9 @@ class DistanceResults:
 
     # -- selecting ---------------------------------------------------------------------------
 
-    def count(self, distance: int | tuple[int, int] | None = None) -> int:
+    def count(self, distance: int | tuple[int, int] | None = None, **others: Any) -> int:
         """How many positions lie at these distances (all reached positions by default)."""
+        self._refuse(others)
         if distance is None:
             return sum(self.store.counts)
         lo, hi = span(distance, self._name("distance"))
@@ -118,6 +120,22 @@ class DistanceResults:
                seed: int | None = None, limit: int | None = None, **others: Any) -> list[DistanceLevel]:
         """Positions at these distances, ordered by distance then rank, each with an optimal
         solution; `sample` draws that many at random (`seed`), `limit` keeps the first."""
+        self._refuse(others)
+        if distance is None:
+            raise SelectionError(
+                f"{self.directory} holds a distance table: give {self._name('distance')} A..B (or A)"
+            )
+        if seed is not None and sample is None:
+            raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
+        sample = at_least(sample, 1, self._name("sample"))
+        limit = at_least(limit, 1, self._name("limit"))
+        seed = at_least(seed, 0, self._name("seed"))
+        lo, hi = span(distance, self._name("distance"))
+        items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit, self.kernel)
+        return [self._position(item) for item in items]
+
+    def _refuse(self, others: dict[str, Any]) -> None:
+        """Keywords of layered results are errors here."""
         if others:
             raise SelectionError(
                 f"{', '.join(self._name(k) for k in others)} {'does' if len(others) == 1 else 'do'} not "
@@ -125,18 +143,11 @@ class DistanceResults:
                 f"{self._name('distance')} A..B (and {self._name('sample')}, {self._name('seed')}, "
                 f"{self._name('limit')})"
             )
-        if distance is None:
-            raise SelectionError(
-                f"{self.directory} holds a distance table: give {self._name('distance')} A..B (or A)"
-            )
-        if seed is not None and sample is None:
-            raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
-        for key, value in (("sample", sample), ("limit", limit)):
-            if value is not None and value < 1:
-                raise SelectionError(f"{self._name(key)} must be at least 1, got {value}")
-        lo, hi = span(distance, self._name("distance"))
-        items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit)
-        return [self._position(item) for item in items]
+
+    @cached_property
+    def kernel(self) -> Kernel:
+        """The puzzle's move tables, built once for every question."""
+        return build_kernel(self.puzzle)
 
     def _position(self, item: dict[str, Any]) -> DistanceLevel:
         return DistanceLevel(item["rank"], item["distance"], self.puzzle.unrank(item["rank"]),
@@ -149,17 +160,19 @@ class DistanceResults:
         piece set, as `PermutationPuzzle.unrank` gives them)."""
         try:
             rank = self.puzzle.rank(state)
-        except ValueError as exc:
-            raise SelectionError(f"state: {exc}") from None
+        except (ValueError, TypeError) as exc:
+            what = self._name("state")
+            raise SelectionError(f"{what}: not a state of {self.puzzle.name} ({exc})") from None
         return self.show(rank)
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> DistanceLevel:
         """The position with this rank, its distance and an optimal solution."""
         if pieces is not None or layer is not None:
             raise SelectionError("a distance table has no layers: give the rank only")
+        at_least(rank, 0, self._name("rank"))
         if not 0 <= rank < self.puzzle.size:
             raise SelectionError(f"rank {rank} out of range (0..{self.puzzle.size - 1})")
-        (item,) = solved_positions(self.store, self.table, np.array([rank], dtype=np.int64))
+        (item,) = solved_positions(self.store, self.table, np.array([rank], dtype=np.int64), self.kernel)
         return self._position(item)
 
     # -- checking and exporting --------------------------------------------------------------

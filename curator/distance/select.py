@@ -79,6 +79,7 @@ def select_positions(
     sample: int | None = None,
     seed: int | None = None,
     limit: int | None = None,
+    kernel: Kernel | None = None,
 ) -> list[dict[str, Any]]:
     """Positions at distance lo..hi in a stored table, ordered by distance then rank.
 
@@ -88,11 +89,12 @@ def select_positions(
     take the position to the solved state in `distance` moves.
     """
     puzzle = store.puzzle()
+    kernel = kernel or build_kernel(puzzle)
     longest = len(store.counts) - 1
     residues = sum(1 << e for e in {d % UNREACHED for d in range(lo, min(hi, longest) + 1)})
     ranks = _matching(table, puzzle.size, residues)
     if longest >= UNREACHED:
-        lengths, _ = _descend(build_kernel(puzzle), table, ranks, puzzle.rank(puzzle.solved_state), longest)
+        lengths, _ = _descend(kernel, table, ranks, puzzle.rank(puzzle.solved_state), longest)
         keep = (lengths >= lo) & (lengths <= hi)
         ranks, exact = ranks[keep], lengths[keep]
     else:
@@ -102,16 +104,17 @@ def select_positions(
         ranks, exact = ranks[chosen], exact[chosen]
     if limit is not None and limit < len(ranks):
         ranks = np.sort(ranks[np.lexsort((ranks, exact))[:limit]])
-    return solved_positions(store, table, ranks)
+    return solved_positions(store, table, ranks, kernel)
 
 
-def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray) -> list[dict[str, Any]]:
+def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, kernel: Kernel | None = None,
+                     ) -> list[dict[str, Any]]:
     """The positions with these ranks, each with its distance and an optimal solution,
     ordered by distance then rank; a position not reached has distance None."""
     puzzle = store.puzzle()
     longest = len(store.counts) - 1
     solved = puzzle.rank(puzzle.solved_state)
-    lengths, moves = _descend(build_kernel(puzzle), table, ranks, solved, longest)
+    lengths, moves = _descend(kernel or build_kernel(puzzle), table, ranks, solved, longest)
     unreached = np.array([entry.py_func(table, int(r)) == UNREACHED for r in ranks], dtype=bool)
     if ((lengths < 0) & ~unreached).any():
         raise StoreError(f"{store.directory}: the table does not match the puzzle's moves (damaged results)")

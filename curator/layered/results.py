@@ -13,6 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import Naming, at_least, real_span
@@ -169,12 +171,22 @@ class LayeredResults:
     def solve(self, board: str | Sequence[int]) -> Level:
         """The level of any position: a drawing (as `curator solve --board` takes it) or one
         entry per cell (0 empty, t = piece type t)."""
-        position = parse_drawing(board, self.puzzle) if isinstance(board, str) else tuple(board)
+        if isinstance(board, str):
+            position = parse_drawing(board, self.puzzle)
+        elif isinstance(board, Sequence | np.ndarray):
+            position = tuple(board)
+        else:
+            what = self._name("board")
+            raise SelectionError(f"{what} must be a drawing or one entry per cell, got {board!r}")
         return metrics.solve_position(self.puzzle, position, explorer=self.explorer)
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only
         layer with `pieces` pieces, with its stored bits."""
+        at_least(rank, 0, self._name("rank"))
+        at_least(pieces, 0, self._name("pieces"))
+        if layer is not None and not isinstance(layer, str):
+            raise SelectionError(f"{self._name('layer')} must be a layer key such as 'k05', got {layer!r}")
         found = self._layer(pieces, layer)
         if not 0 <= rank < found.size:
             raise SelectionError(f"rank {rank} out of range for layer {found.key} (0..{found.size - 1})")

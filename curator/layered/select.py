@@ -84,6 +84,8 @@ class Filters:
     include: frozenset[int] = frozenset()
     exclude: frozenset[int] = frozenset()
     canonical: bool = False
+    name: Naming = field(default=same_name, compare=False, repr=False)
+    """How errors name the keywords (the command line passes its options)."""
 
     def properties(self) -> list[tuple[str, bool]]:
         return [(p, getattr(self, p)) for p in PROPERTIES if getattr(self, p) is not None]
@@ -115,6 +117,8 @@ def make_filters(
     for key, value in (("solvable", solvable), ("unique", unique), ("all_moves", all_moves)):
         if value is not None and not isinstance(value, bool):
             raise SelectionError(f"{name(key)} must be True, False or None, got {value!r}")
+    if not isinstance(canonical, bool):
+        raise SelectionError(f"{name('canonical')} must be True or False, got {canonical!r}")
     include = _cells(must_include, puzzle, name("must_include"))
     exclude = _cells(must_exclude, puzzle, name("must_exclude"))
     if include & exclude:
@@ -127,14 +131,21 @@ def make_filters(
         counts=_counts(counts, puzzle, name("counts")),
         include=include,
         exclude=exclude,
-        canonical=bool(canonical),
+        canonical=canonical,
+        name=name,
     )
 
 
 def _cells(cells: Iterable[tuple[int, int]], puzzle: Puzzle, what: str) -> frozenset[int]:
+    if isinstance(cells, str) or not isinstance(cells, Iterable):
+        raise SelectionError(f"{what} must be a list of (row, col) cells, got {cells!r}")
     out = set()
     for cell in cells:
-        if not isinstance(cell, tuple | list) or len(cell) != 2:
+        if (
+            not isinstance(cell, tuple | list)
+            or len(cell) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+        ):
             raise SelectionError(f"{what}: {cell!r} is not a cell (row, col)")
         key = (cell[0], cell[1])
         if key not in puzzle.board.index:
@@ -148,6 +159,10 @@ def _counts(counts: Mapping[str, int | tuple[int, int]] | None, puzzle: Puzzle,
     """{type index (0-based): (lo, hi)} from {letter: count or (lo, hi)}."""
     if counts is None:
         return {}
+    if not isinstance(counts, Mapping):
+        raise SelectionError(
+            f"{what} must map piece letters to counts, e.g. {{'K': 1, 'R': (0, 2)}}, got {counts!r}"
+        )
     if not puzzle.typed:
         raise SelectionError(f"{what} applies to puzzles with several piece types only")
     out: dict[int, tuple[int, int]] = {}
@@ -172,6 +187,8 @@ def parse_sort(text: str, what: str = "sort") -> tuple[str, bool]:
     >>> parse_sort("difficulty:desc"), parse_sort("safe-moves")
     (('difficulty', True), ('safe_moves', False))
     """
+    if not isinstance(text, str):
+        raise SelectionError(f"{what} must be a metric name such as 'difficulty:desc', got {text!r}")
     name, _, direction = text.strip().partition(":")
     name = name.replace("-", "_")
     if name not in SORT_METRICS:
@@ -328,7 +345,8 @@ def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list
         if any(k not in stored for k in range(lo, hi + 1)):
             asked = f"{lo}..{hi}" if hi > lo else str(lo)
             raise SelectionError(
-                f"--pieces {asked}: {store.directory} holds layers with {_ranges(stored)} pieces"
+                f"{filters.name('pieces')} {asked}: {store.directory} holds layers with "
+                f"{_ranges(stored)} pieces"
             )
         layers = [layer for layer in layers if lo <= layer.pieces <= hi]
     for t, (lo, hi) in filters.counts.items():
@@ -362,7 +380,7 @@ class Selection:
 
     levels: list[Level]
     matched: int | None
-    """None when the scan stopped early at --limit."""
+    """None when the scan stopped early at the limit."""
 
 
 @dataclass
@@ -395,7 +413,8 @@ def select(
     try:
         picked, matched = pick(store, filters, sample, seed, None if every else limit, cap)
     except _TooMany as exc:
-        hint = "add --sample N to sort a random subset" if every else "add --limit N or --sample N"
+        sample_, limit_ = filters.name("sample"), filters.name("limit")
+        hint = f"add {sample_} N to sort a random subset" if every else f"add {limit_} N or {sample_} N"
         raise SelectionError(
             f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
         ) from None
@@ -427,9 +446,9 @@ def pick(
     `_TooMany` (with the number) before any is unranked.
     """
     if sample is not None and sample < 1:
-        raise SelectionError(f"--sample must be at least 1, got {sample}")
+        raise SelectionError(f"{filters.name('sample')} must be at least 1, got {sample}")
     if limit is not None and limit < 1:
-        raise SelectionError(f"--limit must be at least 1, got {limit}")
+        raise SelectionError(f"{filters.name('limit')} must be at least 1, got {limit}")
     puzzle = store.puzzle()
     matcher = Matcher(puzzle, filters)
     stop_at = limit if sample is None else None

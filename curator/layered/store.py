@@ -49,6 +49,8 @@ class LayerStore(ResultsFolder):
 
     def __init__(self, directory: Path, read: bool = True) -> None:
         super().__init__(directory, {})
+        self._indexed: list | None = None
+        self._by_layer: dict[Layer, LayerRecord] = {}
         if read and self.manifest_path.exists():
             self.manifest = self._read_manifest()
 
@@ -100,13 +102,19 @@ class LayerStore(ResultsFolder):
 
     def records(self) -> list[LayerRecord]:
         """The finished layers in the order they were computed."""
-        return [LayerRecord(self._layer(e), e) for e in self.manifest.get("layers", [])]
+        return list(self._index().values())
 
     def record(self, layer: Layer) -> LayerRecord | None:
-        for record in self.records():
-            if record.layer == layer:
-                return record
-        return None
+        return self._index().get(layer)
+
+    def _index(self) -> dict[Layer, LayerRecord]:
+        """The manifest's layer entries by layer, rebuilt when the list of entries changes."""
+        entries = self.manifest.get("layers", [])
+        if self._indexed is not entries or len(self._by_layer) != len(entries):
+            self._indexed = entries
+            self._by_layer = {record.layer: record for record in (LayerRecord(self._layer(e), e)
+                                                                   for e in entries)}
+        return self._by_layer
 
     def verified(self, layer: Layer) -> bool:
         """Whether the layer is recorded and all its files match their checksums."""
