@@ -51,11 +51,15 @@ def load(path: str | Path) -> Puzzle | PermutationPuzzle:
     >>> curator.load("puzzles/triangle.toml").board.size
     15
     """
+    return load_permutation_puzzle(path) if permutation_file(path) else load_puzzle(path)
+
+
+def permutation_file(path: str | Path) -> bool:
+    """Whether `path` is a permutation puzzle's file (its [rules] family says so)."""
     try:
-        permutation = is_permutation_file(path)
+        return is_permutation_file(path)
     except RecursionError:  # too deeply nested to parse: load_puzzle reports it
-        permutation = False
-    return load_permutation_puzzle(path) if permutation else load_puzzle(path)
+        return False
 
 
 def analyze(

@@ -226,8 +226,8 @@ def test_per_type_counts_filter(cases, name):
     f = sel.Filters(solvable=True, counts={0: (1, 1), len(types) - 1: (0, 1)}, canonical=True)
     expected = case.brute(f)
     assert expected and _selected(case.store, f) == expected
-    f = sel.make_filters(case.puzzle, solvable=True, counts=parse_counts(f"{types[0]}=1,{types[-1]}=0..1"),
-                         canonical=True)
+    counts = parse_counts(f"{types[0]}=1,{types[-1]}=0..1", case.puzzle)
+    f = sel.make_filters(case.puzzle, solvable=True, counts=counts, canonical=True)
     assert _selected(case.store, f) == expected
 
 
@@ -435,13 +435,15 @@ def test_parsers_accept_good_text_and_reject_bad():
     for bad in ("hardness", "pieces:down"):
         with pytest.raises(sel.SelectionError):
             sel.parse_sort(bad)
-    with pytest.raises(sel.SelectionError, match="several piece types"):
-        sel.make_filters(puzzle, counts=parse_counts("o=1"))
     chess = parse_puzzle(CHESS)
-    assert sel.make_filters(chess, counts=parse_counts("R=1, P=0..1")).counts == {0: (1, 1), 3: (0, 1)}
+    with pytest.raises(sel.SelectionError, match="several piece types"):
+        parse_counts("o=1", puzzle)
+    with pytest.raises(sel.SelectionError, match="several piece types"):
+        sel.make_filters(puzzle, counts={"o": 1})
+    assert sel.make_filters(chess, counts=parse_counts("R=1, P=0..1", chess)).counts == {0: (1, 1), 3: (0, 1)}
     for bad in ("K=1", "R", "R=2", "R=1..0"):
         with pytest.raises(sel.SelectionError):
-            sel.make_filters(chess, counts=parse_counts(bad))
+            sel.make_filters(chess, counts=parse_counts(bad, chess))
     assert options.parse_number("12", "--limit", 1) == 12
     for bad in ("0", "1.5", "ten"):
         with pytest.raises(sel.SelectionError):

@@ -26,6 +26,7 @@ from curator.api import (
     _bytes,
     analyze,
     load,
+    permutation_file,
     results_class,
     sweep_depth,
     thread_count,
@@ -147,18 +148,20 @@ def analyze_command(
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
     threads = thread_count(workers, option_name)
-    puzzle = load(puzzle_file)
-    directory = _results_folder(output, puzzle.name)
-    if isinstance(puzzle, PermutationPuzzle):
+    if permutation_file(puzzle_file):
         if scheduler:
             raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a permutation puzzle")
-        return _analyze_distances(puzzle_file, puzzle, directory, max_pieces, threads, force, ignore_limits)
+        if max_pieces is not None:
+            raise UsageError("--max-pieces does not apply to a permutation puzzle")
+        return _analyze_distances(puzzle_file, output, threads, force, ignore_limits)
     if scheduler:
         try:
             check_address(scheduler)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+    puzzle = load(puzzle_file)
     depth = sweep_depth(puzzle, max_pieces, option_name)
+    directory = _results_folder(output, puzzle.name)
     _print_estimate(puzzle, depth, threads)
     executor = _connect(scheduler) if scheduler else None
     try:
@@ -172,11 +175,11 @@ def analyze_command(
     err.print(f"results in {directory}", highlight=False)
 
 
-def _analyze_distances(puzzle_file: Path, puzzle: PermutationPuzzle, directory: Path, max_pieces: int | None,
-                       threads: int, force: bool, ignore_limits: bool) -> None:
+def _analyze_distances(puzzle_file: Path, output: Path | None, threads: int, force: bool,
+                       ignore_limits: bool) -> None:
     """`analyze` for a permutation puzzle: its distance table."""
-    if max_pieces is not None:
-        raise UsageError("--max-pieces does not apply to a permutation puzzle")
+    puzzle = load(puzzle_file)
+    directory = _results_folder(output, puzzle.name)
     table_bytes = (puzzle.size + 1) // 2
     err.print(
         f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
@@ -324,14 +327,14 @@ def _difficulty(options: dict) -> tuple[float, float] | None:
     return None if text is None else parse_range(text, "--difficulty", "3..7.5", kind=float)
 
 
-def _layered_keywords(options: dict) -> dict[str, Any]:
+def _layered_keywords(options: dict, puzzle: Puzzle) -> dict[str, Any]:
     """The API's filter keywords for the selection options given on the command line."""
     o = options
     keywords: dict[str, Any] = {name: o[name] for name in TRI_STATE if o.get(name) is not None}
     if o.get("pieces") is not None:
         keywords["pieces"] = parse_range(o["pieces"], "--pieces")
     if o.get("counts") is not None:
-        keywords["counts"] = parse_counts(o["counts"])
+        keywords["counts"] = parse_counts(o["counts"], puzzle)
     for name in ("must_include", "must_exclude"):
         if o.get(name) is not None:
             keywords[name] = parse_cells(o[name], option_name(name))
@@ -367,7 +370,8 @@ def _selected(results: Results, options: dict) -> tuple[list, int | None]:
             f"--distance applies to distance tables of permutation puzzles; {results.directory} holds "
             "layered results"
         )
-    selection = results.selection(**_layered_keywords(options), **_choice(options), sort=options.get("sort"),
+    keywords = _layered_keywords(options, results.puzzle)
+    selection = results.selection(**keywords, **_choice(options), sort=options.get("sort"),
                                   difficulty=_difficulty(options))
     return selection.levels, selection.matched
 
@@ -385,12 +389,7 @@ def distances_command(
     """Same as `curator select DIR --distance A..B`: positions with an optimal solution."""
     options = {"distance": distance, "sample": sample, "seed": seed, "limit": limit}
     _distance_keywords(directory, options)  # usage errors first, as for every command
-    results = _open(directory)
-    if not isinstance(results, DistanceResults):
-        raise UsageError(
-            f"--distance applies to distance tables of permutation puzzles; {directory} holds layered results"
-        )
-    _print_selection(results, options, as_json)
+    _print_selection(DistanceResults(directory, option_name), options, as_json)
 
 
 def _print_selection(results: Results, options: dict, as_json: bool) -> None:
@@ -463,7 +462,7 @@ def select_command(
             raise UsageError("--seed only applies with --sample")
         if difficulty is not None:
             raise UsageError("--difficulty needs each level's metrics; --count only counts the stored bits")
-        per_layer = results.count_by_layer(**_layered_keywords(options))
+        per_layer = results.count_by_layer(**_layered_keywords(options, results.puzzle))
         total = sum(per_layer.values())
         if as_json:
             data = {"puzzle": results.puzzle.name, "matched": total, "layers": per_layer}
@@ -514,7 +513,7 @@ def show_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Draw one stored position with its solvable / unique / all-moves bits."""
-    results = _open(directory)
+    results = LayeredResults(directory, option_name)  # a distance table has no layers to show
     found = results.show(parse_number(rank, "RANK"), optional_number(pieces, "--pieces"), layer_key)
     if as_json:
         typer.echo(json.dumps(found.to_json(), indent=1))

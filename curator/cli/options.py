@@ -61,19 +61,19 @@ def parse_cells(text: str, what: str = "cells") -> list[tuple[int, int]]:
     return cells
 
 
-def parse_counts(text: str, what: str = "--counts") -> dict[str, tuple[int, int]]:
-    """Per-type counts `K=1,R=0..2` as {"K": (1, 1), "R": (0, 2)}.
-
-    >>> parse_counts("R=1, P=0..1")
-    {'R': (1, 1), 'P': (0, 1)}
-    """
+def parse_counts(text: str, puzzle: Puzzle, what: str = "--counts") -> dict[str, tuple[int, int]]:
+    """Per-type counts `K=1,R=0..2` of a typed puzzle as {"K": (1, 1), "R": (0, 2)}."""
+    if not puzzle.typed:
+        raise SelectionError(f"{what} applies to puzzles with several piece types only")
     out: dict[str, tuple[int, int]] = {}
     for item in re.split(r"[,\s]+", text.strip()):
         if not item:
             continue
         letter, sep, value = item.partition("=")
-        if not sep or not letter:
-            raise SelectionError(f"{what}: {item!r} is not TYPE=A..B (e.g. K=1,R=0..2)")
+        if not sep or letter not in puzzle.piece_types:
+            raise SelectionError(
+                f"{what}: {item!r} is not TYPE=A..B with TYPE one of {', '.join(puzzle.piece_types)}"
+            )
         out[letter] = parse_range(value, f"{what} {letter}")
     if not out:
         raise SelectionError(f"{what}: nothing given; write e.g. K=1,R=0..2")

@@ -25,6 +25,8 @@ from curator.common.errors import StoreError
 
 MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"
+RESULT_SUFFIXES = (".bits", ".nib")
+"""Endings of the result files of both kinds of results."""
 TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
 """Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
 
@@ -39,6 +41,7 @@ def atomic_write(path: Path, data: bytes | memoryview) -> str:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.fchmod(fd, 0o666 & ~_umask())  # as open() would create it (mkstemp makes it 0600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -53,6 +56,17 @@ def atomic_write(path: Path, data: bytes | memoryview) -> str:
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     return digest
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux keeps it in /proc)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
 
 
 def _sync_directory(directory: Path) -> None:
@@ -144,6 +158,17 @@ class ResultsFolder:
         for path in sorted(self.directory.iterdir()):
             match = TEMPORARY.fullmatch(path.name)
             if match and self.owns(match.group(1)) and path.is_file():
+                path.unlink(missing_ok=True)
+                removed.append(path.name)
+        return removed
+
+    def remove_results(self) -> list[str]:
+        """Delete the result files of any kind of results here (bit files, distance tables):
+        what `--force` does before it writes another puzzle's results into the folder, so
+        that no file is left that the new manifest does not list."""
+        removed = []
+        for path in sorted(self.directory.iterdir()):
+            if path.suffix in RESULT_SUFFIXES and path.is_file():
                 path.unlink(missing_ok=True)
                 removed.append(path.name)
         return removed

@@ -66,6 +66,8 @@ class DistanceStore(ResultsFolder):
         store = cls(directory, manifest)
         if not force:
             store.refuse_other_puzzle(puzzle.sha256)
+        elif store.holds_other_puzzle(puzzle.sha256):
+            store.remove_results()
         if force or store.holds_other_puzzle(puzzle.sha256):
             store.manifest = manifest = {}
         store.write_puzzle_copy(puzzle.text)

@@ -27,6 +27,7 @@ from curator.layered.select import (
     Filters,
     Selection,
     count_matches,
+    cross_check,
     make_filters,
     parse_sort,
     select,
@@ -178,7 +179,9 @@ class LayeredResults:
         else:
             what = self._name("board")
             raise SelectionError(f"{what} must be a drawing or one entry per cell, got {board!r}")
-        return metrics.solve_position(self.puzzle, position, explorer=self.explorer)
+        level = metrics.solve_position(self.puzzle, position, explorer=self.explorer)
+        cross_check(self.store, level)
+        return level
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only
@@ -191,7 +194,7 @@ class LayeredResults:
         if not 0 <= rank < found.size:
             raise SelectionError(f"rank {rank} out of range for layer {found.key} (0..{found.size - 1})")
         position = StateSpace(self.puzzle).unrank(found, rank)
-        bits = self.store.load(found, verify=False, mmap=True).at(rank)
+        bits = self.store.load(found, mmap=True).at(rank)
         return StoredPosition(found.key, rank, position, puzzle=self.puzzle, **bits)
 
     def _layer(self, pieces: int | None, key: str | None) -> Layer:

@@ -33,6 +33,7 @@ import numba
 import numpy as np
 
 from curator.common.errors import SelectionError, StoreError
+from curator.common.files import PUZZLE_COPY
 from curator.common.keywords import Naming, same_name, span
 from curator.common.ranking import (
     fill_board,
@@ -364,7 +365,7 @@ def count_matches(store: LayerStore, filters: Filters) -> list[tuple[Layer, int]
     matcher = Matcher(puzzle, filters)
     out = []
     for layer in selected_layers(store, puzzle, filters):
-        bits = store.load(layer, verify=False, mmap=True)
+        bits = store.load(layer, mmap=True)
         out.append((layer, sum(matcher.count(bits, *span)[0] for span in matcher.spans(layer))))
     return out
 
@@ -421,6 +422,8 @@ def select(
     if picked and explorer is None:
         explorer = Explorer(puzzle, store.solvable_words())
     levels = [describe(puzzle, explorer, layer, rank) for layer, rank in picked]
+    for level in levels:
+        cross_check(store, level)
     if difficulty is not None:
         levels = within_difficulty(levels, difficulty)
     if sort is not None:
@@ -456,7 +459,7 @@ def pick(
     total = cached = 0
     complete = True
     for layer in selected_layers(store, puzzle, filters):
-        bits = store.load(layer, verify=False, mmap=True)
+        bits = store.load(layer, mmap=True)
         for first, last in matcher.spans(layer):
             if stop_at is not None and total >= stop_at:
                 complete = False
@@ -488,7 +491,7 @@ def matches(store: LayerStore, filters: Filters) -> Iterator[tuple[Layer, np.nda
     puzzle = store.puzzle()
     matcher = Matcher(puzzle, filters)
     for layer in selected_layers(store, puzzle, filters):
-        bits = store.load(layer, verify=False, mmap=True)
+        bits = store.load(layer, mmap=True)
         for first, last in matcher.spans(layer):
             yield layer, matcher.ranks(bits, first, last)
 
@@ -503,11 +506,29 @@ def _pick(store: LayerStore, matcher: Matcher, blocks: list[_Block], wanted: np.
         if hi > lo:
             ranks = block.ranks
             if ranks is None:
-                bits = store.load(block.layer, verify=False, mmap=True)
+                bits = store.load(block.layer, mmap=True)
                 ranks = matcher.ranks(bits, block.first, block.last)
             picked.extend((block.layer, int(r)) for r in ranks[wanted[lo:hi] - start])
         start = end
     return picked
+
+
+def cross_check(store: LayerStore, level: Level) -> None:
+    """StoreError unless the level's stored bits agree with its recount (unique means exactly
+    one solution): bits stored wrong with a matching checksum never reach a designer."""
+    record = next((r for r in store.records() if r.layer.key == level.layer), None)
+    if record is None:
+        return
+    stored = store.load(record.layer, mmap=True).at(level.rank)
+    counted = {"solvable": level.solvable, "unique": level.unique, "all_moves": level.all_moves}
+    if stored != counted:
+        wrong = ", ".join(f"{p}={int(stored[p])}" for p in PROPERTIES if stored[p] != counted[p])
+        raise StoreError(
+            f"{store.directory}: layer {level.layer} rank {level.rank}: stored {wrong}, but the position has "
+            f"{level.solutions:,} solutions and {level.safe_moves} of {level.legal_moves} safe moves "
+            f"(wrong bits); run `curator verify {store.directory}`, then `curator analyze "
+            f"{store.directory / PUZZLE_COPY} --output {store.directory} --force`"
+        )
 
 
 def sort_levels(levels: list[Level], metric: str, descending: bool) -> list[Level]:

@@ -51,6 +51,8 @@ class LayerStore(ResultsFolder):
         super().__init__(directory, {})
         self._indexed: list | None = None
         self._by_layer: dict[Layer, LayerRecord] = {}
+        self._checked: set[tuple[Path, str]] = set()
+        """Files whose checksum matched the manifest (with that checksum) in this store's life."""
         if read and self.manifest_path.exists():
             self.manifest = self._read_manifest()
 
@@ -75,8 +77,11 @@ class LayerStore(ResultsFolder):
             if not force:
                 raise StoreError(f"{exc}; use --force to compute every layer again") from None
             store = cls(directory, read=False)  # the damaged manifest is replaced below
+            store.remove_results()  # whatever they were, the manifest no longer lists them
         if not force:
             store.refuse_other_puzzle(puzzle.sha256)
+        elif store.holds_other_puzzle(puzzle.sha256):
+            store.remove_results()
         if force or not store.manifest or store.holds_other_puzzle(puzzle.sha256):
             store.manifest = {"layers": []}
         store.write_puzzle_copy(puzzle.text)
@@ -137,14 +142,26 @@ class LayerStore(ResultsFolder):
     def owns(self, name: str) -> bool:
         return super().owns(name) or (name.endswith(".bits") and "/" not in name)
 
-    def load(self, layer: Layer, verify: bool = True, mmap: bool = False) -> LayerBits:
-        """The layer's bits; StoreError if it is not recorded or a file is damaged."""
+    def load(self, layer: Layer, verify: bool = True, mmap: bool = False,
+             properties: tuple[str, ...] = PROPERTIES) -> LayerBits:
+        """The layer's bits; StoreError if it is not recorded or a file is damaged.
+
+        With `verify`, each file is checked against the manifest's checksum the first time
+        this store reads it (a damaged file is one error line naming it and the command that
+        recomputes it). Only the files of `properties` are read; the others stay empty.
+        """
         record = self.record(layer)
         if record is None:
             raise StoreError(f"{self.directory}: layer {layer.key} has not been computed")
-        self._check_files(record, full=verify)
-        arrays = {}
-        for prop in PROPERTIES:
+        try:
+            self._check_files(record, full=verify, properties=properties)
+        except StoreError as exc:
+            if not verify:
+                raise
+            raise StoreError(f"{exc}; `curator analyze {self.directory / PUZZLE_COPY} --output "
+                             f"{self.directory}` recomputes it") from None
+        arrays = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}
+        for prop in properties:
             path = self.directory / record.entry["files"][prop]["path"]
             if mmap:
                 arrays[prop] = np.memmap(path, dtype="<u8", mode="r", shape=(layer.words,))
@@ -153,8 +170,10 @@ class LayerStore(ResultsFolder):
         return LayerBits(layer, **arrays)
 
     def solvable_words(self) -> dict[Layer, np.ndarray]:
-        """Every stored layer's solvable words (mapped, not read), for pruning searches."""
-        return {r.layer: self.load(r.layer, verify=False, mmap=True).solvable for r in self.records()}
+        """Every stored layer's solvable words (mapped, not read, and checked against their
+        checksums), for pruning searches."""
+        return {r.layer: self.load(r.layer, mmap=True, properties=("solvable",)).solvable
+                for r in self.records()}
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -192,8 +211,10 @@ class LayerStore(ResultsFolder):
         wanted = [layer.key for tier in StateSpace(puzzle).tiers(max_pieces) for layer in tier]
         return all(key in done for key in wanted)
 
-    def _check_files(self, record: LayerRecord, full: bool) -> None:
-        for prop in PROPERTIES:
+    def _check_files(self, record: LayerRecord, full: bool, properties: tuple[str, ...] = PROPERTIES) -> None:
+        """Sizes (and with `full`, checksums) of the layer's files against the manifest. A
+        checksum is computed once per file and store: later checks only look at the size."""
+        for prop in properties:
             meta = record.entry["files"][prop]
             path = self.directory / meta["path"]
             expected = record.layer.words * 8
@@ -203,8 +224,10 @@ class LayerStore(ResultsFolder):
                 raise StoreError(f"{path}: missing")
             if size != expected or meta["bytes"] != expected:
                 raise StoreError(f"{path}: {size} bytes, expected {expected}")
-            if full and file_sha256(path) != meta["sha256"]:
-                raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+            if full and (path, meta["sha256"]) not in self._checked:
+                if file_sha256(path) != meta["sha256"]:
+                    raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+                self._checked.add((path, meta["sha256"]))
 
     def _read_manifest(self) -> dict[str, Any]:
         data = read_manifest(self.manifest_path)
