@@ -11,8 +11,9 @@ import hashlib
 import importlib
 import os
 import re
+import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,7 @@ _copied: dict[int, tuple[Dispatcher, _Copy]] = {}
 def build(template: Template, **bindings: Dispatcher) -> Dispatcher:
     """The compiled copy of `template` with its `Slot` names bound, cached on disk under a
     name of its own: template name, bound function names, digest of every source it reaches."""
+    _skip_blas_probe()
     return _build(template, bindings).dispatcher
 
 
@@ -200,3 +202,32 @@ def _prune(dispatcher: Dispatcher, base: str, current: str) -> None:
                 os.unlink(os.path.join(directory, entry))
             except OSError:
                 pass  # removed by another process meanwhile, or a read-only cache
+
+
+class _Hidden:
+    """An import finder under which the modules `name` and `name.*` are not installed."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: Any = None) -> None:
+        if fullname == self.name or fullname.startswith(self.name + "."):
+            raise ModuleNotFoundError(f"{fullname} is hidden", name=fullname)
+
+
+@functools.cache
+def _skip_blas_probe() -> None:
+    """Load numba's array functions as if SciPy's BLAS were missing: they import scipy.linalg
+    (about 0.2 s) only to probe for BLAS, which no curator kernel calls.
+
+    numba then takes its path for a machine without SciPy, which only makes np.correlate and
+    np.convolve of floats loop instead of calling BLAS, in this process. Done only for the
+    numba version it was checked on and before numba loads them; otherwise numba probes."""
+    if numba.version_info[:2] != (0, 68) or "numba.np.arraymath" in sys.modules:
+        return
+    hidden = _Hidden("scipy.linalg")
+    sys.meta_path.insert(0, hidden)
+    try:
+        importlib.import_module("numba.np.arraymath")
+    finally:
+        sys.meta_path.remove(hidden)
