@@ -61,47 +61,41 @@ for command in json.loads(sys.argv[1]):
         app(command)
     except SystemExit as stop:
         assert not stop.code, (command, stop.code)
-print(json.dumps(compiled))
+print(json.dumps({"compiled": compiled, "scipy.linalg": "scipy.linalg" in sys.modules}))
 """
 
 
-def run(source: Path, cache: Path, *commands: list[str]) -> list[str]:
-    """Run the CLI commands in one new process on the package under `source`; the names
-    of the functions numba compiled."""
+def run(source: Path, cache: Path, *commands: list[str]) -> dict:
+    """Run the CLI commands in one new process on the package under `source`: the names of
+    the functions numba compiled, and whether scipy.linalg was imported."""
     env = {**os.environ, "PYTHONPATH": str(source), "NUMBA_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(commands)], env=env, cwd=cache.parent,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_a_second_process_compiles_nothing(tmp_path):
-    (tmp_path / "fling.toml").write_text(FLING_4X4)
-    (tmp_path / "chess.toml").write_text(CHESS_3X3)
-    commands = (
-        ["analyze", "fling.toml", "-o", "out/fling", "--force"],
-        ["solve", "chess.toml", "--board", "KR./.P./..P"],
-    )
-    first = run(ROOT, tmp_path / "numba", *commands)
-    assert any(name.startswith("_binary_run__curator_rules_fling_fling_children__") for name in first)
-    assert any(name.startswith("_expand_boards__curator_rules_capture_capture_children__") for name in first)
-    assert run(ROOT, tmp_path / "numba", *commands) == []
-
-
-def test_edited_move_code_is_never_served_stale(tmp_path):
+def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
+    # On a copy of the package, so that its move code can be edited.
     source = tmp_path / "src"
     shutil.copytree(ROOT / "curator", source / "curator", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "numba"
     (tmp_path / "fling.toml").write_text(FLING_4X4)
-    analyze = ["analyze", "fling.toml", "-o", "out", "--force", "--max-pieces", "3"]
-    assert run(source, tmp_path / "numba", analyze)
+    (tmp_path / "chess.toml").write_text(CHESS_3X3)
+    analyze = ["analyze", "fling.toml", "-o", "out", "--force"]
+    solve = ["solve", "chess.toml", "--board", "KR./.P./..P"]
+    first = run(source, cache, analyze, solve)["compiled"]
+    assert any(name.startswith("_binary_run__curator_rules_fling_fling_children__") for name in first)
+    assert any(name.startswith("_expand_boards__curator_rules_capture_capture_children__") for name in first)
     assert _solvable(tmp_path / "out", 3) > 0
+    # numba's probe for BLAS (an import of scipy.linalg) is skipped as well.
+    assert run(source, cache, analyze, solve) == {"compiled": [], "scipy.linalg": False}
     # The same family with its moves taken away: were the cached kernel served, it would
     # still find solvable positions.
     family = source / "curator" / "rules" / "fling.py"
-    code = family.read_text()
     signature = "def fling_children(mask, tables, out_masks, out_moves):\n"
-    family.write_text(code.replace(signature, signature + "    return 0\n"))
-    compiled = run(source, tmp_path / "numba", analyze)
-    assert any(name.startswith("_binary_run__curator_rules_fling_fling_children__") for name in compiled)
+    family.write_text(family.read_text().replace(signature, signature + "    return 0\n"))
+    again = run(source, cache, analyze)["compiled"]
+    assert any(name.startswith("_binary_run__curator_rules_fling_fling_children__") for name in again)
     assert _solvable(tmp_path / "out", 3) == 0
 
 
