@@ -83,10 +83,15 @@ def lowest_bit(mask: np.uint64) -> int:
 
 def _colex_byte_table() -> np.ndarray:
     """COLEX_BYTES[j, b, c]: colex-rank contribution of byte j of a mask holding the value b
-    when c set bits lie below that byte."""
-    table = np.zeros((MAX_MASK_CELLS // 8, 256, MAX_MASK_CELLS + 1), dtype=np.int64)
+    when c set bits lie below that byte.
+
+    At most 56 bits lie below the last byte, so c stops at 56: the table then stays under
+    numba's 10**6-byte limit for arrays frozen into compiled code, and the kernels that read
+    it can be cached (a larger global array is read through its address, which cannot)."""
+    below_max = MAX_MASK_CELLS - 8
+    table = np.zeros((MAX_MASK_CELLS // 8, 256, below_max + 1), dtype=np.int64)
     values = np.arange(256)
-    below = np.arange(MAX_MASK_CELLS + 1)
+    below = np.arange(below_max + 1)
     for j in range(MAX_MASK_CELLS // 8):
         for i in range(8):
             has_bit = (values >> i) & 1 == 1
@@ -101,7 +106,7 @@ COLEX_BYTES = _colex_byte_table()
 BYTE_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
 
 
-@numba.njit  # not cached: the table is a large global constant
+@numba.njit(cache=True)
 def rank_colex_mask(mask: np.uint64) -> np.int64:
     """Colex rank of the combination whose cells are the set bits of `mask`.
 
@@ -154,7 +159,7 @@ def next_colex_mask(mask: np.uint64) -> np.uint64:
     return ripple | (((ripple ^ mask) >> np.uint64(2)) // low)
 
 
-@numba.njit
+@numba.njit(cache=True)
 def rank_colex_masks(masks: np.ndarray) -> np.ndarray:
     """Colex ranks (int64) of a whole array of uint64 masks; see `rank_colex_mask`."""
     out = np.empty(masks.shape[0], dtype=np.int64)

@@ -12,12 +12,13 @@ import numba
 import numpy as np
 
 from curator.common.errors import StoreError
+from curator.common.kernels import build, kernel
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import UNREACHED, entry
 from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor, tabled_neighbor
 
 
-@numba.njit(cache=True)
+@kernel
 def _matching(table: np.ndarray, size: int, residues: int) -> np.ndarray:
     """Ranks whose entry e has bit e of `residues` set, ascending."""
     found = 0
@@ -33,7 +34,7 @@ def _matching(table: np.ndarray, size: int, residues: int) -> np.ndarray:
     return out
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longest: int):
     """Optimal solutions (move indices) of the positions `ranks`, and their lengths.
 
@@ -92,9 +93,10 @@ def select_positions(
     kernel = kernel or build_kernel(puzzle)
     longest = len(store.counts) - 1
     residues = sum(1 << e for e in {d % UNREACHED for d in range(lo, min(hi, longest) + 1)})
-    ranks = _matching(table, puzzle.size, residues)
+    ranks = build(_matching)(table, puzzle.size, residues)
     if longest >= UNREACHED:
-        lengths, _ = _descend(kernel, table, ranks, puzzle.rank(puzzle.solved_state), longest)
+        solved = puzzle.rank(puzzle.solved_state)
+        lengths, _ = build(_descend)(kernel, table, ranks, solved, longest)
         keep = (lengths >= lo) & (lengths <= hi)
         ranks, exact = ranks[keep], lengths[keep]
     else:
@@ -114,7 +116,7 @@ def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray,
     puzzle = store.puzzle()
     longest = len(store.counts) - 1
     solved = puzzle.rank(puzzle.solved_state)
-    lengths, moves = _descend(kernel or build_kernel(puzzle), table, ranks, solved, longest)
+    lengths, moves = build(_descend)(kernel or build_kernel(puzzle), table, ranks, solved, longest)
     unreached = np.array([entry.py_func(table, int(r)) == UNREACHED for r in ranks], dtype=bool)
     if ((lengths < 0) & ~unreached).any():
         raise StoreError(f"{store.directory}: the table does not match the puzzle's moves (damaged results)")

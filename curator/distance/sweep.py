@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import numba
 import numpy as np
 
+from curator.common.kernels import build, kernel
 from curator.distance.tables import CHUNK, Kernel, coordinates, neighbor, tabled_neighbor
 
 UNREACHED = 15
@@ -29,7 +30,7 @@ def _put(table: np.ndarray, i: int, value: int) -> None:
     table[i >> 1] = (table[i >> 1] & (0xF0 >> shift)) | (value << shift)
 
 
-@numba.njit(cache=True)
+@kernel
 def _forward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
     """Mark the unreached neighbors of the positions on `distance`; return how many."""
     here = distance % 15
@@ -52,7 +53,7 @@ def _forward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
     return found
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _backward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
     """Mark the unreached positions with a neighbor on `distance`; return how many.
 
@@ -98,9 +99,9 @@ def expand(k: Kernel, table: np.ndarray, counts: list[int], size: int) -> Iterat
         distance = len(counts) - 1
         unreached = size - sum(counts)
         if forward_is_cheaper(counts[distance], unreached, numba.get_num_threads()):
-            found = _forward(k, table, size, distance)
+            found = build(_forward)(k, table, size, distance)
         else:
-            found = _backward(k, table, size, distance)
+            found = build(_backward)(k, table, size, distance)
         if not found:
             return
         counts.append(int(found))

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from curator.common.kernels import build, kernel
 from curator.common.ranking import (
     rank_orientation_array,
     rank_permutation_array,
@@ -130,7 +131,7 @@ def neighbor(k: Kernel, x: np.ndarray, m: int, a: np.ndarray, b: np.ndarray) -> 
     return rank
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _fill(k: Kernel, c: int, out: np.ndarray) -> None:
     """Write coordinate c's value after move m from value x into out[m, x]."""
     size = k.sizes[c]
@@ -198,7 +199,7 @@ def _with_tables(kernel: Kernel) -> Kernel:
     for c, size in enumerate(kernel.sizes):
         if size * moves <= MAX_TABLE_ENTRIES:
             table = np.empty((moves, size), dtype=np.int32)
-            _fill(kernel, c, table)
+            build(_fill)(kernel, c, table)
             parts.append(table.ravel())
             offsets[c] = start
             start += table.size

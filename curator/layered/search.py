@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from curator.common.kernels import Slot, build, kernel
 from curator.common.ranking import rank_board, rank_colex_mask
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace, tier_offsets
@@ -21,16 +22,20 @@ from curator.level import Move, Report
 from curator.rules import MAX_CHILDREN
 from curator.rules.base import decode_move
 
+children = Slot("children")
+"""`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
+
 
 @numba.njit(cache=True)
 def _grow(array, size):
     bigger = np.empty(max(size, 2 * array.shape[0]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
+    for i in range(array.shape[0]):  # a loop: a slice copy compiles a costly error path
+        bigger[i] = array[i]
     return bigger
 
 
-@numba.njit  # takes a compiled function argument: not cacheable
-def _expand_masks(children, tables, masks):
+@kernel
+def _expand_masks(tables, masks):
     buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
     buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     parents = np.empty(16, dtype=np.int64)
@@ -51,8 +56,8 @@ def _expand_masks(children, tables, masks):
     return parents[:total], kids[:total], moves[:total]
 
 
-@numba.njit  # takes a compiled function argument: not cacheable
-def _expand_boards(children, tables, boards):
+@kernel
+def _expand_boards(tables, boards):
     n = boards.shape[1]
     buf_masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     buf = np.empty((MAX_CHILDREN, n), dtype=np.int8)
@@ -73,17 +78,20 @@ def _expand_boards(children, tables, boards):
             parents = _grow(parents, size)
             moves = _grow(moves, size)
             bigger = np.empty((size, n), dtype=np.int8)
-            bigger[:total] = kids[:total]
+            for r in range(total):  # element loops: a slice copy compiles a costly error path
+                for cell in range(n):
+                    bigger[r, cell] = kids[r, cell]
             kids = bigger
         for j in range(count):
             parents[total] = i
-            kids[total] = buf[j]
+            for cell in range(n):
+                kids[total, cell] = buf[j, cell]
             moves[total] = buf_moves[j]
             total += 1
     return parents[:total], kids[:total], moves[:total]
 
 
-@numba.njit
+@kernel
 def _board_keys(boards, radix, offsets):
     """Index of each board within its tier: layer offset + rank within the layer."""
     types = radix.shape[0]
@@ -99,7 +107,7 @@ def _board_keys(boards, radix, offsets):
     return keys
 
 
-@numba.njit
+@kernel
 def _mask_keys(masks):
     keys = np.empty(masks.shape[0], dtype=np.int64)
     for i in range(masks.shape[0]):
@@ -128,12 +136,12 @@ class Explorer:
 
     def _expand(self, states: np.ndarray):
         if self.rules.typed:
-            return _expand_boards(self.rules.children, self.tables, states)
-        return _expand_masks(self.rules.children, self.tables, states)
+            return build(_expand_boards, children=self.rules.children)(self.tables, states)
+        return build(_expand_masks, children=self.rules.children)(self.tables, states)
 
     def _keys(self, states: np.ndarray, pieces: int) -> np.ndarray:
         if not self.rules.typed:
-            return _mask_keys(states)
+            return build(_mask_keys)(states)
         limits = np.array(self.space.limits, dtype=np.int64)
         radix = limits + 1
         offsets = np.zeros(int(np.prod(radix)), dtype=np.int64)
@@ -142,7 +150,7 @@ class Explorer:
             for t, c in enumerate(counts):
                 slot = slot * radix[t] + c
             offsets[slot] = start
-        return _board_keys(states, radix, offsets)
+        return build(_board_keys)(states, radix, offsets)
 
     def _masks(self, states: np.ndarray) -> np.ndarray:
         if not self.rules.typed:

@@ -34,6 +34,7 @@ import numpy as np
 
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
+from curator.common.kernels import build, kernel
 from curator.common.keywords import Naming, same_name, span
 from curator.common.ranking import (
     fill_board,
@@ -210,7 +211,7 @@ def _image_mask(mask, perm):
     return image
 
 
-@numba.njit(cache=True)
+@kernel
 def _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, keep):
     for i in range(lo, hi):
         mask = unrank_colex_mask(ranks[i], n, k)
@@ -225,7 +226,7 @@ def _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, 
         keep[i] = ok
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _keep_binary(ranks, n, k, include, exclude, perms, canonical, keep):
     chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
     for c in numba.prange(chunks):
@@ -234,7 +235,7 @@ def _keep_binary(ranks, n, k, include, exclude, perms, canonical, keep):
         _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, keep)
 
 
-@numba.njit(cache=True)
+@kernel
 def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonical, keep):
     counts = counts.copy()  # the multiset rankers use it as scratch space
     k = counts.sum()
@@ -265,7 +266,7 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
         keep[i] = ok
 
 
-@numba.njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _keep_typed(ranks, n, counts, include, exclude, perms, canonical, keep):
     chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
     for c in numba.prange(chunks):
@@ -325,13 +326,13 @@ class Matcher:
         if layer.typed:
             counts = np.array(layer.counts, dtype=np.int64)
             if parallel:
-                _keep_typed(ranks, layer.cells, counts, *args)
+                build(_keep_typed)(ranks, layer.cells, counts, *args)
             else:
-                _keep_typed_chunk(ranks, 0, ranks.shape[0], layer.cells, counts, *args)
+                build(_keep_typed_chunk)(ranks, 0, ranks.shape[0], layer.cells, counts, *args)
         elif parallel:
-            _keep_binary(ranks, layer.cells, layer.pieces, *args)
+            build(_keep_binary)(ranks, layer.cells, layer.pieces, *args)
         else:
-            _keep_binary_chunk(ranks, 0, ranks.shape[0], layer.cells, layer.pieces, *args)
+            build(_keep_binary_chunk)(ranks, 0, ranks.shape[0], layer.cells, layer.pieces, *args)
         return ranks[keep]
 
 

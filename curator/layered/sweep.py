@@ -14,6 +14,7 @@ from math import comb
 import numba
 import numpy as np
 
+from curator.common.kernels import Slot, build, kernel
 from curator.common.ranking import (
     BINOMIAL,
     MultisetTable,
@@ -38,6 +39,11 @@ BLOCK_CHUNKS = 64
 """Chunks per call into compiled code; progress is reported between calls."""
 
 Progress = Callable[[int], None]
+
+children = Slot("children")
+"""`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
+reach = Slot("reach")
+"""The `reach` of `Rules.captures`: what each piece of a mask may capture."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -91,8 +97,8 @@ def _classify(ranks, count, solvable, unique, step_once):
     return first >= 0, unique_path, all_solvable
 
 
-@numba.njit
-def _binary_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
+@kernel
+def _binary_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
     n, k, solvable, unique, step_once = args
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -146,7 +152,7 @@ def _filled(count):
     return (np.uint64(1) << np.uint64(count)) - np.uint64(1)
 
 
-@numba.njit
+@kernel
 def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
     low_bits, colex, low_start, low_child, high, cross, n, k, solvable, unique, step_once = args
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -230,8 +236,8 @@ def _next_sequence(seq):
     return i
 
 
-@numba.njit
-def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
+@kernel
+def _typed_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
     (n, counts, child_base, child_orderings, index, prefix, weights, solvable, unique,
      step_once) = args
     counts = counts.copy()  # the multiset unranker uses its counts as scratch space
@@ -268,8 +274,8 @@ def _typed_chunk(args, children, tables, lo, hi, base, out_s, out_u, out_a):
             unrank_multiset_sequence(0, counts, seq)
 
 
-@numba.njit  # not cached: rank_colex_mask reads a large global table
-def _capture_geometry(mask, reach, tables, attacks, cell, place, target, child_colex):
+@kernel
+def _capture_geometry(mask, tables, attacks, cell, place, target, child_colex):
     """What a capture position's moves depend on besides its types, for one mask.
 
     cell[p] is the cell of the p-th piece (cells in increasing order); target[p, t] has bit q
@@ -313,8 +319,8 @@ def _rank_terms(seq, first, prefix, weights, remaining, before, without):
         remaining[i + 1] = at - weights[item]
 
 
-@numba.njit
-def _capture_chunk(args, reach, tables, lo, hi, base, out_s, out_u, out_a):
+@kernel
+def _capture_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
     """Typed positions whose moves are captures, one mask's orderings at a time.
 
     A child's rank terms depend only on the types still to come and the item, so the terms
@@ -345,7 +351,7 @@ def _capture_chunk(args, reach, tables, lo, hi, base, out_s, out_u, out_a):
     seq = np.empty(k, dtype=np.int64)
     mask = unrank_colex_mask(lo // orderings, n, k)
     unrank_multiset_sequence(lo % orderings, counts, seq)
-    _capture_geometry(mask, reach, tables, attacks, cell, place, target, child_colex)
+    _capture_geometry(mask, tables, attacks, cell, place, target, child_colex)
     changed = 0
     for r in range(lo, hi):
         _rank_terms(seq, changed, prefix, weights, remaining, before, without)
@@ -390,11 +396,11 @@ def _capture_chunk(args, reach, tables, lo, hi, base, out_s, out_u, out_a):
             if changed < 0:
                 mask = next_colex_mask(mask)
                 unrank_multiset_sequence(0, counts, seq)
-                _capture_geometry(mask, reach, tables, attacks, cell, place, target, child_colex)
+                _capture_geometry(mask, tables, attacks, cell, place, target, child_colex)
                 changed = 0
 
 
-@numba.njit
+@kernel
 def _goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
     n, k, arrangements, allowed = args
     for r in range(lo, hi):
@@ -406,35 +412,35 @@ def _goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
 # One parallel driver per kernel: numba's parallel loops take no nested tuples of arrays.
 
 
-@numba.njit(parallel=True)
-def _binary_run(args, children, tables, size, first_word, last_word, out_s, out_u, out_a):
+@kernel(parallel=True)
+def _binary_run(args, tables, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
-        _binary_chunk(args, children, tables, lo, hi, first_word, out_s, out_u, out_a)
+        _binary_chunk(args, tables, lo, hi, first_word, out_s, out_u, out_a)
 
 
-@numba.njit(parallel=True)
-def _typed_run(args, children, tables, size, first_word, last_word, out_s, out_u, out_a):
+@kernel(parallel=True)
+def _typed_run(args, tables, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
-        _typed_chunk(args, children, tables, lo, hi, first_word, out_s, out_u, out_a)
+        _typed_chunk(args, tables, lo, hi, first_word, out_s, out_u, out_a)
 
 
-@numba.njit(parallel=True)
-def _capture_run(args, reach, tables, size, first_word, last_word, out_s, out_u, out_a):
+@kernel(parallel=True)
+def _capture_run(args, tables, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
-        _capture_chunk(args, reach, tables, lo, hi, first_word, out_s, out_u, out_a)
+        _capture_chunk(args, tables, lo, hi, first_word, out_s, out_u, out_a)
 
 
-@numba.njit(parallel=True)
+@kernel(parallel=True)
 def _split_run(args, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
         _split_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
 
 
-@numba.njit(parallel=True)
+@kernel(parallel=True)
 def _goal_run(args, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
@@ -476,26 +482,27 @@ class LayerSweep:
 def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
     """The compiled parallel driver for `layer` and its leading arguments."""
     if not below:
-        return _goal_run, (_goal_args(puzzle, layer),)
+        return build(_goal_run), (_goal_args(puzzle, layer),)
     if kind not in KERNELS:
         raise ValueError(f"unknown sweep kernel {kind!r} (known: {', '.join(KERNELS)})")
-    typed, build = KERNELS[kind]
+    typed, setup = KERNELS[kind]
     if typed != puzzle.rules.typed:
         raise ValueError(f"the {kind!r} kernel does not sweep {puzzle.rules.family} puzzles")
     step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
-    return build(puzzle.rules, layer, below, step_once)
+    return setup(puzzle.rules, layer, below, step_once)
 
 
 def _masks_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     (child,) = below
     args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once)
-    return _binary_run, (args, rules.children, rules.tables())
+    return build(_binary_run, children=rules.children), (args, rules.tables())
 
 
 def _patterns_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     (child,) = below
     split = SplitMoves(rules.mask_moves(), layer.cells)
-    return _split_run, ((*split.args(), layer.cells, layer.pieces, child.solvable, child.unique, step_once),)
+    args = (*split.args(), layer.cells, layer.pieces, child.solvable, child.unique, step_once)
+    return build(_split_run), (args,)
 
 
 def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
@@ -511,13 +518,15 @@ def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
 
 def _boards_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     ordering, solvable, unique = _ordering(layer, below)
-    return _typed_run, ((*ordering, solvable, unique, step_once), rules.children, rules.tables())
+    run = build(_typed_run, children=rules.children)
+    return run, ((*ordering, solvable, unique, step_once), rules.tables())
 
 
 def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     ordering, solvable, unique = _ordering(layer, below)
     reach, capturable = rules.captures()
-    return _capture_run, ((*ordering, capturable, solvable, unique, step_once), reach, rules.tables())
+    run = build(_capture_run, reach=reach)
+    return run, ((*ordering, capturable, solvable, unique, step_once), rules.tables())
 
 
 KERNELS = {
