@@ -328,6 +328,84 @@ def all_placements(
 
 
 # --------------------------------------------------------------------------------------------
+# Classes of equivalent positions
+# --------------------------------------------------------------------------------------------
+
+# How far around the pieces' box the board must look the same for moving every piece by one
+# vector to give an equivalent position, per family (None: never). The claims the tests
+# check move by move in tests/test_classes.py.
+TRANSLATION_MARGIN: dict[str, Callable[[int, int], int | None]] = {
+    "fling": lambda pieces, goal: 0,
+    "capture": lambda pieces, goal: 0,
+    "jump": lambda pieces, goal: pieces - goal,
+}
+
+
+def grid_axes(cell: Cell, grid: str) -> tuple[int, ...]:
+    """Coordinates a box is a range of: (row, col); triangular grids add col - row."""
+    return cell if grid == "square" else (cell[0], cell[1], cell[1] - cell[0])
+
+
+def board_alike(cells: frozenset[Cell], grid: str, occupied: Iterable[Cell], vector: Cell,
+                margin: int) -> bool:
+    """Whether every point of the plane within ``margin`` of the box of ``occupied`` is a
+    board cell exactly when the point ``vector`` away from it is one (point by point)."""
+    coords = [grid_axes(cell, grid) for cell in occupied]
+    lo = [min(axis) - margin for axis in zip(*coords)]
+    hi = [max(axis) + margin for axis in zip(*coords)]
+    for r in range(lo[0], hi[0] + 1):
+        for c in range(lo[1], hi[1] + 1):
+            if not all(a <= x <= b for a, x, b in zip(lo, grid_axes((r, c), grid), hi)):
+                continue
+            if ((r, c) in cells) != (_add((r, c), vector) in cells):
+                return False
+    return True
+
+
+def position_class(puzzle, position: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every position reached from ``position`` (one entry per cell) by chains of the
+    puzzle's symmetries and of the translations whose boards are alike, by a plain search."""
+    board = puzzle.board
+    cells = frozenset(board.cells)
+    index = {cell: i for i, cell in enumerate(board.cells)}
+    pieces = sum(1 for v in position if v)
+    margin = None
+    if puzzle.goal.cells is None:
+        margin = TRANSLATION_MARGIN[puzzle.rules.family](pieces, puzzle.goal.pieces)
+    rows, cols = board.rows, board.cols
+    vectors = [(dr, dc) for dr in range(-rows, rows + 1) for dc in range(-cols, cols + 1)
+               if (dr, dc) != (0, 0)]
+    perms = puzzle.symmetries()
+    seen = {tuple(position)}
+    todo = [tuple(position)]
+    while todo:
+        here = todo.pop()
+        found = []
+        for perm in perms:
+            image = [0] * len(here)
+            for i, v in enumerate(here):
+                image[perm[i]] = v
+            found.append(tuple(image))
+        if margin is not None:
+            occupied = [board.cells[i] for i, v in enumerate(here) if v]
+            for vector in vectors:
+                if any(_add(cell, vector) not in cells for cell in occupied):
+                    continue
+                if not board_alike(cells, board.grid, occupied, vector, margin):
+                    continue
+                moved = [0] * len(here)
+                for i, v in enumerate(here):
+                    if v:
+                        moved[index[_add(board.cells[i], vector)]] = v
+                found.append(tuple(moved))
+        for other in found:
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+# --------------------------------------------------------------------------------------------
 # Fling! level files
 # --------------------------------------------------------------------------------------------
 

@@ -111,33 +111,18 @@ def colex_rank(cells: tuple[int, ...]) -> int:
     return sum(comb(c, i + 1) for i, c in enumerate(sorted(cells)))
 
 
-def triangle_symmetries() -> list[dict[tuple[int, int], tuple[int, int]]]:
-    """The six symmetries of the side-5 triangle in axial coordinates, from barycentric ones:
-    (r, c) has coordinates (c, r - c, 4 - r), and any permutation of them is a symmetry."""
-    out = []
-    for perm in itertools.permutations(range(3)):
-        mapping = {}
-        for r, c in TRIANGLE_CELLS:
-            bary = (c, r - c, 4 - r)
-            a, _, d = (bary[perm[0]], bary[perm[1]], bary[perm[2]])
-            mapping[(r, c)] = (4 - d, a)
-        assert sorted(mapping.values()) == sorted(TRIANGLE_CELLS)
-        out.append(mapping)
-    return out
-
-
 def unpack(words: np.ndarray, size: int) -> np.ndarray:
     return np.unpackbits(np.asarray(words).view(np.uint8), bitorder="little")[:size].astype(bool)
 
 
 class TriangleTable:
     """Every stored triangle position with its stored bits, by piece count, with ranks worked
-    out here (colex) rather than by the package, and each position's symmetric images."""
+    out here (colex) rather than by the package, and each position's class (by the plain
+    closure of `reference.position_class`)."""
 
     def __init__(self, directory: Path) -> None:
         store = LayerStore.open(directory)
-        index = {cell: i for i, cell in enumerate(TRIANGLE_CELLS)}
-        syms = [[index[m[cell]] for cell in TRIANGLE_CELLS] for m in triangle_symmetries()]
+        puzzle = store.puzzle()
         self.layers = {}
         for record in store.records():
             k = record.layer.pieces
@@ -147,10 +132,15 @@ class TriangleTable:
             assert (ranks[order] == np.arange(len(combos))).all()
             masks = np.array([sum(1 << c for c in combos[i]) for i in order], dtype=np.int64)
             rank_of = {int(m): r for r, m in enumerate(masks)}
-            images = np.array([[rank_of[sum(1 << s[c] for c in combos[i])] for i in order] for s in syms])
+            classes = np.full(len(masks), -1)
+            for r, mask in enumerate(masks):  # each position's class, by the plain closure
+                if classes[r] < 0:
+                    position = tuple((int(mask) >> c) & 1 for c in range(15))
+                    for member in ref.position_class(puzzle, position):
+                        classes[rank_of[sum(1 << c for c, v in enumerate(member) if v)]] = r
             bits = store.load(record.layer)
             props = {p: unpack(getattr(bits, p), len(combos)) for p in ("solvable", "unique", "all_moves")}
-            self.layers[k] = (record.layer.key, masks, images, props)
+            self.layers[k] = (record.layer.key, masks, classes, props)
 
     def matches(self, *, solvable=None, unique=None, all_moves=None, pieces=None, must_include=(),
                 must_exclude=(), canonical=False) -> dict[str, np.ndarray]:
@@ -159,7 +149,7 @@ class TriangleTable:
         inc = sum(1 << TRIANGLE_CELLS.index(tuple(c)) for c in must_include)
         exc = sum(1 << TRIANGLE_CELLS.index(tuple(c)) for c in must_exclude)
         out = {}
-        for k, (key, masks, images, props) in sorted(self.layers.items()):
+        for k, (key, masks, classes, props) in sorted(self.layers.items()):
             if not lo <= k <= hi:
                 continue
             ok = np.ones(len(masks), dtype=bool)
@@ -167,12 +157,11 @@ class TriangleTable:
                 if wanted is not None:
                     ok &= props[name] == wanted
             ok &= ((masks & inc) == inc) & ((masks & exc) == 0)
-            if canonical:
+            if canonical:  # the smallest matching rank of each class wins
                 ranks = np.arange(len(masks))
-                keep = ok.copy()
-                for image in images:  # an image of smaller rank that matches too wins
-                    keep &= ~(ok[image] & (image < ranks))
-                ok = keep
+                smallest = np.full(len(masks), len(masks))
+                np.minimum.at(smallest, classes[ok], ranks[ok])
+                ok &= smallest[classes] == ranks
             out[key] = np.flatnonzero(ok)
         return out
 
@@ -538,7 +527,6 @@ def test_pieces_counts_and_cells_on_chess(chess):
     store = LayerStore.open(chess.directory)
     space = StateSpace(chess.puzzle)
     index = {cell: i for i, cell in enumerate(CHESS_CELLS)}
-    mirror = [index[(r, 3 - c)] for r, c in CHESS_CELLS]  # pawns capture upwards: only left-right
     rows = []
     for record in store.records():
         if record.layer.pieces > 3 or any(record.entry["counts"][t] for t in only):
@@ -557,11 +545,11 @@ def test_pieces_counts_and_cells_on_chess(chess):
             return solvable_of[pos] and cells_ok(pos)
 
         plain = [rank_of[p] for _, _, p, _ in rows if ok(p)]
-        canon = []
+        canon = []  # the smallest matching rank of each class (symmetries and translations)
         for _, rank, p, _ in rows:
             if ok(p):
-                image = tuple(p[mirror.index(i)] for i in range(16))
-                if not (ok(image) and rank_of[image][0] == rank_of[p][0] and rank_of[image][1] < rank):
+                members = [q for q in ref.position_class(chess.puzzle, p) if q in rank_of and ok(q)]
+                if min(rank_of[q][1] for q in members) == rank:
                     canon.append(rank_of[p])
         keywords = {"solvable": True, "pieces": (1, 3), "counts": only, "must_include": inc,
                     "must_exclude": exc}

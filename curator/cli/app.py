@@ -431,7 +431,9 @@ def select_command(
     must_exclude: str | None = typer.Option(
         None, "--must-exclude", metavar="CELLS", help="Cells that must be empty: row,col;row,col."
     ),
-    canonical: bool = typer.Option(False, "--canonical", help="One position per symmetry class."),
+    canonical: bool = typer.Option(
+        False, "--canonical", help="One position per class: symmetries, and shifts where the rules allow."
+    ),
     distance: str | None = typer.Option(
         None, "--distance", metavar="A..B", help="Distances to solved (permutation puzzles' distance tables)."
     ),

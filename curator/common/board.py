@@ -1,8 +1,15 @@
-"""Board geometry: cells parsed from ASCII art, their numbering, directions and symmetries.
+"""Board geometry: cells parsed from ASCII art, their numbering, directions, symmetries and
+translations.
 
 Cells are (row, col) pairs numbered 0..n-1 in row-major order; cell i is bit i of a
 position's occupancy mask. Square grids use text positions; triangular grids use axial
 coordinates (see `Board.from_art`).
+
+A translation moves every cell by one vector (dr, dc). It keeps the row-major order of
+cells, so it keeps the order of a position's pieces. Whether moving a position's pieces
+by a vector gives an equivalent position depends on the board around them: `Board.alike`
+asks whether the board looks the same within `margin` steps of the pieces' box before and
+after the move (see `curator.rules.base.Rules.translation_margin`).
 """
 
 from __future__ import annotations
@@ -158,6 +165,56 @@ class Board:
             if perm not in perms:
                 perms.append(perm)
         return perms
+
+    def axes(self, cell: Cell) -> tuple[int, ...]:
+        """A cell's coordinates along the grid's lines: (row, col) on square grids, (row, col,
+        col - row) on triangular grids. Every symmetry of the grid permutes and negates them,
+        so it maps a box (one range per axis) onto a box, and a step between neighbours
+        (diagonal ones too) changes each of them by at most one.
+
+        >>> Board("triangular", ((0, 0), (1, 0), (1, 1))).axes((1, 0))
+        (1, 0, -1)
+        """
+        r, c = cell
+        return (r, c) if self.grid == "square" else (r, c, c - r)
+
+    def moved(self, cell: int, vector: Cell) -> int | None:
+        """Index of the cell `vector` away from cell index `cell`, or None off the board."""
+        r, c = self.cells[cell]
+        return self.index.get((r + vector[0], c + vector[1]))
+
+    def translations(self) -> list[Cell]:
+        """The non-zero vectors that move at least one cell onto a cell, in sorted order."""
+        found = {(r1 - r0, c1 - c0) for r0, c0 in self.cells for r1, c1 in self.cells}
+        found.discard((0, 0))
+        return sorted(found)
+
+    def box(self, cells: Iterable[int], margin: int = 0) -> list[int]:
+        """Indices of the board cells within `margin` steps of the box of `cells` (the
+        smallest range of each of `axes` holding them all)."""
+        coords = [self.axes(self.cells[i]) for i in cells]
+        lo = [min(axis) - margin for axis in zip(*coords)]
+        hi = [max(axis) + margin for axis in zip(*coords)]
+        return [i for i, cell in enumerate(self.cells)
+                if all(a <= x <= b for a, x, b in zip(lo, self.axes(cell), hi))]
+
+    def alike(self, cells: Iterable[int], vector: Cell, margin: int) -> bool:
+        """Whether the board looks the same around `cells` and around `cells` moved by
+        `vector`: every point of the grid within `margin` steps of their box is a cell exactly
+        when the point `vector` away from it is one (so the moved cells are cells too).
+
+        >>> b = Board.from_art("square", "....\\n.. .")
+        >>> b.alike([0], (0, 1), 0), b.alike([0, 4], (0, 1), 0), b.alike([0, 4], (0, 1), 1)
+        (True, True, False)
+        """
+        cells = list(cells)
+        around = self.box(cells, margin)
+        moved = [self.moved(i, vector) for i in around]
+        if None in moved:
+            return False
+        # The moved points that are cells are cells of the moved box; it has no others.
+        shifted = self.box([self.moved(i, vector) for i in cells], margin)
+        return len(shifted) == len(around)
 
     def draw(self, symbols: Iterable[str]) -> str:
         """Draw the board with one symbol per cell (in cell order); holes are spaces."""

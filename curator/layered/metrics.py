@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from curator.common.errors import SelectionError
+from curator.layered.classes import class_size
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer, Graph
 from curator.layered.space import Layer, StateSpace
@@ -48,7 +49,8 @@ def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer |
 def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...]) -> Level:
     report = explorer.report(position)
     figures = play(explorer, position, report)
-    return Level(layer.key, rank, position, report, difficulty(report, figures), puzzle, figures)
+    size = class_size(puzzle, position)
+    return Level(layer.key, rank, position, report, difficulty(report, figures), puzzle, figures, size)
 
 
 # -- what a player meets ---------------------------------------------------------------------

@@ -94,6 +94,15 @@ class Puzzle:
             perms = [p for p in perms if {p[c] for c in cells} == set(cells)]
         return perms
 
+    def translation_margin(self, pieces: int) -> int | None:
+        """How far around the pieces of a position with `pieces` pieces the board must look
+        the same for moving them all by one vector to give an equivalent position (see
+        `Rules.translation_margin`); None if moving them changes the game: the family's
+        moves depend on where the pieces stand, or the goal names cells."""
+        if self.goal.cells is not None:
+            return None
+        return self.rules.translation_margin(pieces, self.goal.pieces)
+
 
 def parse_drawing(text: str, puzzle: Puzzle) -> tuple[int, ...]:
     """A position drawn like the board art: `.` empty, `o` a piece (one-type puzzles) or piece

@@ -7,10 +7,12 @@ Order of operations of `select`
    `solvable=True`, AND NOT for `solvable=False`, ...) and the set bits are turned into
    candidate ranks with numpy. Cell filters (`must_include`, `must_exclude`) then unrank
    the candidates in compiled code and test their occupancy masks.
-2. **canonical**: a candidate is kept only if no symmetry maps it to a position of smaller
-   rank that also passes the cell filters, so each symmetry class keeps its smallest-rank
-   matching member. (Symmetric positions share their solvable / unique / all-moves bits.)
-   The symmetries are those of `Puzzle.symmetries`.
+2. **canonical**: a candidate is kept only if no member of its class (`curator.layered.
+   classes`: its images under the symmetries of `Puzzle.symmetries` and, where the rules
+   allow, under moving every piece by one vector) has a smaller rank and also passes the
+   cell filters, so each class keeps its smallest-rank matching member. (Equivalent
+   positions share their solvable / unique / all-moves bits.) Layers without translations
+   run the symmetry-only kernels here.
 3. **sample**: the matches are counted first; `sample=N, seed=S` then draws N of them
    uniformly without replacement with `numpy.random.default_rng(S)`. The draw depends only
    on the number of matches and the seed, not on how the scan is split into blocks.
@@ -38,13 +40,14 @@ from curator.common.kernels import build, kernel
 from curator.common.keywords import Naming, same_name, span
 from curator.common.ranking import (
     fill_board,
-    lowest_bit,
     multinomial,
     rank_board,
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
+from curator.layered import classes
 from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.classes import image_mask as _image_mask
 from curator.layered.metrics import describe
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
@@ -200,17 +203,6 @@ def parse_sort(text: str, what: str = "sort") -> tuple[str, bool]:
     return name, direction == "desc"
 
 
-@numba.njit(cache=True)
-def _image_mask(mask, perm):
-    image = np.uint64(0)
-    m = mask
-    while m:
-        cell = lowest_bit(m)
-        m &= m - np.uint64(1)
-        image |= np.uint64(1) << np.uint64(perm[cell])
-    return image
-
-
 @kernel
 def _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, keep):
     for i in range(lo, hi):
@@ -284,6 +276,13 @@ class Matcher:
         self.include = np.uint64(sum(1 << c for c in filters.include))
         self.exclude = np.uint64(sum(1 << c for c in filters.exclude))
         self.perms = np.array(puzzle.symmetries(), dtype=np.int64).reshape(-1, puzzle.board.size)
+        self._translations: dict[int, classes.Translations | None] = {}
+
+    def translations(self, pieces: int) -> classes.Translations | None:
+        """The translations of the layers with `pieces` pieces (worked out once)."""
+        if pieces not in self._translations:
+            self._translations[pieces] = classes.translations(self.puzzle, pieces)
+        return self._translations[pieces]
 
     def spans(self, layer: Layer) -> Iterator[tuple[int, int]]:
         for first in range(0, layer.words, BLOCK_WORDS):
@@ -318,11 +317,15 @@ class Matcher:
         if not self.filters.per_position() or ranks.shape[0] == 0:
             return ranks
         layer = bits.layer
-        canonical = self.filters.canonical and self.perms.shape[0] > 1
         keep = np.zeros(ranks.shape[0], dtype=np.bool_)
-        args = (self.include, self.exclude, self.perms, canonical, keep)
         # Starting threads costs more than a few chunks of work.
         parallel = ranks.shape[0] > 4 * CHUNK
+        moves = self.translations(layer.pieces) if self.filters.canonical else None
+        if moves is not None:
+            self._keep_classes(layer, ranks, moves, parallel, keep)
+            return ranks[keep]
+        canonical = self.filters.canonical and self.perms.shape[0] > 1
+        args = (self.include, self.exclude, self.perms, canonical, keep)
         if layer.typed:
             counts = np.array(layer.counts, dtype=np.int64)
             if parallel:
@@ -334,6 +337,22 @@ class Matcher:
         else:
             build(_keep_binary_chunk)(ranks, 0, ranks.shape[0], layer.cells, layer.pieces, *args)
         return ranks[keep]
+
+    def _keep_classes(self, layer: Layer, ranks: np.ndarray, moves: classes.Translations,
+                      parallel: bool, keep: np.ndarray) -> None:
+        """keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of its
+        class (symmetries and translations)."""
+        args = (self.include, self.exclude, self.perms, *moves.arrays(), keep)
+        if layer.typed:
+            counts = np.array(layer.counts, dtype=np.int64)
+            if parallel:
+                classes.keep_typed(ranks, layer.cells, counts, *args)
+            else:
+                classes.keep_typed_chunk(ranks, 0, ranks.shape[0], layer.cells, counts, *args)
+        elif parallel:
+            classes.keep_binary(ranks, layer.cells, layer.pieces, *args)
+        else:
+            classes.keep_binary_chunk(ranks, 0, ranks.shape[0], layer.cells, layer.pieces, *args)
 
 
 def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list[Layer]:

@@ -18,6 +18,10 @@ A family names the sweep kernel it runs on (`sweep_kernel`): the general ones, "
 description the family gives, `mask_moves` for "patterns" (moves are fixed cell patterns)
 and `captures` for "captures" (every move is a capture). `children` stays the reference the
 fast kernels are tested against.
+
+A family also says how positions relate to each other: `symmetries` (board symmetries the
+rules respect) and `translation_margin` (whether moving every piece by one vector gives an
+equivalent position, and how much of the board around the pieces has to look the same).
 """
 
 from __future__ import annotations
@@ -153,3 +157,16 @@ class Rules(ABC):
     def symmetries(self) -> list[tuple[int, ...]]:
         """Cell permutations that map every position to an equivalent one."""
         return self.board.symmetries(self.keeps)
+
+    def translation_margin(self, pieces: int, goal_pieces: int) -> int | None:
+        """How far around its pieces the board decides the game from a position of `pieces`
+        pieces played down to `goal_pieces`, or None if moving the pieces changes the game.
+
+        With a margin m, moving every piece of a position by one vector gives an equivalent
+        position (the same moves, moved by the vector, and so the same game all the way to
+        the goal) whenever `Board.alike(pieces' cells, vector, m)`: the board looks the same
+        within m steps of the pieces' box. That must hold for the positions the moves lead
+        to as well, which the family's margin accounts for. The goal must not name cells
+        (`Puzzle.translation_margin` checks that). Default: None.
+        """
+        return None

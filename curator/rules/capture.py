@@ -3,6 +3,11 @@
 K, Q, R, B, N and P move as in chess: sliders stop at the first piece on a line, knights
 leap, pawns capture one square diagonally up the board (towards row 0) and never promote.
 With `king_safe = true` a king may not be captured.
+
+Moving every piece by one vector gives an equivalent position (`translation_margin` 0) as
+long as the board looks the same inside the pieces' box: a capture lands on an occupied
+cell, and a slider only passes the cells between two pieces, so the edges and holes outside
+the box play no part, and no move leaves it. Pawns keep capturing up the board.
 """
 
 from __future__ import annotations
@@ -135,6 +140,9 @@ class CaptureRules(Rules):
     def captures(self) -> tuple[Callable, np.ndarray]:
         protected = self.tables()[4]
         return capture_reach, ~protected
+
+    def translation_margin(self, pieces: int, goal_pieces: int) -> int | None:
+        return 0
 
     def keeps(self, transform) -> bool:
         # Pawns capture up the board, so only symmetries that keep "up" are symmetries.

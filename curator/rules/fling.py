@@ -9,6 +9,12 @@ on) or leaves the board. Every move removes exactly one ball.
 The ball met next along a line is found with one AND of the occupancy mask and the line's
 precomputed mask: cells are numbered row by row, so it is the lowest set bit when moving
 right or down and the highest when moving left or up.
+
+Moving every ball by one vector gives an equivalent position (`translation_margin` 0) as
+long as the board looks the same inside the balls' box: a fling only involves the cells
+between balls of one row or column, a ball with no ball ahead leaves the board however far
+the edge (or a hole) is, and every ball stays inside the box, so the positions played from
+it need no more of the board either.
 """
 
 from __future__ import annotations
@@ -90,3 +96,6 @@ class FlingRules(Rules):
     @property
     def children(self) -> Callable:
         return fling_children
+
+    def translation_margin(self, pieces: int, goal_pieces: int) -> int | None:
+        return 0

@@ -6,6 +6,14 @@ jump along their six directions.
 Moves are grouped by their cell-index steps (over - from, to - over): all moves of a group
 are found at once with shifts of the occupancy mask, so the cost follows the number of
 groups and legal moves rather than the number of possible moves.
+
+A jump lands on an empty cell one step beyond the pieces, so whether it is legal depends on
+the board next to the pegs: a peg beside an edge or a hole has fewer jumps than the same
+pegs moved into open board. Moving every peg by one vector therefore gives an equivalent
+position only where the board looks the same within pieces - goal pieces steps of the
+pegs' box (`translation_margin`): every jump grows the box by at most one step, and one
+jump fewer is left to play. On the bundled boards this leaves only positions of few pegs
+that are far from the edges.
 """
 
 from __future__ import annotations
@@ -88,3 +96,6 @@ class JumpRules(Rules):
     @property
     def children(self) -> Callable:
         return jump_children
+
+    def translation_margin(self, pieces: int, goal_pieces: int) -> int | None:
+        return max(pieces - goal_pieces, 0)

@@ -1,0 +1,455 @@
+"""Classes of equivalent positions: what `--canonical` keeps one of, and `class_size` counts.
+
+Two positions are equivalent when the game from one is the game from the other with the
+cells renamed: a symmetry the puzzle keeps (`Puzzle.symmetries`) maps one onto the other,
+or moving every piece by one vector does where the rules allow it
+(`Puzzle.translation_margin`: the board must look the same within a margin of the pieces'
+box, `Board.alike`). The class of a position is its closure under both.
+
+Why the class of P is {g(P + v)}
+--------------------------------
+- Being alike is an equivalence: P + v is alike P under -v, and vectors chain (the box
+  moves with the pieces). So the translates of P that are alike it form a class T(P); they
+  are reached from P by one vector each and are all distinct.
+- A symmetry g maps the board onto itself and a box onto a box (see `Board.axes`), so
+  g(T(P)) = T(g(P)): the class of P is the union of the T(g(P)) over the symmetries g.
+- Two of those are the same set or disjoint, and the same set exactly when they have the
+  same smallest member; each has |T(P)| members. Hence
+
+      class size = |T(P)| x (number of distinct smallest members of the T(g(P)))
+
+Ranks
+-----
+A translation keeps the row-major order of cells, so a typed position and its translates
+have their types in the same order: their ranks compare as their occupancy masks do.
+
+Kernels
+-------
+The compiled functions here run over whole blocks of ranks of one layer; `Matcher` in
+`curator.layered.select` uses them for `canonical=True` when a layer has translations (and
+keeps its plain symmetry kernels otherwise).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from curator.common.ranking import (
+    bit_count,
+    fill_board,
+    lowest_bit,
+    multinomial,
+    rank_multiset_sequence,
+    unrank_colex_mask,
+    unrank_multiset_sequence,
+)
+from curator.layered.puzzle import Puzzle
+from curator.layered.space import Layer, Position, StateSpace
+
+ONE = np.uint64(1)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+CHUNK = 4096
+USABLE_BUDGET = 50_000_000
+"""Most (box, vector) pairs tried when working out which vectors a layer can use."""
+
+
+@dataclass(frozen=True)
+class Translations:
+    """The translations of one layer's positions, as the compiled kernels read them.
+
+    `vectors[v]` moves at least `pieces` cells onto cells and some box of the board with
+    that many cells is alike (`Board.alike`) after the move. `axes[c, a]` is cell c's
+    coordinate along axis a (`Board.axes`, shifted to start at 0); `upto[a, x]` the mask of
+    the cells whose coordinate along a is below x; `shifts[v, a]` vector v along axis a;
+    `images[v, c]` the index of cell c moved by v (-1 off the board); `onto[v]` the mask of
+    the cells whose image is a cell.
+    """
+
+    margin: int
+    vectors: tuple[tuple[int, int], ...]
+    axes: np.ndarray
+    upto: np.ndarray
+    shifts: np.ndarray
+    images: np.ndarray
+    onto: np.ndarray
+
+    def arrays(self) -> tuple:
+        return self.margin, self.axes, self.upto, self.shifts, self.images, self.onto
+
+
+@functools.lru_cache(maxsize=64)
+def translations(puzzle: Puzzle, pieces: int) -> Translations | None:
+    """The translations of the positions with `pieces` pieces, or None if no position of
+    that many pieces has an equivalent translate (kept for the last few puzzles and counts)."""
+    margin = puzzle.translation_margin(pieces)
+    if margin is None:
+        return None
+    board = puzzle.board
+    raw = [board.axes(cell) for cell in board.cells]
+    low = [min(axis) for axis in zip(*raw)]
+    axes = np.array([[x - lo for x, lo in zip(coords, low)] for coords in raw], dtype=np.int64)
+    length = int(axes.max()) + 1
+    upto = np.zeros((axes.shape[1], length + 1), dtype=np.uint64)
+    for a in range(axes.shape[1]):
+        for x in range(length + 1):
+            upto[a, x] = sum(1 << c for c in range(board.size) if axes[c, a] < x)
+    vectors, images = [], []
+    for vector in board.translations():
+        image = [board.moved(c, vector) for c in range(board.size)]
+        if sum(i is not None for i in image) >= pieces:
+            vectors.append(vector)
+            images.append([-1 if i is None else i for i in image])
+    if not vectors:
+        return None
+    images_array = np.array(images, dtype=np.int64)
+    shifts = np.array([board.axes(v) for v in vectors], dtype=np.int64)
+    onto = np.array([sum(1 << c for c in range(board.size) if row[c] >= 0) for row in images],
+                    dtype=np.uint64)
+    usable = _usable(pieces, margin, axes, upto, shifts, onto, length)
+    if not usable.any():
+        return None
+    keep = np.flatnonzero(usable)
+    return Translations(margin, tuple(vectors[v] for v in keep), axes, upto,
+                        shifts[keep].copy(), images_array[keep].copy(), onto[keep].copy())
+
+
+def _usable(pieces, margin, axes, upto, shifts, onto, length) -> np.ndarray:
+    """Which vectors some box with at least `pieces` cells is alike under (all of them if
+    trying every box would cost too much)."""
+    boxes = (length * (length + 1) // 2) ** axes.shape[1]
+    if boxes * shifts.shape[0] > USABLE_BUDGET:
+        return np.ones(shifts.shape[0], dtype=np.bool_)
+    return _usable_vectors(pieces, margin, axes, upto, shifts, onto, length)
+
+
+@numba.njit(cache=True)
+def _usable_vectors(pieces, margin, axes, upto, shifts, onto, length):
+    dims = axes.shape[1]
+    usable = np.zeros(shifts.shape[0], dtype=np.bool_)
+    lo = np.zeros(dims, dtype=np.int64)
+    hi = np.zeros(dims, dtype=np.int64)
+    while True:
+        cells = ALL
+        for a in range(dims):
+            cells &= _span(upto, a, lo[a], hi[a])
+        if bit_count(cells) >= pieces:
+            for v in range(shifts.shape[0]):
+                if not usable[v] and _alike(lo, hi, margin, upto, shifts, onto, v):
+                    usable[v] = True
+        # The next box: ranges (lo, hi) per axis, like the digits of a counter.
+        a = 0
+        while a < dims:
+            if hi[a] < length - 1:
+                hi[a] += 1
+                break
+            if lo[a] < length - 1:
+                lo[a] += 1
+                hi[a] = lo[a]
+                break
+            lo[a] = 0
+            hi[a] = 0
+            a += 1
+        if a == dims:
+            return usable
+
+
+@numba.njit(cache=True, inline="always")
+def _span(upto, a, lo, hi):
+    """Mask of the cells whose coordinate along axis a lies in lo..hi."""
+    top = upto.shape[1] - 1
+    first = min(max(lo, 0), top)
+    stop = min(max(hi + 1, 0), top)
+    return upto[a, stop] & ~upto[a, first]
+
+
+@numba.njit(cache=True, inline="always")
+def _alike(lo, hi, margin, upto, shifts, onto, v):
+    """`Board.alike` for the box lo..hi (per axis) widened by `margin` and vector v: every
+    cell of it moves onto a cell, and the moved box holds no other cell."""
+    around = ALL
+    moved = ALL
+    for a in range(lo.shape[0]):
+        around &= _span(upto, a, lo[a] - margin, hi[a] + margin)
+        moved &= _span(upto, a, lo[a] - margin + shifts[v, a], hi[a] + margin + shifts[v, a])
+    return (around & ~onto[v]) == 0 and bit_count(around) == bit_count(moved)
+
+
+@numba.njit(cache=True)
+def _alike_vectors(mask, margin, axes, upto, shifts, onto, lo, hi, out):
+    """Write into `out` the vectors (indices) under which the board is alike around the
+    pieces of `mask`; return how many. `lo` and `hi` are scratch arrays (one per axis)."""
+    if mask == 0:
+        return 0
+    dims = axes.shape[1]
+    first = lowest_bit(mask)
+    for a in range(dims):
+        lo[a] = axes[first, a]
+        hi[a] = axes[first, a]
+    m = mask & (mask - ONE)
+    while m:
+        cell = lowest_bit(m)
+        m &= m - ONE
+        for a in range(dims):
+            lo[a] = min(lo[a], axes[cell, a])
+            hi[a] = max(hi[a], axes[cell, a])
+    count = 0
+    for v in range(shifts.shape[0]):
+        if (mask & ~onto[v]) == 0 and _alike(lo, hi, margin, upto, shifts, onto, v):
+            out[count] = v
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def image_mask(mask, perm):
+    """The mask of the cells perm[c] of the cells c of `mask` (perm[c] >= 0 on them)."""
+    image = np.uint64(0)
+    m = mask
+    while m:
+        cell = lowest_bit(m)
+        m &= m - ONE
+        image |= ONE << np.uint64(perm[cell])
+    return image
+
+
+@numba.njit(cache=True, inline="always")
+def _passes(mask, include, exclude):
+    return (mask & include) == include and (mask & exclude) == 0
+
+
+@numba.njit(cache=True)
+def keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms,
+                      margin, axes, upto, shifts, images, onto, keep):
+    """keep[i] for ranks[lo:hi] of a one-kind layer: the position passes the cell filters
+    and no member of its class that passes them has a smaller rank (= a smaller mask)."""
+    found = np.empty(shifts.shape[0], dtype=np.int64)
+    low = np.empty(axes.shape[1], dtype=np.int64)
+    high = np.empty(axes.shape[1], dtype=np.int64)
+    for i in range(lo, hi):
+        mask = unrank_colex_mask(ranks[i], n, k)
+        ok = _passes(mask, include, exclude)
+        if ok:
+            count = _alike_vectors(mask, margin, axes, upto, shifts, onto, low, high, found)
+            for t in range(-1, count):
+                moved = mask if t < 0 else image_mask(mask, images[found[t]])
+                for s in range(1 if t < 0 else 0, perms.shape[0]):
+                    image = image_mask(moved, perms[s])
+                    if image < mask and _passes(image, include, exclude):
+                        ok = False
+                        break
+                if not ok:
+                    break
+        keep[i] = ok
+
+
+@numba.njit(cache=True, parallel=True)
+def keep_binary(ranks, n, k, include, exclude, perms, margin, axes, upto, shifts, images, onto, keep):
+    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
+    for c in numba.prange(chunks):
+        lo = c * CHUNK
+        hi = min(lo + CHUNK, ranks.shape[0])
+        keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms,
+                          margin, axes, upto, shifts, images, onto, keep)
+
+
+@numba.njit(cache=True)
+def _moved_board(board, perm, row, moved_by, out):
+    """Into `out`: `board` moved by the vector whose images are `row` (if `moved_by`), then
+    mapped by `perm`."""
+    out[:] = 0
+    for cell in range(board.shape[0]):
+        if board[cell]:
+            to = row[cell] if moved_by else cell
+            out[perm[to]] = board[cell]
+
+
+@numba.njit(cache=True)
+def _order(board, counts, seq):
+    """The rank of the order of `board`'s types among the positions on its cells (the
+    part of a typed rank below the mask's); `seq` is scratch space of one entry per piece."""
+    k = 0
+    for cell in range(board.shape[0]):
+        if board[cell]:
+            seq[k] = board[cell] - 1
+            k += 1
+    return rank_multiset_sequence(seq, counts)
+
+
+@numba.njit(cache=True)
+def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
+                     margin, axes, upto, shifts, images, onto, keep):
+    """keep[i] for ranks[lo:hi] of a typed layer (as `keep_binary_chunk`)."""
+    counts = counts.copy()  # the multiset rankers use it as scratch space
+    k = counts.sum()
+    arrangements = multinomial(counts)
+    seq = np.empty(k, dtype=np.int64)
+    board = np.zeros(n, dtype=np.int64)
+    image = np.zeros(n, dtype=np.int64)
+    found = np.empty(shifts.shape[0], dtype=np.int64)
+    low = np.empty(axes.shape[1], dtype=np.int64)
+    high = np.empty(axes.shape[1], dtype=np.int64)
+    for i in range(lo, hi):
+        r = ranks[i]
+        mask = unrank_colex_mask(r // arrangements, n, k)
+        ok = _passes(mask, include, exclude)
+        if not ok:
+            keep[i] = False
+            continue
+        filled = False
+        count = _alike_vectors(mask, margin, axes, upto, shifts, onto, low, high, found)
+        for t in range(-1, count):
+            row = images[found[t]] if t >= 0 else perms[0]  # perms[0]: unused then
+            moved = mask if t < 0 else image_mask(mask, row)
+            for s in range(1 if t < 0 else 0, perms.shape[0]):
+                moved_mask = image_mask(moved, perms[s])
+                if moved_mask > mask or not _passes(moved_mask, include, exclude):
+                    continue
+                if moved_mask < mask:
+                    ok = False
+                    break
+                # The same cells: compare the types' order (the rank within the mask).
+                if not filled:
+                    unrank_multiset_sequence(r % arrangements, counts, seq)
+                    fill_board(mask, seq, board)
+                    filled = True
+                _moved_board(board, perms[s], row, t >= 0, image)
+                if _order(image, counts, seq) < r % arrangements:
+                    ok = False
+                    break
+            if not ok:
+                break
+        keep[i] = ok
+
+
+@numba.njit(cache=True, parallel=True)
+def keep_typed(ranks, n, counts, include, exclude, perms, margin, axes, upto, shifts, images, onto, keep):
+    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
+    for c in numba.prange(chunks):
+        lo = c * CHUNK
+        hi = min(lo + CHUNK, ranks.shape[0])
+        keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
+                         margin, axes, upto, shifts, images, onto, keep)
+
+
+@numba.njit(cache=True)
+def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, onto, out):
+    counts = counts.copy()
+    k = counts.sum()
+    arrangements = multinomial(counts)
+    seq = np.empty(k, dtype=np.int64)
+    board = np.zeros(n, dtype=np.int64)
+    image = np.zeros(n, dtype=np.int64)
+    found = np.empty(shifts.shape[0], dtype=np.int64)
+    low = np.empty(axes.shape[1], dtype=np.int64)
+    high = np.empty(axes.shape[1], dtype=np.int64)
+    symmetries = perms.shape[0]
+    smallest = np.empty(symmetries, dtype=np.uint64)
+    order = np.empty(symmetries, dtype=np.int64)
+    for i in range(ranks.shape[0]):
+        r = ranks[i]
+        mask = unrank_colex_mask(r // arrangements, n, k)
+        unrank_multiset_sequence(r % arrangements, counts, seq)
+        fill_board(mask, seq, board)
+        count = _alike_vectors(mask, margin, axes, upto, shifts, onto, low, high, found)
+        distinct = 0
+        for s in range(symmetries):
+            # T(g(P)) by its smallest member: the smallest mask, and g(P)'s order of types.
+            best = image_mask(mask, perms[s])
+            for t in range(count):
+                best = min(best, image_mask(image_mask(mask, images[found[t]]), perms[s]))
+            _moved_board(board, perms[s], perms[s], False, image)
+            smallest[s] = best
+            order[s] = _order(image, counts, seq)
+            new = True
+            for u in range(s):
+                if smallest[u] == best and order[u] == order[s]:
+                    new = False
+                    break
+            distinct += new
+        out[i] = (count + 1) * distinct
+
+
+def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None) -> tuple:
+    """The kernels' arguments for a layer: its translations, or none (no vector)."""
+    if moves is not None:
+        return moves.arrays()
+    n = puzzle.board.size
+    return (0, np.zeros((n, 1), dtype=np.int64), np.zeros((1, 2), dtype=np.uint64),
+            np.zeros((0, 1), dtype=np.int64), np.zeros((0, n), dtype=np.int64),
+            np.zeros(0, dtype=np.uint64))
+
+
+def class_sizes(puzzle: Puzzle, layer: Layer, ranks: Sequence[int] | np.ndarray,
+                moves: Translations | None = None) -> np.ndarray:
+    """The class size of each of `ranks` of `layer` (compiled over the whole array).
+    `moves` may pass the layer's `translations` to save working them out again."""
+    ranks = np.asarray(ranks, dtype=np.int64)
+    if moves is None:
+        moves = translations(puzzle, layer.pieces)
+    perms = np.array(puzzle.symmetries(), dtype=np.int64).reshape(-1, puzzle.board.size)
+    out = np.zeros(ranks.shape[0], dtype=np.int64)
+    if ranks.shape[0]:
+        counts = np.array(layer.counts, dtype=np.int64)
+        _class_sizes(ranks, layer.cells, counts, perms, *_tables(puzzle, layer, moves), out)
+    return out
+
+
+def class_size(puzzle: Puzzle, position: Sequence[int]) -> int:
+    """The number of distinct positions equivalent to `position` (one entry per cell: 0
+    empty, t = piece type t), itself included."""
+    layer, rank = StateSpace(puzzle).rank(position)
+    return int(class_sizes(puzzle, layer, [rank])[0])
+
+
+def members(puzzle: Puzzle, position: Sequence[int]) -> list[Position]:
+    """Every position of the class of `position`, in rank order (plain Python)."""
+    board = puzzle.board
+    space = StateSpace(puzzle)
+    position = tuple(int(v) for v in position)
+    cells = [c for c, v in enumerate(position) if v]
+    margin = puzzle.translation_margin(len(cells))
+    translates = [position]
+    if margin is not None and cells:
+        for vector in board.translations():
+            if board.alike(cells, vector, margin):
+                moved = [0] * board.size
+                for c in cells:
+                    moved[board.moved(c, vector)] = position[c]
+                translates.append(tuple(moved))
+    found = set()
+    for perm in puzzle.symmetries():
+        for moved in translates:
+            image = [0] * board.size
+            for c, v in enumerate(moved):
+                image[perm[c]] = v
+            found.add(tuple(image))
+    return sorted(found, key=lambda p: space.rank(p)[1])
+
+
+def canonical_rank(puzzle: Puzzle, position: Sequence[int], must_include: Iterable[tuple[int, int]] = (),
+                   must_exclude: Iterable[tuple[int, int]] = ()) -> int | None:
+    """The rank `canonical=True` keeps for the class of `position` (within its layer): the
+    smallest rank of a member that has pieces on every `must_include` cell and none on the
+    `must_exclude` cells ((row, col) pairs), or None if no member does."""
+    include = _indices(puzzle, must_include)
+    exclude = _indices(puzzle, must_exclude)
+    space = StateSpace(puzzle)
+    for member in members(puzzle, position):
+        if all(member[c] for c in include) and not any(member[c] for c in exclude):
+            return space.rank(member)[1]
+    return None
+
+
+def _indices(puzzle: Puzzle, cells: Iterable[tuple[int, int]]) -> list[int]:
+    out = []
+    for cell in cells:
+        key = tuple(cell)
+        if key not in puzzle.board.index:
+            raise ValueError(f"{key} is not a cell of the board")
+        out.append(puzzle.board.index[key])
+    return out
