@@ -206,7 +206,7 @@ def one_line_naming(exc: BaseException, keyword: str) -> None:
     message = str(exc)
     assert "\n" not in message and message.strip(), message
     assert keyword in message, (keyword, message)
-    assert "--" not in message, message
+    assert "--" + keyword.replace("_", "-") not in message, message
 
 
 # -- 1. load ------------------------------------------------------------------------------------
