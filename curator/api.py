@@ -17,7 +17,7 @@ from rich.console import Console
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import manifest_kind
 from curator.common.keywords import Naming, same_name
-from curator.common.resources import Shortfall
+from curator.common.resources import Shortfall, bytes_text
 from curator.distance.analysis import DistanceDone, analyze_distances, table_shortfalls
 from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
 from curator.distance.results import DistanceResults
@@ -37,7 +37,7 @@ class ResourceError(StoreError):
 
     def __init__(self, what: str, short: list[Shortfall]) -> None:
         figures = "; ".join(
-            f"{s.resource}: needs about {_bytes(s.needed)}, {_bytes(s.free)} {s.where}" for s in short
+            f"{s.resource}: needs about {bytes_text(s.needed)}, {bytes_text(s.free)} {s.where}" for s in short
         )
         super().__init__(f"{what} does not fit on this machine ({figures})")
         self.shortfalls = short
@@ -141,12 +141,3 @@ def open(directory: str | Path) -> Results:  # noqa: A001 - the name a reader ex
 def results_class(directory: str | Path) -> type[LayeredResults] | type[DistanceResults]:
     """The kind of results `directory` holds, by its manifest."""
     return DistanceResults if manifest_kind(Path(directory)) == DISTANCE_KIND else LayeredResults
-
-
-def _bytes(n: float) -> str:
-    """A byte count for people: 512 B, 1.5 KiB, 2.0 GiB."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    raise AssertionError

@@ -23,7 +23,6 @@ from curator import __version__
 from curator.api import (
     ResourceError,
     Results,
-    _bytes,
     analyze,
     load,
     permutation_file,
@@ -42,6 +41,7 @@ from curator.cli.options import (
     read_board,
 )
 from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.common.resources import bytes_text
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceResults
 from curator.export import FORMATS, ExportError
@@ -183,7 +183,7 @@ def _analyze_distances(puzzle_file: Path, output: Path | None, threads: int, for
     table_bytes = (puzzle.size + 1) // 2
     err.print(
         f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
-        f"({puzzle.metric} metric); {_bytes(table_bytes)} on disk; {threads} threads",
+        f"({puzzle.metric} metric); {bytes_text(table_bytes)} on disk; {threads} threads",
         highlight=False,
     )
     with _resource_errors(""):
@@ -218,7 +218,7 @@ def _print_estimate(puzzle: Puzzle, depth: int, workers: int) -> None:
     est = estimate(puzzle, depth)
     err.print(
         f"{puzzle.name}: {est.layers} layers, {est.positions:,} positions; "
-        f"{_bytes(est.disk_bytes)} on disk, about {_bytes(est.peak_memory_bytes)} of memory; "
+        f"{bytes_text(est.disk_bytes)} on disk, about {bytes_text(est.peak_memory_bytes)} of memory; "
         f"{workers} threads",
         highlight=False,
         soft_wrap=True,

@@ -83,3 +83,12 @@ def threads(count: int | None) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def bytes_text(n: float) -> str:
+    """A byte count for people: 512 B, 1.5 KiB, 2.0 GiB."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError

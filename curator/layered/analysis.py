@@ -64,8 +64,8 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     While a tier is swept, its three arrays and the tier below (three arrays, plus a
     concatenated copy of two of them for typed puzzles) are resident.
     """
-    levels = StateSpace(puzzle).tiers(max_pieces)
-    tier_bytes = [sum(layer.words * 8 for layer in level) for level in levels]
+    tiers = StateSpace(puzzle).tiers(max_pieces)
+    tier_bytes = [sum(layer.words * 8 for layer in tier) for tier in tiers]
     props = len(PROPERTIES)
     copies = 2 if puzzle.typed else 0
     peak = max(
@@ -73,8 +73,8 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
         for i, here in enumerate(tier_bytes)
     )
     return Estimate(
-        layers=sum(len(level) for level in levels),
-        positions=sum(layer.size for level in levels for layer in level),
+        layers=sum(len(tier) for tier in tiers),
+        positions=sum(layer.size for tier in tiers for layer in tier),
         disk_bytes=props * sum(tier_bytes),
         peak_memory_bytes=peak,
     )

@@ -27,6 +27,7 @@ from curator.layered.select import (
     Filters,
     Selection,
     count_matches,
+    counts_text,
     cross_check,
     make_filters,
     parse_sort,
@@ -40,8 +41,6 @@ from curator.level import Level, PuzzleLike, draw, position_json
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
                    "canonical")
 """The keywords of `count` and `select` that say which positions match."""
-CHOICE_KEYWORDS = ("sample", "seed", "sort", "limit", "difficulty")
-"""The keywords of `select` that say which matches become levels."""
 
 
 @dataclass(frozen=True)
@@ -216,7 +215,7 @@ class LayeredResults:
         if not matching:
             stored = sorted({layer.pieces for layer in layers})
             raise SelectionError(f"{self._name('pieces')} {pieces}: {self.directory} holds layers with "
-                                 f"{_ranges(stored)} pieces")
+                                 f"{counts_text(stored)} pieces")
         if len(matching) > 1:
             raise SelectionError(
                 f"{self._name('pieces')} {pieces}: {len(matching)} layers have {pieces} pieces; name one "
@@ -235,10 +234,6 @@ class LayeredResults:
         """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
         return the files written (see `curator.export`)."""
         return write(format, self.puzzle, levels, path)
-
-
-def _ranges(values: list[int]) -> str:
-    return f"{values[0]}..{values[-1]}" if values == list(range(values[0], values[-1] + 1)) else str(values)
 
 
 def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,

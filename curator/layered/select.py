@@ -367,7 +367,7 @@ def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list
             asked = f"{lo}..{hi}" if hi > lo else str(lo)
             raise SelectionError(
                 f"{filters.name('pieces')} {asked}: {store.directory} holds layers with "
-                f"{_ranges(stored)} pieces"
+                f"{counts_text(stored)} pieces"
             )
         layers = [layer for layer in layers if lo <= layer.pieces <= hi]
     for t, (lo, hi) in filters.counts.items():
@@ -375,7 +375,8 @@ def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list
     return layers
 
 
-def _ranges(values: list[int]) -> str:
+def counts_text(values: list[int]) -> str:
+    """Piece counts as people read them: 1..8 when they run on, else the list."""
     return f"{values[0]}..{values[-1]}" if values == list(range(values[0], values[-1] + 1)) else str(values)
 
 
