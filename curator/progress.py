@@ -1,10 +1,10 @@
 """Progress of long work on the terminal: a bar per layer, or one line per finished layer
-where bars cannot be drawn (a log file, CI output)."""
+where bars cannot be drawn (a log file, CI output); a bar for counted work (rating levels)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
@@ -44,3 +44,17 @@ def layer_progress(console: Console) -> Iterator[RichReporter]:
     lines = not console.is_terminal
     with Progress(*columns, console=console, transient=False, disable=lines) as progress:
         yield RichReporter(progress, lines)
+
+
+@contextlib.contextmanager
+def count_progress(console: Console, description: str) -> Iterator[Callable[[int, int], None]]:
+    """A `progress(done, total)` callback drawing one bar on `console` (nothing where bars
+    cannot be drawn)."""
+    columns = (TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield update

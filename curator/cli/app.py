@@ -49,10 +49,10 @@ from curator.layered.analysis import estimate
 from curator.layered.cluster import ClusterError, ClusterExecutor, check_address
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle
-from curator.layered.results import LayeredResults, puzzle_results
+from curator.layered.results import POOL_SIZE, LayeredResults, puzzle_results
 from curator.layered.select import SORT_METRICS
 from curator.layered.verify import DEFAULT_SAMPLE
-from curator.progress import layer_progress
+from curator.progress import count_progress, layer_progress
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "
@@ -532,22 +532,35 @@ SELECTION_OPTIONS = (
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""
 
 
-def _with_selection_options(command: Callable) -> Callable:
-    """Give `command` the selection options of `select` after its first argument; it gets
-    them as keyword arguments. The options are read from `select_command`, so the two
-    commands always filter alike."""
-    shared = inspect.signature(select_command, eval_str=True).parameters
-    own = list(inspect.signature(command, eval_str=True).parameters.values())
-    params = [own[0], *(shared[name] for name in SELECTION_OPTIONS)]
-    params += [p for p in own[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    command.__signature__ = inspect.Signature(params, return_annotation=None)
-    command.__annotations__ = {p.name: p.annotation for p in params}
-    return command
+PACK_FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
+"""The options of `select` that say which levels `pack` may choose from."""
+
+
+def _with_selection_options(names: tuple[str, ...]) -> Callable[[Callable], Callable]:
+    """Give a command the options `names` of `select` after its first argument; it gets
+    them as keyword arguments. The options are read from `select_command`, so the commands
+    always filter alike."""
+    def decorate(command: Callable) -> Callable:
+        shared = inspect.signature(select_command, eval_str=True).parameters
+        own = list(inspect.signature(command, eval_str=True).parameters.values())
+        params = [own[0], *(shared[name] for name in names)]
+        params += [p for p in own[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        command.__signature__ = inspect.Signature(params, return_annotation=None)
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        return command
+
+    return decorate
+
+
+def _format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    return fmt
 
 
 @app.command("export")
 @friendly_errors
-@_with_selection_options
+@_with_selection_options(SELECTION_OPTIONS)
 def export_command(
     directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
     fmt: str = typer.Option(
@@ -563,14 +576,61 @@ def export_command(
     self-contained gallery page with every level's picture, metrics and solution. On the
     distance table of a permutation puzzle, the positions `select --distance A..B` lists.
     """
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    _format(fmt)
     results = _open(directory)
     items, _ = _selected(results, selection)
+    noun = "position" if isinstance(results, DistanceResults) else "level"
+    _write(results, items, fmt, out_path, f"{len(items)} {noun}{'' if len(items) == 1 else 's'}")
+
+
+def _write(results: Results, items: Any, fmt: str, out_path: Path, what: str) -> None:
+    """Export `items` and say on stderr where they went."""
     try:
         written = results.export(items, out_path, fmt)
     except ExportError as exc:
         raise UsageError(str(exc))
-    noun = "position" if isinstance(results, DistanceResults) else "level"
     where = out_path if len(written) == 1 else f"{len(written)} files in {out_path}"
-    err.print(f"{len(items)} {noun}{'' if len(items) == 1 else 's'} written to {where}", highlight=False)
+    err.print(f"{what} written to {where}", highlight=False)
+
+
+@app.command("pack")
+@friendly_errors
+@_with_selection_options(PACK_FILTERS)
+def pack_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    size: str = typer.Option(..., "--size", metavar="N", help="Levels in the pack."),
+    curve: str = typer.Option(
+        "linear", "--curve", metavar="linear|ease-in|ease-out|steps|FILE",
+        help="How difficulty rises over the pack; FILE: a level pack whose order to follow.",
+    ),
+    pool: str | None = typer.Option(
+        None, "--pool", metavar="N", help=f"Candidate levels to choose from [{POOL_SIZE}]."
+    ),
+    seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for the pool [0]."),
+    fmt: str = typer.Option(
+        ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (as for export)."
+    ),
+    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png."),
+    **filters,
+) -> None:
+    """Arrange a pack: N levels (same filters as `select`) whose difficulty rises along a curve.
+
+    Draws --pool candidates evenly across piece counts, one per class (as --canonical), rates
+    them, then fills each slot with the candidate nearest to its target difficulty (the
+    pool's quantile the curve gives), with variety: every piece count of the pool, no two
+    neighbours opening with the same move. Prints the slots; json, csv and html record the
+    curve (docs/level-pack.md).
+    """
+    _format(fmt)
+    count = parse_number(size, "--size", 1)
+    candidates = optional_number(pool, "--pool", 1) or POOL_SIZE
+    results = _open(directory)
+    if isinstance(results, DistanceResults):
+        raise UsageError(f"{directory} holds a distance table; pack takes layered results (for a "
+                         "permutation puzzle, `curator export DIR --distance A..B`)")
+    keywords = _layered_keywords(filters, results.puzzle)
+    with count_progress(err, "rating the pool") as progress:
+        pack = results.pack(count, curve, pool=candidates, seed=optional_number(seed, "--seed") or 0,
+                            progress=progress, **keywords)
+    out.print(render.pack_table(results.puzzle, pack), width=None if out.is_terminal else 160)
+    _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")

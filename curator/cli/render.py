@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
+from curator.arrange import Pack
 from curator.distance.puzzle import state_text
 from curator.layered.puzzle import Puzzle
 from curator.layered.results import StoredPosition
@@ -56,6 +57,24 @@ def levels_table(puzzle: Puzzle, levels: Sequence[Level], title: str) -> Table:
             draw(puzzle, level.position),
             moves_text(puzzle, report.solution) or "-",
         )
+    return table
+
+
+def pack_table(puzzle: Puzzle, pack: Pack) -> Table:
+    """The slots of a pack: target and achieved difficulty, the level and its first move."""
+    title = f"{puzzle.name}: {len(pack)} levels along {pack.curve} from a pool of {pack.pool:,}"
+    table = Table(title=title)
+    for name in ("slot", "target", "difficulty", "pieces", "layer" if puzzle.typed else "rank"):
+        table.add_column(name, justify="right")
+    if puzzle.typed:
+        table.add_column("rank", justify="right")
+    table.add_column("solutions", justify="right")
+    table.add_column("first move")
+    for number, slot in enumerate(pack.slots, start=1):
+        level = slot.level
+        where = [level.layer, str(level.rank)] if puzzle.typed else [str(level.rank)]
+        table.add_row(str(number), f"{slot.target:.2f}", difficulty_text(level.difficulty), str(level.pieces),
+                      *where, f"{level.solutions:,}", moves_text(puzzle, level.solution[:1]) or "-")
     return table
 
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from curator.common.files import atomic_write
 from curator.export.gallery import write_html
-from curator.export.pack import save_pack
+from curator.export.pack import PackCurve, save_pack
 from curator.export.table import write_csv
 from curator.level import Level, PuzzleLike
 from curator.picture import Picture, picture, png_bytes, svg_text
@@ -33,9 +33,10 @@ class ExportError(ValueError):
     """An export cannot be written as asked (one-line message)."""
 
 
-def write_json(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
+def write_json(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
+               curve: PackCurve | None = None) -> list[Path]:
     """The level pack (format curator-level-pack/1, see docs/level-pack.md)."""
-    return [save_pack(puzzle, levels, path)]
+    return [save_pack(puzzle, levels, path, curve)]
 
 
 def level_title(puzzle: PuzzleLike, number: int, level: Level) -> str:
@@ -97,19 +98,24 @@ WRITERS: dict[str, Callable[[PuzzleLike, Sequence[Level], str | Path], list[Path
 }
 """Export formats by name, as the `curator export --format` option knows them."""
 FORMATS = tuple(WRITERS)
+CURVE_FORMATS = ("json", "csv", "html")
+"""The formats that record a pack's difficulty curve (pictures are just in pack order)."""
 
 
 def write(fmt: str, puzzle: Any, items: Sequence[Any], path: str | Path,
-          writers: Mapping[str, Callable[[Any, Sequence[Any], str | Path], list[Path]]] = WRITERS,
+          writers: Mapping[str, Callable[..., list[Path]]] = WRITERS, curve: PackCurve | None = None,
           ) -> list[Path]:
     """Write `items` in the format named `fmt` (one of FORMATS) to `path`, creating the
-    folder a single file goes into; return the files written. ExportError for an unknown
-    format or a picture file asked to hold several items."""
+    folder a single file goes into; return the files written. `curve` (the levels' slots
+    in a pack) goes into the formats of CURVE_FORMATS. ExportError for an unknown format or
+    a picture file asked to hold several items."""
     if fmt not in writers:
         raise ExportError(f"format must be one of {', '.join(writers)}, got {fmt!r}")
     path = Path(path)
     if fmt in ("json", "csv", "html") or path.suffix.lower() == f".{fmt}":
         path.parent.mkdir(parents=True, exist_ok=True)
+    if curve is not None and fmt in CURVE_FORMATS:
+        return writers[fmt](puzzle, items, path, curve=curve)
     return writers[fmt](puzzle, items, path)
 
 

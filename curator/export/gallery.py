@@ -13,6 +13,7 @@ from pathlib import Path
 
 from curator import __version__
 from curator.common.files import atomic_write
+from curator.export.pack import PackCurve
 from curator.level import Level, PuzzleLike, replay
 from curator.picture import Picture, picture, svg_text
 
@@ -35,6 +36,10 @@ table.metrics td { text-align: right; font-variant-numeric: tabular-nums; overfl
 ol.solution { font-size: .9rem; margin: .5rem 0 0 0; padding-left: 1.8rem; columns: 2; }
 p.none { color: #777; font-size: .9rem; }
 footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
+figure.curve { text-align: left; margin: 1rem 0 0 0; }
+figure.curve svg { width: 40rem; max-width: 100%; background: #fff; border: 1px solid #ddd;
+                   border-radius: .5rem; }
+figure.curve figcaption { color: #555; font-size: .9rem; margin-bottom: .3rem; }
 """
 
 METRICS = (
@@ -137,8 +142,9 @@ def card_html(
     )
 
 
-def page_html(title: str, count: str, facts: str, cards: Sequence[str], name: str) -> str:
-    """The gallery page: `title` over a line "COUNT · FACTS" (`facts` is HTML), then the cards."""
+def page_html(title: str, count: str, facts: str, cards: Sequence[str], name: str, chart: str = "") -> str:
+    """The gallery page: `title` over a line "COUNT · FACTS" (`facts` is HTML) and the
+    `chart` (HTML), then the cards."""
     esc = html.escape
     articles = "\n".join(cards)
     return (
@@ -148,7 +154,7 @@ def page_html(title: str, count: str, facts: str, cards: Sequence[str], name: st
         f"<title>{esc(title)}: {esc(count)}</title>\n"
         f"<style>{STYLE}</style>\n</head>\n<body>\n"
         f"<header>\n<h1>{esc(title)}</h1>\n"
-        f"<p>{esc(count)} · {facts}</p>\n</header>\n"
+        f"<p>{esc(count)} · {facts}</p>\n{chart}</header>\n"
         f"<main>\n{articles}\n</main>\n"
         f"<footer>Made by curator {esc(__version__)} from puzzle {esc(name)}.</footer>\n"
         "</body>\n</html>\n"
@@ -171,8 +177,8 @@ def _article(puzzle: PuzzleLike, number: int, level: Level) -> str:
     )
 
 
-def gallery_html(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
-    """The gallery page as text."""
+def gallery_html(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None = None) -> str:
+    """The gallery page as text; a pack's curve is drawn above the levels."""
     esc = html.escape
     board = puzzle.board
     facts = (
@@ -180,15 +186,61 @@ def gallery_html(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
         f"goal: {esc(_goal_text(puzzle))}"
     )
     cards = [_article(puzzle, n, level) for n, level in enumerate(levels, start=1)]
-    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name)
+    chart = "" if curve is None else curve_html(curve)
+    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name, chart)
+
+
+CHART = (640, 180, 44, 14)
+"""Width and height of the curve chart, and its left and other margins (SVG units)."""
+
+
+def curve_html(curve: PackCurve) -> str:
+    """A small line chart of a pack's curve: the target difficulty of each slot (dashed) and
+    the difficulty of the level placed there (dots joined by a line)."""
+    width, height, left, margin = CHART
+    values = [*curve.targets, *curve.achieved]
+    low, high = min(values), max(values)
+    high = high if high > low else low + 1
+    slots = len(curve.targets)
+
+    def point(slot: int, value: float) -> tuple[float, float]:
+        x = left + (width - left - margin) * (slot / max(slots - 1, 1))
+        return x, height - margin - (height - 2 * margin) * (value - low) / (high - low)
+
+    def line(points: list[tuple[float, float]]) -> str:
+        return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+    targets = [point(i, v) for i, v in enumerate(curve.targets)]
+    achieved = [point(i, v) for i, v in enumerate(curve.achieved)]
+    dots = "".join(
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3">'
+        f"<title>level {i + 1}: {v:.2f} (target {t:.2f})</title></circle>"
+        for i, ((x, y), v, t) in enumerate(zip(achieved, curve.achieved, curve.targets))
+    )
+    esc = html.escape
+    caption = (f"Difficulty curve: {esc(curve.name)} · {plural(slots, 'level')} from a pool of "
+               f"{curve.pool:,} · dashed: target, dots: the levels")
+    return (
+        f'<figure class="curve" id="curve"><figcaption>{caption}</figcaption>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="difficulty per level">'
+        f'<text x="4" y="{margin + 4}" font-size="11" fill="#555">{high:.1f}</text>'
+        f'<text x="4" y="{height - margin}" font-size="11" fill="#555">{low:.1f}</text>'
+        f'<polyline class="target" points="{line(targets)}" fill="none" stroke="#999" '
+        'stroke-dasharray="5 4"/>'
+        f'<polyline class="achieved" points="{line(achieved)}" fill="none" stroke="#2a6fb0" '
+        'stroke-width="1.5"/>'
+        f'<g fill="#2a6fb0">{dots}</g></svg></figure>\n'
+    )
 
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def write_html(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
-    """Write the gallery page to `path`."""
+def write_html(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
+               curve: PackCurve | None = None) -> list[Path]:
+    """Write the gallery page to `path` (with the chart of a pack's curve, if given)."""
     path = Path(path)
-    atomic_write(path, gallery_html(puzzle, levels).encode())
+    atomic_write(path, gallery_html(puzzle, levels, curve).encode())
     return [path]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -28,11 +28,30 @@ PACK_FORMAT = "curator-level-pack/1"
 PACK_FORMAT_NAME = PACK_FORMAT.rsplit("/", 1)[0]
 
 
+@dataclass(frozen=True)
+class PackCurve:
+    """The difficulty curve a pack was arranged by (`curator pack`): the curve's name (or
+    the pack file it followed), how many candidate levels it was drawn from, and per slot the
+    target difficulty and the difficulty of the level placed there."""
+
+    name: str
+    pool: int
+    targets: tuple[float, ...]
+    achieved: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "pool": self.pool,
+                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
+
+
 # -- writing packs ---------------------------------------------------------------------------
 
 
-def pack_dict(puzzle: PuzzleLike, levels: Sequence[Level]) -> dict[str, Any]:
-    """The level pack of `levels` as JSON-ready data (see docs/level-pack.md)."""
+def pack_dict(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None = None) -> dict[str, Any]:
+    """The level pack of `levels` as JSON-ready data (see docs/level-pack.md), with the
+    difficulty curve it was arranged by if given."""
+    if curve is not None and len(curve.targets) != len(levels):
+        raise ValueError(f"the curve has {len(curve.targets)} slots for {len(levels)} levels")
     board = puzzle.board
     goal = puzzle.goal
     sha = getattr(puzzle, "sha256", None)
@@ -60,6 +79,7 @@ def pack_dict(puzzle: PuzzleLike, levels: Sequence[Level]) -> dict[str, Any]:
             "cols": board.cols,
             "cells": [list(cell) for cell in board.cells],
         },
+        **({} if curve is None else {"curve": curve.to_json()}),
         "levels": [_level_dict(puzzle, level) for level in levels],
     }
 
@@ -96,14 +116,15 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
     }
 
 
-def pack_text(puzzle: PuzzleLike, levels: Sequence[Level]) -> str:
-    return json.dumps(pack_dict(puzzle, levels), indent=1, ensure_ascii=False) + "\n"
+def pack_text(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None = None) -> str:
+    return json.dumps(pack_dict(puzzle, levels, curve), indent=1, ensure_ascii=False) + "\n"
 
 
-def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> Path:
+def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
+              curve: PackCurve | None = None) -> Path:
     """Write the level pack of `levels` to `path` (through a temporary file and a rename)."""
     path = Path(path)
-    atomic_write(path, pack_text(puzzle, levels).encode())
+    atomic_write(path, pack_text(puzzle, levels, curve).encode())
     return path
 
 
@@ -127,6 +148,8 @@ class PackHeader:
     goal: Goal
     sha256: str | None
     format: str = PACK_FORMAT
+    curve: PackCurve | None = None
+    """The difficulty curve the pack was arranged by, if `curator pack` wrote it."""
 
     @cached_property
     def rules(self) -> Rules:
@@ -169,12 +192,37 @@ class _PackReader(TableReader):
             if fmt.startswith(PACK_FORMAT_NAME + "/"):
                 raise self.fail("format", f"version {fmt!r} is not supported (this reader: {PACK_FORMAT!r})")
             raise self.fail("format", f"{fmt!r} is not a curator level pack ({PACK_FORMAT!r})")
-        self.only(data, {"format", "generator", "puzzle", "board", "levels"}, "")
+        self.only(data, {"format", "generator", "puzzle", "board", "curve", "levels"}, "")
         self.get(data, "generator", str, "")
         board = self.board(self.get(data, "board", dict, ""))
         header = self.header(self.get(data, "puzzle", dict, ""), board)
         items = self.get(data, "levels", list, "")
-        return header, [self.level(item, header, f"levels[{i}]") for i, item in enumerate(items)]
+        levels = [self.level(item, header, f"levels[{i}]") for i, item in enumerate(items)]
+        curve = self.get(data, "curve", dict, "", None)
+        if curve is not None:
+            header = replace(header, curve=self.curve(curve, len(levels)))
+        return header, levels
+
+    def curve(self, table: dict, levels: int) -> PackCurve:
+        self.only(table, {"name", "pool", "slots"}, "curve")
+        name = self.get(table, "name", str, "curve")
+        pool = self.get(table, "pool", int, "curve")
+        if pool < levels:
+            raise self.fail("curve.pool", f"must be at least the number of levels ({levels}), got {pool}")
+        slots = self.get(table, "slots", list, "curve")
+        if len(slots) != levels:
+            raise self.fail("curve.slots", f"has {len(slots)} slots for {levels} levels")
+        figures: list[tuple[float, float]] = []
+        for i, slot in enumerate(slots):
+            where = f"curve.slots[{i}]"
+            if not isinstance(slot, dict):
+                raise self.fail(where, "must be an object")
+            self.only(slot, {"target", "difficulty"}, where)
+            pair = tuple(self.get(slot, key, (int, float), where) for key in ("target", "difficulty"))
+            if not all(abs(v) < 1e300 and math.isfinite(v) for v in pair):
+                raise self.fail(where, f"target and difficulty must be finite numbers, got {slot!r}")
+            figures.append((float(pair[0]), float(pair[1])))
+        return PackCurve(name, pool, tuple(t for t, _ in figures), tuple(d for _, d in figures))
 
     def board(self, table: dict) -> Board:
         self.only(table, {"grid", "rows", "cols", "cells"}, "board")

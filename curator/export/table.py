@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from curator.common.files import atomic_write
+from curator.export.pack import PackCurve
 from curator.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
 
 COLUMNS = (
@@ -94,6 +95,13 @@ def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[s
     return [path]
 
 
-def write_csv(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path) -> list[Path]:
-    """Write the CSV file (a header line, then one row per level)."""
-    return write_table(path, COLUMNS, rows(puzzle, levels))
+def write_csv(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
+              curve: PackCurve | None = None) -> list[Path]:
+    """Write the CSV file (a header line, then one row per level); a pack's curve adds the
+    column `target` (the difficulty its slot aims at) after `difficulty`."""
+    if curve is None:
+        return write_table(path, COLUMNS, rows(puzzle, levels))
+    at = COLUMNS.index("difficulty") + 1
+    columns = (*COLUMNS[:at], "target", *COLUMNS[at:])
+    table = [{**row, "target": repr(target)} for row, target in zip(rows(puzzle, levels), curve.targets)]
+    return write_table(path, columns, table)

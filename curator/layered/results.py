@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from curator.arrange import Pack, arrange, read_curve
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import Naming, at_least, real_span
@@ -29,6 +30,7 @@ from curator.layered.select import (
     count_matches,
     counts_text,
     cross_check,
+    draw_pool,
     make_filters,
     parse_sort,
     select,
@@ -41,6 +43,8 @@ from curator.level import Level, PuzzleLike, draw, position_json
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
                    "canonical")
 """The keywords of `count` and `select` that say which positions match."""
+POOL_SIZE = 5000
+"""Candidate levels a pack is chosen from, unless told otherwise."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,26 @@ class LayeredResults:
         sort, limit (see `curator.layered.select`)."""
         return self.selection(**keywords).levels
 
+    def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
+             progress: Callable[[int, int], None] | None = None, **filters: Any) -> Pack:
+        """A pack of `size` levels matching the filters whose difficulty follows `curve` from
+        easy to hard: a name of `curator.arrange.CURVES` or a level pack file whose order it
+        follows. The candidates are `pool` matching levels drawn evenly across piece counts
+        with `seed`, one per class (`canonical` is implied); see `curator.arrange.arrange`
+        for the variety rules. `progress(done, total)` follows the rating of the pool.
+        """
+        at_least(size, 1, self._name("size"))
+        at_least(pool, 1, self._name("pool"))
+        at_least(seed, 0, self._name("seed"))
+        if filters.get("canonical", True) is not True:
+            raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
+        if size > pool:
+            raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
+        shape = read_curve(curve, self._name("curve"))
+        chosen = self.filters(**{**filters, "canonical": True})
+        candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress)
+        return arrange(candidates.levels, size, shape, self._name)
+
     # -- single positions --------------------------------------------------------------------
 
     @property
@@ -232,8 +256,10 @@ class LayeredResults:
 
     def export(self, levels: Sequence[Level], path: str | Path, format: str = "json") -> list[Path]:
         """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
-        return the files written (see `curator.export`)."""
-        return write(format, self.puzzle, levels, path)
+        return the files written (see `curator.export`). A `Pack` keeps its curve in the
+        json, csv and html files."""
+        curve = levels.record() if isinstance(levels, Pack) else None
+        return write(format, self.puzzle, list(levels), path, curve=curve)
 
 
 def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,

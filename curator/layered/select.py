@@ -28,7 +28,7 @@ Order of operations of `select`
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numba
@@ -430,7 +430,6 @@ def select(
 
     `explorer` searches the picked positions (by default one pruned by the store's layers).
     """
-    puzzle = store.puzzle()
     every = sort is not None or difficulty is not None  # metrics of every pick before the limit
     try:
         picked, matched = pick(store, filters, sample, seed, None if every else limit, cap)
@@ -440,11 +439,7 @@ def select(
         raise SelectionError(
             f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
         ) from None
-    if picked and explorer is None:
-        explorer = Explorer(puzzle, store.solvable_words())
-    levels = [describe(puzzle, explorer, layer, rank) for layer, rank in picked]
-    for level in levels:
-        cross_check(store, level)
+    levels = rate(store, picked, explorer)
     if difficulty is not None:
         levels = within_difficulty(levels, difficulty)
     if sort is not None:
@@ -476,25 +471,7 @@ def pick(
     puzzle = store.puzzle()
     matcher = Matcher(puzzle, filters)
     stop_at = limit if sample is None else None
-    blocks: list[_Block] = []
-    total = cached = 0
-    complete = True
-    for layer in selected_layers(store, puzzle, filters):
-        bits = store.load(layer, mmap=True)
-        for first, last in matcher.spans(layer):
-            if stop_at is not None and total >= stop_at:
-                complete = False
-                break
-            count, ranks = matcher.count(bits, first, last)
-            if ranks is not None:
-                if cached + count <= CACHE_RANKS:
-                    cached += count
-                else:
-                    ranks = None
-            blocks.append(_Block(layer, first, last, count, ranks))
-            total += count
-        if not complete:
-            break
+    blocks, total, complete = _scan(store, matcher, selected_layers(store, puzzle, filters), stop_at)
     keep = min(total, sample or total, limit or total)
     if cap is not None and keep > cap:
         raise _TooMany(keep)
@@ -505,6 +482,96 @@ def pick(
     if limit is not None:
         wanted = wanted[:limit]
     return _pick(store, matcher, blocks, wanted), (total if complete else None)
+
+
+def _scan(store: LayerStore, matcher: Matcher, layers: list[Layer], stop_at: int | None = None,
+          ) -> tuple[list[_Block], int, bool]:
+    """The blocks of `layers` with their numbers of matches (and their ranks while few enough
+    are cached), the total, and whether the scan went through (False: stopped at `stop_at`)."""
+    blocks: list[_Block] = []
+    total = cached = 0
+    for layer in layers:
+        bits = store.load(layer, mmap=True)
+        for first, last in matcher.spans(layer):
+            if stop_at is not None and total >= stop_at:
+                return blocks, total, False
+            count, ranks = matcher.count(bits, first, last)
+            if ranks is not None:
+                if cached + count <= CACHE_RANKS:
+                    cached += count
+                else:
+                    ranks = None
+            blocks.append(_Block(layer, first, last, count, ranks))
+            total += count
+    return blocks, total, True
+
+
+def draw_pool(
+    store: LayerStore,
+    filters: Filters,
+    size: int,
+    seed: int = 0,
+    explorer: Explorer | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Selection:
+    """Up to `size` matching levels with their metrics, drawn evenly across piece counts.
+
+    Each piece count the filters allow gets an equal share of `size` (a count with fewer
+    matches gives what it cannot fill to the others); within a count, its share is drawn
+    uniformly without replacement with `numpy.random.default_rng([seed, pieces])`. A designer's
+    pool so spans every size of level, not only the most numerous one. `progress(done, total)`
+    is called as levels are rated. `matched` is the number of matching positions.
+    """
+    puzzle = store.puzzle()
+    matcher = Matcher(puzzle, filters)
+    tiers: dict[int, list[Layer]] = {}
+    for layer in selected_layers(store, puzzle, filters):
+        tiers.setdefault(layer.pieces, []).append(layer)
+    scans = {pieces: _scan(store, matcher, layers) for pieces, layers in tiers.items()}
+    shares = pool_shares({pieces: total for pieces, (_, total, _) in scans.items()}, size)
+    picked: list[tuple[Layer, int]] = []
+    for pieces, (blocks, total, _) in scans.items():
+        share = shares[pieces]
+        if share < total:
+            wanted = np.sort(np.random.default_rng([seed, pieces]).choice(total, size=share, replace=False))
+        else:
+            wanted = np.arange(total, dtype=np.int64)
+        picked += _pick(store, matcher, blocks, wanted)
+    matched = sum(total for _, total, _ in scans.values())
+    return Selection(rate(store, picked, explorer, progress), matched)
+
+
+def pool_shares(totals: dict[int, int], size: int) -> dict[int, int]:
+    """How many of `size` to draw from each group of `totals` matches: equal shares, and what
+    a small group cannot fill goes to the larger ones.
+
+    >>> pool_shares({2: 11, 3: 69, 4: 846, 5: 10682}, 400)
+    {2: 11, 3: 69, 4: 160, 5: 160}
+    """
+    shares: dict[int, int] = {}
+    left = size
+    order = sorted(totals, key=lambda key: (totals[key], key))
+    for i, key in enumerate(order):
+        shares[key] = min(totals[key], left // (len(order) - i))
+        left -= shares[key]
+    return {key: shares[key] for key in totals}
+
+
+def rate(store: LayerStore, picked: list[tuple[Layer, int]], explorer: Explorer | None = None,
+         progress: Callable[[int, int], None] | None = None) -> list[Level]:
+    """The levels at the picked (layer, rank) with their metrics, each cross-checked against
+    its stored bits; `explorer` searches them (by default one pruned by the store's layers)."""
+    puzzle = store.puzzle()
+    if picked and explorer is None:
+        explorer = Explorer(puzzle, store.solvable_words())
+    levels = []
+    for layer, rank in picked:
+        level = describe(puzzle, explorer, layer, rank)
+        cross_check(store, level)
+        levels.append(level)
+        if progress is not None:
+            progress(len(levels), len(picked))
+    return levels
 
 
 def matches(store: LayerStore, filters: Filters) -> Iterator[tuple[Layer, np.ndarray]]:

@@ -1,0 +1,265 @@
+"""Arranging levels into a pack: N levels from a pool of candidates whose difficulty follows a
+curve from easy to hard, with variety (no two levels of one class, every piece count of the
+pool, no two neighbours opening with the same move). `LayeredResults.pack` draws the pool.
+
+    >>> from curator.arrange import CURVES
+    >>> [round(float(f), 2) for f in CURVES["ease-in"].fractions(5)]
+    [0.0, 0.06, 0.25, 0.56, 1.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from curator.common.errors import SelectionError
+from curator.common.keywords import Naming, same_name
+from curator.export.pack import PackCurve, PackError, load_pack
+from curator.level import Level
+
+STEPS = 5
+"""Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""
+
+
+@dataclass(frozen=True)
+class Curve:
+    """Where each slot of a pack sits among the pool's difficulties, from 0 (the easiest
+    candidate) to 1 (the hardest): slot i of n gets the pool's `fractions(n)[i]` quantile."""
+
+    name: str
+    fractions: Callable[[int], np.ndarray] = field(compare=False, repr=False)
+    """One fraction in [0, 1] per slot, for a pack of n levels."""
+
+
+def _along(size: int) -> np.ndarray:
+    """Each slot's place along the pack, from 0 (first) to 1 (last)."""
+    return np.linspace(0.0, 1.0, size) if size > 1 else np.zeros(1)
+
+
+def _smooth(shape: Callable[[np.ndarray], np.ndarray]) -> Callable[[int], np.ndarray]:
+    return lambda size: shape(_along(size))
+
+
+def _steps(size: int) -> np.ndarray:
+    """Plateaus of equal length, rising evenly from the easiest to the hardest."""
+    steps = min(STEPS, size)
+    group = np.arange(size) * steps // size
+    return group / max(steps - 1, 1)
+
+
+CURVES: dict[str, Curve] = {
+    "linear": Curve("linear", _smooth(lambda x: x)),
+    "ease-in": Curve("ease-in", _smooth(lambda x: x * x)),
+    "ease-out": Curve("ease-out", _smooth(lambda x: 1 - (1 - x) ** 2)),
+    "steps": Curve("steps", _steps),
+}
+"""The named curves: linear, slow then fast (ease-in), fast then slow (ease-out), plateaus
+(`steps`: five levels of difficulty, or one per slot in packs of fewer than five)."""
+
+
+def curve_from_levels(name: str, levels: Sequence[Level]) -> Curve:
+    """The difficulty profile of an ordered list of levels (e.g. a shipped game's order):
+    each level's quantile among them, ties sharing their mean quantile; slots between two
+    levels of the profile interpolate."""
+    values = np.array([level.difficulty for level in levels], dtype=float)
+    values = values[np.isfinite(values)]
+    if values.shape[0] < 2:
+        raise SelectionError(f"curve {name}: needs at least 2 levels with a difficulty, "
+                             f"has {values.shape[0]}")
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(values.shape[0])
+    ranks[order] = np.arange(values.shape[0], dtype=float)
+    for value in np.unique(values):  # ties share their mean rank
+        same = values == value
+        ranks[same] = ranks[same].mean()
+    profile = ranks / (values.shape[0] - 1)
+    steps = np.arange(profile.shape[0])
+    return Curve(name, lambda size: np.interp(_along(size) * (profile.shape[0] - 1), steps, profile))
+
+
+def read_curve(text: str | Path, what: str = "curve") -> Curve:
+    """A named curve (see CURVES) or the profile of a level pack file."""
+    if isinstance(text, str) and text in CURVES:
+        return CURVES[text]
+    path = Path(text)
+    if not path.is_file():
+        raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "
+                             "nor a level pack file")
+    try:
+        _, levels = load_pack(path)
+    except PackError as exc:
+        raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
+    return curve_from_levels(str(path), levels)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place of a pack: the difficulty it aims at and the level put there."""
+
+    target: float
+    level: Level
+
+    @property
+    def difficulty(self) -> float:
+        return self.level.difficulty
+
+
+@dataclass(frozen=True)
+class Pack(Sequence[Level]):
+    """Levels in the order a player meets them, with the curve they follow; a sequence of
+    its levels, so it exports like any list of levels."""
+
+    curve: str
+    pool: int
+    """How many candidate levels the pack was chosen from."""
+    slots: tuple[Slot, ...]
+
+    @property
+    def levels(self) -> list[Level]:
+        return [slot.level for slot in self.slots]
+
+    def record(self) -> PackCurve:
+        """The curve as the level-pack file records it."""
+        return PackCurve(self.curve, self.pool, tuple(s.target for s in self.slots),
+                         tuple(s.difficulty for s in self.slots))
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [slot.level for slot in self.slots[index]]
+        return self.slots[index].level
+
+    def __iter__(self) -> Iterator[Level]:
+        return (slot.level for slot in self.slots)
+
+
+# -- variety -------------------------------------------------------------------------------
+
+Shape = tuple[int, int, int] | None
+"""A move's shape: the moving piece's type and its displacement (rows, columns); None for a
+level without moves."""
+
+
+_NO_SHAPE = ("before the first slot",)
+"""Equal to no shape: what the first slot must not repeat."""
+
+
+def first_move_shape(level: Level) -> Shape:
+    """The shape of the first move of the level's solution.
+
+    Two levels open alike when their first moves move the same kind of piece by the same
+    vector, wherever on the board.
+    """
+    if not level.solution:
+        return None
+    source, target = level.solution[0]
+    cells = level.puzzle.board.cells
+    return (level.position[source], cells[target][0] - cells[source][0], cells[target][1] - cells[source][1])
+
+
+def candidates(pool: Sequence[Level]) -> list[Level]:
+    """The levels of a pool that can be shipped: rated (finite difficulty) and not already
+    at the goal (at least one move)."""
+    return [level for level in pool if math.isfinite(level.difficulty) and level.solution]
+
+
+def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_name) -> Pack:
+    """`size` levels of `pool` (distinct classes: draw the pool canonically) in the order of
+    `curve`, with variety.
+
+    Slot i aims at the pool's difficulty quantile `curve.fractions(size)[i]`. The slots are
+    filled in order, each with the unused candidate nearest to its target (ties: lower
+    difficulty, then fewer pieces, layer, rank) whose first move differs in shape from the
+    previous level's, and of a piece count that has fewer than `cap(size, counts)` levels
+    yet (that cap gives way only when no candidate meets it). Then, while the pack has room
+    for every piece count of the pool and one is missing, the single exchange that brings it
+    in at the least cost in distance to the targets is made (never taking out the last level
+    of a count, never putting two equal openings side by side). Deterministic: the same pool
+    gives the same pack. Errors name `size` as `name` spells it.
+    """
+    usable = sorted(candidates(pool), key=lambda lv: (lv.difficulty, lv.pieces, lv.layer, lv.rank))
+    if size > len(usable):
+        raise SelectionError(
+            f"{name('size')} {size} is larger than the pool of {len(usable)} candidate levels; "
+            "widen the filters or the pool"
+        )
+    arranging = _Arranging(usable, np.quantile([lv.difficulty for lv in usable], curve.fractions(size)))
+    arranging.fill()
+    arranging.cover()
+    slots = tuple(Slot(float(t), usable[i]) for t, i in zip(arranging.targets, arranging.chosen))
+    return Pack(curve.name, len(pool), slots)
+
+
+def cap(size: int, counts: int) -> int:
+    """Most levels of one piece count in a pack of `size` from a pool of `counts` piece
+    counts: twice an even share."""
+    return math.ceil(2 * size / counts)
+
+
+class _Arranging:
+    """The slots of a pack being filled: `chosen[i]` indexes the level of slot i in `usable`
+    (sorted by difficulty)."""
+
+    def __init__(self, usable: list[Level], targets: np.ndarray) -> None:
+        self.usable = usable
+        self.targets = targets
+        self.difficulties = np.array([level.difficulty for level in usable])
+        self.shapes = [first_move_shape(level) for level in usable]
+        self.pieces = [level.pieces for level in usable]
+        self.counts = sorted(set(self.pieces))
+        self.chosen: list[int] = []
+
+    def fill(self) -> None:
+        free = np.ones(len(self.usable), dtype=bool)
+        most = cap(len(self.targets), len(self.counts))
+        used: dict[int, int] = {}
+        for slot, target in enumerate(self.targets):
+            order = np.argsort(np.abs(self.difficulties - target), kind="stable")
+            previous = self.shapes[self.chosen[-1]] if slot else _NO_SHAPE
+            opens = [i for i in order if free[i] and self.shapes[i] != previous]
+            within = [i for i in opens if used.get(self.pieces[i], 0) < most]
+            if not opens:
+                raise SelectionError(f"no level of the pool can follow slot {slot} without repeating its "
+                                     "opening move; widen the filters or the pool")
+            pick = int((within or opens)[0])
+            free[pick] = False
+            used[self.pieces[pick]] = used.get(self.pieces[pick], 0) + 1
+            self.chosen.append(pick)
+
+    def cover(self) -> None:
+        if len(self.targets) < len(self.counts):
+            return
+        while missing := [k for k in self.counts if k not in {self.pieces[i] for i in self.chosen}]:
+            exchange = self._best_exchange(missing[0])
+            if exchange is None:
+                return
+            slot, level = exchange
+            self.chosen[slot] = level
+
+    def _best_exchange(self, pieces: int) -> tuple[int, int] | None:
+        """(slot, level of `pieces` pieces) whose exchange costs least, if any is allowed."""
+        taken = set(self.chosen)
+        held = [self.pieces[i] for i in self.chosen]
+        best = None
+        for slot, current in enumerate(self.chosen):
+            if held.count(self.pieces[current]) < 2:
+                continue
+            target = self.targets[slot]
+            for level in range(len(self.usable)):
+                if self.pieces[level] != pieces or level in taken or not self._fits(slot, level):
+                    continue
+                cost = abs(self.difficulties[level] - target) - abs(self.difficulties[current] - target)
+                if best is None or cost < best[0]:
+                    best = (cost, slot, level)
+        return None if best is None else (best[1], best[2])
+
+    def _fits(self, slot: int, level: int) -> bool:
+        """Whether `level` in `slot` opens unlike its neighbours."""
+        neighbours = [self.chosen[s] for s in (slot - 1, slot + 1) if 0 <= s < len(self.chosen)]
+        return all(self.shapes[n] != self.shapes[level] for n in neighbours)
