@@ -1,6 +1,7 @@
 """How well difficulty orders the 248 shipped Fling! boards like the game's 35 published levels.
 
     python3 benchmarks/difficulty.py
+    python3 benchmarks/difficulty.py --pack packs/fling-shipped.json   # also the boards as a pack
 
 Every board is rated exactly (`curator.layered.metrics`); the two constants of the formula
 are fitted again with leave-one-level-out cross-validation: for each published level, fit
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize
 
+from curator.export.pack import save_pack
 from curator.layered.metrics import LEGAL_WEIGHT, SEARCH_WEIGHT, solve_position, spearman
 from curator.layered.puzzle import load_puzzle
 from curator.layered.search import Explorer
@@ -48,7 +50,8 @@ def rated_boards() -> list[dict]:
         position = tuple(1 if cell in balls else 0 for cell in puzzle.board.cells)
         level = solve_position(puzzle, position, explorer)
         boards.append({"level": number, "balls": len(balls), "moves": len(level.solution),
-                       "search": level.search, "legal": level.legal_moves, "difficulty": level.difficulty})
+                       "search": level.search, "legal": level.legal_moves, "difficulty": level.difficulty,
+                       "rated": level})
     return boards
 
 
@@ -100,10 +103,14 @@ def within(values: np.ndarray, level: np.ndarray, balls: np.ndarray) -> tuple[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="where to write the figures")
+    parser.add_argument("--pack", type=Path, help="also write the boards as a level pack in the "
+                        "published order (a curve for `curator pack`)")
     args = parser.parse_args()
     start = time.perf_counter()
     boards = rated_boards()
     rating_seconds = time.perf_counter() - start
+    if args.pack:
+        save_pack(load_puzzle(ROOT / "puzzles" / "fling.toml"), [b["rated"] for b in boards], args.pack)
     x = features(boards)
     level = np.array([b["level"] for b in boards])
     balls = np.array([b["balls"] for b in boards])

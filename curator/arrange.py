@@ -10,6 +10,7 @@ pool, no two neighbours opening with the same move). `LayeredResults.pack` draws
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,15 +174,27 @@ def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_
     """`size` levels of `pool` (distinct classes: draw the pool canonically) in the order of
     `curve`, with variety.
 
-    Slot i aims at the pool's difficulty quantile `curve.fractions(size)[i]`. The slots are
-    filled in order, each with the unused candidate nearest to its target (ties: lower
-    difficulty, then fewer pieces, layer, rank) whose first move differs in shape from the
-    previous level's, and of a piece count that has fewer than `cap(size, counts)` levels
-    yet (that cap gives way only when no candidate meets it). Then, while the pack has room
-    for every piece count of the pool and one is missing, the single exchange that brings it
-    in at the least cost in distance to the targets is made (never taking out the last level
-    of a count, never putting two equal openings side by side). Deterministic: the same pool
-    gives the same pack. Errors name `size` as `name` spells it.
+    Slot i aims at the pool's difficulty quantile `curve.fractions(size)[i]`.
+
+    1. **choose**: the slots are filled in order, each with the unused candidate nearest to
+       its target (ties: lower difficulty, then fewer pieces, layer, rank) whose first move
+       differs in shape from the previous one's, and of a piece count that has fewer than
+       `cap(size, counts)` levels yet (the cap gives way only when no candidate meets it);
+    2. **cover**: while the pack has room for every piece count of the pool and one is
+       missing, the exchange of one level for one of that count that costs least is made
+       (never taking out the last level of a count);
+    3. **order**: the levels go to the slots by rank (the easiest to the slot with the lowest
+       target, ...), which puts them nearest to their targets in sum;
+    4. **openings**: while two neighbours open with the same move shape, the exchange of two
+       slots that parts them at the least cost is made; if no exchange parts them, the
+       pack of step 1 stands (its openings alternate by construction).
+
+    Step 1 looks ahead: a level is taken only if the rest of the pool can still fill the
+    remaining slots without two equal openings side by side; step 2 keeps that true. So
+    SelectionError comes only when the pool cannot make such a pack at all.
+
+    Costs are the sum over slots of |difficulty - target|. Deterministic: the same pool gives
+    the same pack. Errors name `size` as `name` spells it.
     """
     usable = sorted(candidates(pool), key=lambda lv: (lv.difficulty, lv.pieces, lv.layer, lv.rank))
     if size > len(usable):
@@ -190,8 +203,12 @@ def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_
             "widen the filters or the pool"
         )
     arranging = _Arranging(usable, np.quantile([lv.difficulty for lv in usable], curve.fractions(size)))
-    arranging.fill()
+    arranging.choose()
+    chosen = list(arranging.chosen)  # neighbours open differently by construction
     arranging.cover()
+    arranging.order()
+    if not arranging.part_openings():
+        arranging.chosen = chosen
     slots = tuple(Slot(float(t), usable[i]) for t, i in zip(arranging.targets, arranging.chosen))
     return Pack(curve.name, len(pool), slots)
 
@@ -200,6 +217,10 @@ def cap(size: int, counts: int) -> int:
     """Most levels of one piece count in a pack of `size` from a pool of `counts` piece
     counts: twice an even share."""
     return math.ceil(2 * size / counts)
+
+
+NEAREST = 3
+"""Candidates of a missing piece count tried per slot when covering (the nearest to its target)."""
 
 
 class _Arranging:
@@ -211,55 +232,109 @@ class _Arranging:
         self.targets = targets
         self.difficulties = np.array([level.difficulty for level in usable])
         self.shapes = [first_move_shape(level) for level in usable]
-        self.pieces = [level.pieces for level in usable]
-        self.counts = sorted(set(self.pieces))
+        self.pieces = np.array([level.pieces for level in usable])
+        self.counts = sorted({int(k) for k in self.pieces})
         self.chosen: list[int] = []
 
-    def fill(self) -> None:
+    def choose(self) -> None:
         free = np.ones(len(self.usable), dtype=bool)
+        left = Counter(self.shapes)
         most = cap(len(self.targets), len(self.counts))
-        used: dict[int, int] = {}
+        used: Counter[int] = Counter()
         for slot, target in enumerate(self.targets):
             order = np.argsort(np.abs(self.difficulties - target), kind="stable")
             previous = self.shapes[self.chosen[-1]] if slot else _NO_SHAPE
-            opens = [i for i in order if free[i] and self.shapes[i] != previous]
-            within = [i for i in opens if used.get(self.pieces[i], 0) < most]
-            if not opens:
-                raise SelectionError(f"no level of the pool can follow slot {slot} without repeating its "
-                                     "opening move; widen the filters or the pool")
-            pick = int((within or opens)[0])
+            remaining = len(self.targets) - slot - 1
+            opens = [int(i) for i in order if free[i] and self.shapes[i] != previous]
+            within = [i for i in opens if used[int(self.pieces[i])] < most]
+            pick = next((i for i in within + opens if self._leaves_room(left, i, remaining)), None)
+            if pick is None:
+                raise SelectionError(f"the pool cannot fill slot {slot + 1} without two neighbouring levels "
+                                     "opening with the same move; widen the filters or the pool")
             free[pick] = False
-            used[self.pieces[pick]] = used.get(self.pieces[pick], 0) + 1
+            left[self.shapes[pick]] -= 1
+            used[int(self.pieces[pick])] += 1
             self.chosen.append(pick)
+
+    def _leaves_room(self, left: Counter, level: int, remaining: int) -> bool:
+        """Whether the free levels but `level` can fill the `remaining` slots after it."""
+        left[self.shapes[level]] -= 1
+        room = _can_follow(left, self.shapes[level], remaining)
+        left[self.shapes[level]] += 1
+        return room
+
+    def cost(self, chosen: Sequence[int]) -> float:
+        """The cost of a set of levels placed by rank (see `order`)."""
+        return float(np.abs(np.sort(self.difficulties[list(chosen)]) - np.sort(self.targets)).sum())
 
     def cover(self) -> None:
         if len(self.targets) < len(self.counts):
             return
-        while missing := [k for k in self.counts if k not in {self.pieces[i] for i in self.chosen}]:
-            exchange = self._best_exchange(missing[0])
+        while missing := [k for k in self.counts if k not in set(self.pieces[self.chosen].tolist())]:
+            exchange = self._cheapest_exchange(missing[0])
             if exchange is None:
                 return
-            slot, level = exchange
-            self.chosen[slot] = level
+            out, into = exchange
+            self.chosen[self.chosen.index(out)] = into
 
-    def _best_exchange(self, pieces: int) -> tuple[int, int] | None:
-        """(slot, level of `pieces` pieces) whose exchange costs least, if any is allowed."""
-        taken = set(self.chosen)
-        held = [self.pieces[i] for i in self.chosen]
+    def _cheapest_exchange(self, pieces: int) -> tuple[int, int] | None:
+        """(level out, level of `pieces` pieces in) costing least, if any level may go out
+        (leaving a set that can still be ordered with no equal openings side by side)."""
+        held = self.pieces[self.chosen].tolist()
+        leaving = [i for i in self.chosen if held.count(self.pieces[i]) > 1]
+        of_count = np.flatnonzero(self.pieces == pieces)
+        nearest = set()
+        for target in self.targets:
+            gaps = np.abs(self.difficulties[of_count] - target)
+            nearest.update(int(i) for i in of_count[np.argsort(gaps, kind="stable")[:NEAREST]])
         best = None
-        for slot, current in enumerate(self.chosen):
-            if held.count(self.pieces[current]) < 2:
-                continue
-            target = self.targets[slot]
-            for level in range(len(self.usable)):
-                if self.pieces[level] != pieces or level in taken or not self._fits(slot, level):
+        for into in sorted(nearest):
+            for out in leaving:
+                exchanged = [into if i == out else i for i in self.chosen]
+                if not _can_follow(Counter(self.shapes[i] for i in exchanged), _NO_SHAPE, len(exchanged)):
                     continue
-                cost = abs(self.difficulties[level] - target) - abs(self.difficulties[current] - target)
+                cost = self.cost(exchanged)
                 if best is None or cost < best[0]:
-                    best = (cost, slot, level)
+                    best = (cost, out, into)
         return None if best is None else (best[1], best[2])
 
-    def _fits(self, slot: int, level: int) -> bool:
-        """Whether `level` in `slot` opens unlike its neighbours."""
-        neighbours = [self.chosen[s] for s in (slot - 1, slot + 1) if 0 <= s < len(self.chosen)]
-        return all(self.shapes[n] != self.shapes[level] for n in neighbours)
+    def order(self) -> None:
+        by_difficulty = sorted(self.chosen, key=lambda i: (self.difficulties[i], i))
+        slots = np.argsort(self.targets, kind="stable")
+        for slot, level in zip(slots, by_difficulty):
+            self.chosen[slot] = level
+
+    def clashes(self, chosen: Sequence[int]) -> int:
+        """Neighbours opening with the same move shape."""
+        return sum(self.shapes[a] == self.shapes[b] for a, b in zip(chosen, chosen[1:]))
+
+    def part_openings(self) -> bool:
+        """Whether the neighbours could all be parted (exchanges of two slots, the cheapest
+        first)."""
+        while clashes := self.clashes(self.chosen):
+            best = None
+            shapes = [self.shapes[i] for i in self.chosen]
+            clashing = {s for t in range(1, len(shapes)) if shapes[t] == shapes[t - 1] for s in (t - 1, t)}
+            for a in sorted(clashing):
+                for b in range(len(self.chosen)):
+                    if b == a:
+                        continue
+                    swapped = list(self.chosen)
+                    swapped[a], swapped[b] = swapped[b], swapped[a]
+                    if self.clashes(swapped) < clashes:
+                        cost = float(np.abs(self.difficulties[swapped] - self.targets).sum())
+                        if best is None or cost < best[0]:
+                            best = (cost, swapped)
+            if best is None:
+                return False
+            self.chosen = best[1]
+        return True
+
+
+def _can_follow(shapes: Counter, after: Shape | tuple, slots: int) -> bool:
+    """Whether `slots` levels drawn from these counts of opening shapes can follow a level
+    opening with `after`, no two neighbours alike: a shape fits at most in every other slot,
+    and `after`'s shape not in the first one."""
+    room = sum(min(count, slots // 2 if shape == after else (slots + 1) // 2)
+               for shape, count in shapes.items())
+    return room >= slots
