@@ -634,3 +634,42 @@ def pack_command(
                             progress=progress, **keywords)
     out.print(render.pack_table(results.puzzle, pack), width=None if out.is_terminal else 160)
     _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
+
+
+# -- serve ---------------------------------------------------------------------------------
+
+
+@app.command("serve")
+@friendly_errors
+def serve_command(
+    directories: list[Path] = typer.Argument(
+        ..., metavar="DIR", help="Results folders to show (written by `curator analyze`)."
+    ),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", metavar="HOST", help="Address to listen on (only this machine by default)."
+    ),
+    port: int = typer.Option(8000, "--port", metavar="PORT", min=0, max=65535, help="Port to listen on."),
+) -> None:
+    """Open a designer's workspace in the browser: layer tables, level search, play with
+    hints from the stored bits, and packs to download.
+
+    It reads only the folders named here; its JSON API is described at /openapi.json.
+    Needs the serve extra: pip install 'curator\\[serve]'.
+    """
+    try:
+        import uvicorn
+
+        from curator.web.app import create_app
+    except ImportError as exc:
+        raise _fail(1, f"serve needs the serve extra ({exc.name} is missing): pip install 'curator[serve]'")
+    try:
+        web = create_app(directories)
+    except StoreError as exc:
+        raise UsageError(str(exc))
+    err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it)", highlight=False)
+    uvicorn.run(web, host=host, port=port, log_level="warning")
+
+
+def _url_host(host: str) -> str:
+    """`host` as it goes into a URL (IPv6 addresses in brackets)."""
+    return f"[{host}]" if ":" in host else host

@@ -38,12 +38,18 @@ def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int) -> Lev
 def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None) -> Level:
     """The level of an arbitrary position (e.g. one a designer drew); `explorer` may bring
     stored layers to prune the search with."""
-    if len(position) != puzzle.board.size:
-        raise SelectionError(f"a position has {puzzle.board.size} cells, got {len(position)}")
-    if any(not isinstance(v, int | np.integer) or not 0 <= v <= len(puzzle.piece_types) for v in position):
-        raise SelectionError(f"position entries are 0 (empty) to {len(puzzle.piece_types)} (a piece type)")
+    check_position(puzzle, position)
     layer, rank = StateSpace(puzzle).rank(position)
     return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position))
+
+
+def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
+    """SelectionError unless `position` has one entry per cell, each empty or a piece type."""
+    if len(position) != puzzle.board.size:
+        raise SelectionError(f"a position has {puzzle.board.size} cells, got {len(position)}")
+    types = len(puzzle.piece_types)
+    if any(not isinstance(v, int | np.integer) or not 0 <= v <= types for v in position):
+        raise SelectionError(f"position entries are 0 (empty) to {types} (a piece type)")
 
 
 def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...]) -> Level:

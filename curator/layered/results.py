@@ -78,6 +78,31 @@ class StoredPosition:
         return svg_text(picture(self.puzzle, self.position, f"{self.layer} #{self.rank}"))
 
 
+@dataclass(frozen=True)
+class Status:
+    """Where a position stands (what `LayeredResults.status` answers)."""
+
+    position: tuple[int, ...]
+    pieces: int
+    goal: bool
+    """It is a goal position: the game is won."""
+    solvable: bool
+    unique: bool
+    all_moves: bool
+    stored: bool
+    """The answer comes from the stored bits (else from a search)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One legal move of a position and where it leads (see `LayeredResults.moves`)."""
+
+    move: tuple[int, int]
+    """(from_cell, to_cell), cell indices in `Board.cells` order."""
+    position: tuple[int, ...]
+    solvable: bool
+
+
 class LayeredResults:
     """The stored layers of one puzzle, opened with `curator.open(directory)`.
 
@@ -195,16 +220,50 @@ class LayeredResults:
     def solve(self, board: str | Sequence[int]) -> Level:
         """The level of any position: a drawing (as `curator solve --board` takes it) or one
         entry per cell (0 empty, t = piece type t)."""
-        if isinstance(board, str):
-            position = parse_drawing(board, self.puzzle)
-        elif isinstance(board, Sequence | np.ndarray):
-            position = tuple(board)
-        else:
-            what = self._name("board")
-            raise SelectionError(f"{what} must be a drawing or one entry per cell, got {board!r}")
-        level = metrics.solve_position(self.puzzle, position, explorer=self.explorer)
+        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer)
         cross_check(self.store, level)
         return level
+
+    def _board(self, board: str | Sequence[int]) -> tuple[int, ...]:
+        if isinstance(board, str):
+            return parse_drawing(board, self.puzzle)
+        if isinstance(board, Sequence | np.ndarray):
+            return tuple(board)
+        what = self._name("board")
+        raise SelectionError(f"{what} must be a drawing or one entry per cell, got {board!r}")
+
+    def position(self, board: str | Sequence[int]) -> tuple[int, ...]:
+        """The position `board` names (as `solve` takes it), checked against the board and
+        the piece limits; SelectionError if it is not a position of this puzzle."""
+        position = self._board(board)
+        metrics.check_position(self.puzzle, position)
+        counts = StateSpace(self.puzzle).layer_of(position).counts
+        for letter, count, limit in zip(self.puzzle.piece_types, counts, self.puzzle.piece_limits):
+            if count > limit:
+                raise SelectionError(f"{self._name('board')} has {count} pieces {letter}, the puzzle at most "
+                                     f"{limit}")
+        return tuple(int(v) for v in position)
+
+    def status(self, board: str | Sequence[int]) -> Status:
+        """Whether a position is solvable, uniquely and all-moves solvable: its stored bits
+        where its layer is stored, else a search (pruned by the stored layers)."""
+        position = self.position(board)
+        layer, rank = StateSpace(self.puzzle).rank(position)
+        pieces = layer.pieces
+        goal = pieces == self.puzzle.goal.pieces
+        if self.store.record(layer) is not None:
+            bits = self.store.load(layer, mmap=True).at(rank)
+            return Status(position, pieces, goal and bits["solvable"], stored=True, **bits)
+        report = self.explorer.report(position)
+        return Status(position, pieces, goal and report.solvable, report.solvable, report.unique,
+                      report.all_moves, stored=False)
+
+    def moves(self, board: str | Sequence[int]) -> list[Outcome]:
+        """Every legal move of a position (by the rules), the position it leads to and
+        whether that one is still solvable (see `status`)."""
+        position = self.position(board)
+        found = self.puzzle.rules.moves_from(position, self.explorer.tables)
+        return [Outcome(move, child, self.status(child).solvable) for move, child in found]
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only

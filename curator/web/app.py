@@ -1,0 +1,257 @@
+"""The workspace's web app: a JSON API under /api/ over the results folders, and the page.
+
+`create_app(directories)` builds the FastAPI app that `curator serve` runs. The API is thin
+over `curator.open`'s results; every error is JSON {"detail": "one line"}: 404 for an unknown
+folder, 422 for a bad request, 500 for damaged stored results.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from curator import __version__
+from curator.cli.options import parse_cells, parse_counts, parse_range
+from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
+from curator.export import ExportError
+from curator.layered.results import LayeredResults
+from curator.level import Level
+from curator.picture import picture, svg_text
+from curator.web import models
+from curator.web.folders import Entry, Folders
+
+STATIC = Path(__file__).parent / "static"
+SEARCH_ABOVE = 2
+"""Positions may have this many pieces more than the largest stored layer (searched, not
+looked up), so that no request starts an unbounded search."""
+PACK_TYPES = {"json": "application/json", "html": "text/html; charset=utf-8"}
+
+router = APIRouter(prefix="/api", responses={
+    404: {"model": models.Problem, "description": "No such folder."},
+    422: {"model": models.Problem, "description": "A bad request: the one line says what is wrong."},
+    500: {"model": models.Problem, "description": "The folder's stored results are damaged."},
+})
+
+
+def create_app(directories: Sequence[str | Path]) -> FastAPI:
+    """The app serving `directories` (results folders); StoreError if one holds none."""
+    app = FastAPI(title="curator workspace", version=__version__,
+                  description="Look at levels, play them, and assemble packs from stored results.")
+    app.state.folders = Folders(directories)
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_api_route("/", _page, include_in_schema=False)
+    _error_handlers(app)
+    return app
+
+
+def _page() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+def _error_handlers(app: FastAPI) -> None:
+    def problem(status: int):
+        return lambda request, exc: JSONResponse({"detail": one_line(str(exc))}, status_code=status)
+
+    for kind in (SelectionError, PuzzleError, ExportError):
+        app.add_exception_handler(kind, problem(422))
+    app.add_exception_handler(StoreError, problem(500))
+    app.add_exception_handler(RequestValidationError, _invalid)
+
+
+def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """FastAPI's list of validation errors as one line: where, then what."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    return JSONResponse({"detail": one_line(f"{where}: {first.get('msg', 'invalid')}")}, status_code=422)
+
+
+# -- folders --------------------------------------------------------------------------------
+
+
+def _entry(request: Request, folder: int) -> tuple[Folders, Entry]:
+    folders: Folders = request.app.state.folders
+    entry = folders.entry(folder)
+    if entry is None:
+        raise HTTPException(404, f"no folder {folder} (there are {len(folders.entries)}, from 0)")
+    return folders, entry
+
+
+def _layered(results: Any, entry: Entry) -> LayeredResults:
+    if not isinstance(results, LayeredResults):
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds a distance table: it has no levels "
+                                 "to select or play here")
+    return results
+
+
+def _folder(entry: Entry, results: Any) -> dict[str, Any]:
+    return {"id": entry.id, "name": entry.name, "kind": results.kind, "puzzle": results.puzzle.name,
+            "title": results.puzzle.title}
+
+
+@router.get("/folders", response_model=list[models.Folder])
+def list_folders(request: Request) -> list[dict[str, Any]]:
+    """The results folders given on the command line."""
+    folders: Folders = request.app.state.folders
+    out = []
+    for entry in folders.entries:
+        with folders.results(entry.id) as results:
+            out.append(_folder(entry, results))
+    return out
+
+
+@router.get("/folders/{folder}", response_model=models.FolderDetail)
+def folder_detail(request: Request, folder: int) -> dict[str, Any]:
+    """A folder's layer table (what `curator info` shows) and, for layered results, its board."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        summary = results.summary()
+        detail = {**_folder(entry, results), "complete": summary["complete"], "layers": summary["layers"]}
+        if isinstance(results, LayeredResults):
+            puzzle = results.puzzle
+            detail["board"] = {"grid": puzzle.board.grid, "cells": list(puzzle.board.cells),
+                               "piece_types": list(puzzle.piece_types), "family": puzzle.rules.family,
+                               "goal_pieces": puzzle.goal.pieces}
+        return detail
+
+
+# -- levels ---------------------------------------------------------------------------------
+
+
+def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, Any]:
+    """The API keywords of a level query (text options parsed as the command line does)."""
+    keywords: dict[str, Any] = {name: getattr(query, name) for name in ("solvable", "unique", "all_moves")
+                                if getattr(query, name) is not None}
+    if query.pieces is not None:
+        keywords["pieces"] = parse_range(query.pieces, "pieces")
+    if query.counts is not None:
+        keywords["counts"] = parse_counts(query.counts, results.puzzle, "counts")
+    for name in ("must_include", "must_exclude"):
+        if getattr(query, name) is not None:
+            keywords[name] = parse_cells(getattr(query, name), name)
+    if query.canonical:
+        keywords["canonical"] = True
+    if query.difficulty is not None:
+        keywords["difficulty"] = parse_range(query.difficulty, "difficulty", "3..7.5", kind=float)
+    return {**keywords, "sample": query.sample, "seed": query.seed, "sort": query.sort, "limit": query.limit}
+
+
+def _level(level: Level) -> dict[str, Any]:
+    """A level as the API returns it (figures that are not finite numbers become null)."""
+    data = {**level.to_json(), "position": list(level.position)}
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in data.items()}
+
+
+@router.get("/folders/{folder}/levels", response_model=models.Selection)
+def levels(request: Request, folder: int, query: Annotated[models.LevelQuery, Query()]) -> dict[str, Any]:
+    """Levels chosen as `curator select` chooses them: filter, keep canonical ones, sample,
+    rate, sort, limit. At most 200 positions get metrics in one request."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        layered = _layered(results, entry)
+        chosen = layered.selection(**_keywords(layered, query), cap=models.MAX_LEVELS)
+        return {"puzzle": layered.puzzle.name, "matched": chosen.matched,
+                "levels": [_level(level) for level in chosen.levels]}
+
+
+# -- positions and play ---------------------------------------------------------------------
+
+
+def _position(results: LayeredResults, board: Sequence[int]) -> tuple[int, ...]:
+    """A position of the puzzle within reach of the stored layers (see SEARCH_ABOVE)."""
+    position = results.position(board)
+    top = max((row["pieces"] for row in results.layers), default=results.puzzle.goal.pieces)
+    pieces = sum(1 for v in position if v)
+    if pieces > top + SEARCH_ABOVE:
+        raise SelectionError(f"position has {pieces} pieces; this workspace answers positions of up to "
+                             f"{top + SEARCH_ABOVE} (the stored layers reach {top})")
+    return position
+
+
+def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any]:
+    status = results.status(position)
+    cells = results.puzzle.board.cells
+    moves = [{"from": cells[o.move[0]], "to": cells[o.move[1]], "safe": o.solvable}
+             for o in results.moves(position)]
+    return {"position": list(position), "pieces": status.pieces, "goal": status.goal,
+            "solvable": status.solvable, "unique": status.unique, "all_moves": status.all_moves,
+            "source": "stored" if status.stored else "search", "moves": moves,
+            "picture": svg_text(picture(results.puzzle, position), standalone=False, id_prefix="board")}
+
+
+@router.post("/folders/{folder}/position", response_model=models.PositionReport)
+def position_report(request: Request, folder: int, body: models.PositionIn) -> dict[str, Any]:
+    """Where a position stands: goal reached, solvable (stored bits, or a search above the
+    stored layers), and every legal move with whether it keeps the position solvable."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        layered = _layered(results, entry)
+        return _report(layered, _position(layered, body.position))
+
+
+@router.post("/folders/{folder}/move", response_model=models.PositionReport)
+def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, Any]:
+    """Play one move: the report of the position it leads to; 422 if it is not legal."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        layered = _layered(results, entry)
+        position = _position(layered, body.position)
+        cells = layered.puzzle.board.cells
+        index = {cell: i for i, cell in enumerate(cells)}
+        wanted = (body.move.from_, body.move.to)
+        for cell in wanted:
+            if cell not in index:
+                raise SelectionError(f"move: cell {cell[0]},{cell[1]} is not on the board")
+        move = (index[wanted[0]], index[wanted[1]])
+        after = {o.position for o in layered.moves(position) if o.move == move}
+        if len(after) != 1:
+            why = "is not a legal move here" if not after else "stands for more than one move here"
+            raise SelectionError(f"move {wanted[0][0]},{wanted[0][1]}>{wanted[1][0]},{wanted[1][1]} {why}")
+        return _report(layered, after.pop())
+
+
+@router.get("/folders/{folder}/picture", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}, "description": "The position's picture."}})
+def position_picture(
+    request: Request, folder: int,
+    position: Annotated[str, Query(pattern=r"^\d{1,2}(,\d{1,2}){0,63}$",
+                                   description="One entry per cell, comma-separated: 0 empty, t type t.")],
+) -> Response:
+    """The picture of a position as SVG (the drawing the exports use)."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        layered = _layered(results, entry)
+        board = layered.position([int(v) for v in position.split(",")])
+        svg = svg_text(picture(layered.puzzle, board))
+    return Response(svg, media_type="image/svg+xml")
+
+
+# -- packs ----------------------------------------------------------------------------------
+
+
+@router.post("/folders/{folder}/pack", response_class=Response, responses={200: {"content": {
+    "application/json": {}, "text/html": {}}, "description": "The pack as a file to download."}})
+def pack(request: Request, folder: int, body: models.PackIn,
+         format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
+    """The levels of these positions, in order, as a level pack (docs/level-pack.md) or an
+    HTML gallery, to download."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        layered = _layered(results, entry)
+        chosen = [layered.solve(_position(layered, board)) for board in body.positions]
+        with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
+            target = Path(scratch) / f"pack.{format}"
+            layered.export(chosen, target, format)
+            data = target.read_bytes()
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", layered.puzzle.name).strip("-") or "levels"
+    disposition = f'attachment; filename="{name}-pack.{format}"'
+    return Response(data, media_type=PACK_TYPES[format], headers={"Content-Disposition": disposition})

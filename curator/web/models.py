@@ -1,0 +1,179 @@
+"""The shapes of the workspace's JSON API, as pydantic models.
+
+FastAPI checks requests against them and documents every endpoint with them in the app's
+OpenAPI document (`/openapi.json`), so a game's own tools can call the API as the page does.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+Cell = tuple[int, int]
+"""A board cell as [row, col] (see docs/level-pack.md)."""
+MAX_CELLS = 64
+"""No board has more cells (positions are 64-bit masks)."""
+MAX_PACK = 200
+"""Most levels one pack request takes."""
+MAX_LEVELS = 200
+"""Most levels one selection computes metrics for."""
+
+
+class Problem(BaseModel):
+    """Every error: one line saying what is wrong."""
+
+    detail: str
+
+
+class Folder(BaseModel):
+    """A results folder given on the command line, addressed by its `id`."""
+
+    id: int
+    name: str
+    """The folder's name (made unique with a suffix when two share one)."""
+    kind: Literal["layers", "distances"]
+    """Layered results (levels to select and play) or a permutation puzzle's distance table."""
+    puzzle: str
+    title: str
+
+
+class LayerRow(BaseModel):
+    """One row of a folder's layer table (the figures of `curator info`)."""
+
+    positions: int
+    pieces: int | None = None
+    """Pieces of the layer's positions (layered results)."""
+    distance: int | None = None
+    """Distance from the solved state (distance tables)."""
+    solvable: int | None = None
+    unique: int | None = None
+    all_moves: int | None = None
+    seconds: float | None = None
+    counts: dict[str, int] | None = None
+    """Pieces per type (puzzles with several piece types)."""
+
+
+class BoardShape(BaseModel):
+    """What a client needs to address cells: the cells in order and the piece types."""
+
+    grid: str
+    cells: list[Cell]
+    """Every cell as [row, col]; a position has one entry per cell in this order."""
+    piece_types: list[str]
+    """Entry t of a position (1-based) is a piece of type piece_types[t - 1]; 0 is empty."""
+    family: str
+    goal_pieces: int
+
+
+class FolderDetail(Folder):
+    """A folder with its layer table, and the board for layered results."""
+
+    complete: bool
+    layers: list[LayerRow]
+    board: BoardShape | None = None
+
+
+class Move(BaseModel):
+    """A move from one cell to another."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: Cell = Field(alias="from")
+    to: Cell
+
+
+class LevelOut(BaseModel):
+    """A level as `curator select --json` prints it, with its position."""
+
+    layer: str
+    rank: int
+    pieces: int
+    position: list[int]
+    """One entry per cell (see `BoardShape`)."""
+    board: list[str]
+    solvable: bool
+    unique: bool
+    all_moves: bool
+    solutions: int
+    legal_moves: int
+    safe_moves: int
+    difficulty: float | None
+    win_chance: float | None
+    mistake_depth: float | None
+    mistake_depth_max: int | None
+    decisions: int | None
+    forced: int | None
+    information: float | None
+    search: float | None
+    class_size: int
+    solution: list[Move]
+
+
+class Selection(BaseModel):
+    """The levels a selection returns and how many positions matched its filters."""
+
+    puzzle: str
+    matched: int | None
+    levels: list[LevelOut]
+
+
+class PositionIn(BaseModel):
+    """A position: one entry per cell (0 empty, t = piece type t)."""
+
+    position: list[StrictInt] = Field(max_length=MAX_CELLS)
+
+
+class MoveIn(PositionIn):
+    """A position and a move to play from it."""
+
+    move: Move
+
+
+class LegalMove(Move):
+    """A legal move and whether the position it leads to is still solvable."""
+
+    safe: bool
+
+
+class PositionReport(BaseModel):
+    """Where a position stands for a player, and what each legal move does."""
+
+    position: list[int]
+    pieces: int
+    goal: bool
+    """A goal position: the level is solved."""
+    solvable: bool
+    unique: bool
+    all_moves: bool
+    source: Literal["stored", "search"]
+    """Whether the answer comes from the stored bits or from a search."""
+    moves: list[LegalMove]
+    picture: str
+    """The position as SVG markup; tiles, holes and pieces carry data-cell attributes."""
+
+
+class PackIn(BaseModel):
+    """The positions of a pack's levels, in order."""
+
+    positions: list[list[StrictInt]] = Field(min_length=1, max_length=MAX_PACK)
+
+
+class LevelQuery(BaseModel):
+    """The options of `curator select`, as query parameters (text ones in the same syntax)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    solvable: bool | None = None
+    unique: bool | None = None
+    all_moves: bool | None = None
+    pieces: str | None = Field(None, max_length=40, description="Piece counts A..B or A, e.g. 5..7.")
+    counts: str | None = Field(None, max_length=200, description="Per-type counts, e.g. K=1,R=0..2.")
+    must_include: str | None = Field(None, max_length=400, description="Cells r,c;r,c holding a piece.")
+    must_exclude: str | None = Field(None, max_length=400, description="Cells r,c;r,c left empty.")
+    canonical: bool = False
+    sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Random seed of the sample.")
+    difficulty: str | None = Field(None, max_length=40, description="Difficulties A..B, e.g. 3..7.5.")
+    sort: str | None = Field(None, max_length=40, description="METRIC or METRIC:desc.")
+    limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")

@@ -1,0 +1,404 @@
+// The workspace page: layer tables, level search, play with hints, and pack building,
+// all through the JSON API under /api/ (see /openapi.json).
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+const state = {
+  folder: null,       // the FolderDetail shown
+  cellIndex: {},      // "row,col" -> cell index
+  levels: [],         // the levels last found
+  play: null,         // {level, start, history: [report], selected, hint}
+  pack: {folder: null, items: []},
+};
+
+// -- talking to the API -------------------------------------------------------------------
+
+async function api(path, options = {}) {
+  const response = await fetch(path, options);
+  if (!response.ok) {
+    let detail = response.statusText;
+    try { detail = (await response.json()).detail; } catch (_) { /* not JSON */ }
+    throw new Error(detail);
+  }
+  return response;
+}
+
+const getJson = async (path) => (await api(path)).json();
+const postJson = (path, body) => api(path, {
+  method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+});
+
+function say(text, isError = false) {
+  const line = $("#message");
+  line.textContent = text;
+  line.classList.toggle("error", isError);
+}
+
+async function guarded(action) {
+  try {
+    say("");
+    await action();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+function svgEl(tag, attributes = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+const pictureUrl = (folder, position) => `/api/folders/${folder}/picture?position=${position.join(",")}`;
+const cellText = (cell) => `${cell[0]},${cell[1]}`;
+const figure = (value, digits = 2) => (value === null || value === undefined ? "-" : Number(value).toFixed(digits));
+
+// -- tabs and folders ---------------------------------------------------------------------
+
+function showTab(name) {
+  for (const panel of document.querySelectorAll(".panel")) panel.hidden = panel.id !== name;
+  for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.tab === name);
+}
+
+async function loadFolders() {
+  const folders = await getJson("/api/folders");
+  const select = $("#folder");
+  for (const folder of folders) {
+    select.append(el("option", {value: folder.id}, `${folder.name} (${folder.puzzle})`));
+  }
+  if (folders.length) await openFolder(folders[0].id);
+}
+
+async function openFolder(id) {
+  const folder = await getJson(`/api/folders/${id}`);
+  state.folder = folder;
+  state.cellIndex = {};
+  (folder.board ? folder.board.cells : []).forEach((cell, i) => { state.cellIndex[cellText(cell)] = i; });
+  $("#puzzle-title").textContent = `${folder.title}: ${folder.kind === "layers" ? "layers" : "distance table"}` +
+    `${folder.complete ? "" : " (incomplete)"}`;
+  document.body.classList.toggle("typed", Boolean(folder.board && folder.board.piece_types.length > 1));
+  showLayers(folder);
+  $("#level-list").replaceChildren();
+  $("#matched").textContent = "";
+}
+
+// -- the layer table and its chart --------------------------------------------------------
+
+function byPieces(layers) {
+  // Layers of typed puzzles are per count of each type: one row per piece count here.
+  const rows = new Map();
+  for (const layer of layers) {
+    const key = layer.pieces ?? layer.distance;
+    const row = rows.get(key) || {pieces: key, positions: 0, solvable: 0, unique: 0, all_moves: 0};
+    for (const name of ["positions", "solvable", "unique", "all_moves"]) row[name] += layer[name] || 0;
+    rows.set(key, row);
+  }
+  return [...rows.values()].sort((a, b) => a.pieces - b.pieces);
+}
+
+function showLayers(folder) {
+  const rows = byPieces(folder.layers);
+  const body = $("#layer-table tbody");
+  body.replaceChildren(...rows.map((row) => el("tr", {},
+    ...[row.pieces, row.positions, row.solvable, row.unique, row.all_moves]
+      .map((value) => el("td", {}, Number(value).toLocaleString("en"))))));
+  $("#chart").replaceChildren(countChart(rows));
+}
+
+const SERIES = [["solvable", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]];
+
+function countChart(rows) {
+  // Grouped bars per piece count on a log scale (counts span many powers of ten).
+  const width = 520, height = 240, left = 44, bottom = 28, top = 24;
+  const svg = svgEl("svg", {viewBox: `0 0 ${width} ${height}`, class: "counts", role: "img"});
+  const most = Math.max(1, ...rows.flatMap((row) => SERIES.map(([name]) => row[name])));
+  const scale = (value) => (value > 0 ? Math.log10(value + 1) / Math.log10(most + 1) : 0);
+  const slot = (width - left) / Math.max(1, rows.length);
+  const bar = Math.max(2, (slot - 4) / SERIES.length);
+  rows.forEach((row, i) => {
+    SERIES.forEach(([name, colour], j) => {
+      const h = scale(row[name]) * (height - top - bottom);
+      const rect = svgEl("rect", {x: left + i * slot + 2 + j * bar, y: height - bottom - h, width: bar - 1,
+                                  height: h, fill: colour, "data-series": name, "data-pieces": row.pieces});
+      rect.append(Object.assign(svgEl("title"), {textContent: `${row.pieces} pieces: ${row[name]} ${name}`}));
+      svg.append(rect);
+    });
+    const label = svgEl("text", {x: left + (i + 0.5) * slot, y: height - 10, "text-anchor": "middle"});
+    label.textContent = row.pieces;
+    svg.append(label);
+  });
+  for (const power of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter((p) => 10 ** p <= most)) {
+    const y = height - bottom - scale(10 ** power) * (height - top - bottom);
+    svg.append(svgEl("line", {x1: left, x2: width, y1: y, y2: y, class: "grid"}));
+    const tick = svgEl("text", {x: left - 4, y: y + 4, "text-anchor": "end"});
+    tick.textContent = power < 3 ? String(10 ** power) : `1e${power}`;
+    svg.append(tick);
+  }
+  SERIES.forEach(([name, colour], j) => {
+    svg.append(svgEl("rect", {x: left + 8 + j * 110, y: 6, width: 12, height: 12, fill: colour}));
+    const text = svgEl("text", {x: left + 24 + j * 110, y: 16});
+    text.textContent = name.replace("_", " ");
+    svg.append(text);
+  });
+  return svg;
+}
+
+// -- finding levels -----------------------------------------------------------------------
+
+function filterQuery(form) {
+  const query = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) {
+    if (name === "canonical") query.set("canonical", "true");
+    else if (String(value).trim() !== "") query.set(name, String(value).trim());
+  }
+  return query;
+}
+
+async function findLevels(event) {
+  event.preventDefault();
+  const query = filterQuery($("#filters"));
+  const found = await getJson(`/api/folders/${state.folder.id}/levels?${query}`);
+  state.levels = found.levels;
+  $("#matched").textContent = `${found.levels.length} level${found.levels.length === 1 ? "" : "s"}` +
+    (found.matched === null ? "" : ` of ${found.matched.toLocaleString("en")} matching`);
+  $("#level-list").replaceChildren(...found.levels.map((level) => levelCard(state.folder.id, level)));
+}
+
+function levelCard(folder, level) {
+  const play = el("button", {type: "button", class: "play"}, "Play");
+  play.addEventListener("click", () => guarded(() => startPlay(level)));
+  const add = el("button", {type: "button", class: "add"}, "Add to pack");
+  add.addEventListener("click", () => addToPack(folder, level));
+  return el("figure", {class: "level", "data-rank": level.rank},
+    el("img", {src: pictureUrl(folder, level.position), alt: `${level.layer} #${level.rank}`, loading: "lazy"}),
+    el("figcaption", {},
+      el("strong", {}, `${level.layer} #${level.rank}`),
+      el("span", {}, `${level.pieces} pieces, difficulty ${figure(level.difficulty)}`),
+      el("span", {}, `${level.solutions} solution${level.solutions === 1 ? "" : "s"}, ` +
+        `win chance ${figure(level.win_chance, 3)}`),
+      el("span", {}, `${level.safe_moves}/${level.legal_moves} safe first moves` +
+        (level.unique ? ", unique" : "") + (level.all_moves ? ", all moves" : "")),
+      el("span", {class: "buttons"}, play, add)));
+}
+
+// -- playing ------------------------------------------------------------------------------
+
+async function startPlay(level) {
+  const report = await (await postJson(`/api/folders/${state.folder.id}/position`,
+                                        {position: level.position})).json();
+  state.play = {folder: state.folder.id, level, history: [report], selected: null,
+                hint: state.play ? state.play.hint : false};
+  $("#play-title").textContent = `${level.layer} #${level.rank}: ${level.pieces} pieces, ` +
+    `difficulty ${figure(level.difficulty)}`;
+  showTab("play");
+  drawPlay();
+}
+
+const current = () => state.play.history[state.play.history.length - 1];
+
+function movesFrom(cell) {
+  return current().moves.filter((move) => state.cellIndex[cellText(move.from)] === cell);
+}
+
+function topElements(board) {
+  // The element drawn last for each cell: what a click there lands on.
+  const top = new Map();
+  for (const node of board.querySelectorAll("[data-cell]")) top.set(Number(node.dataset.cell), node);
+  return top;
+}
+
+function mark(top, cell, name) {
+  const node = top.get(cell);
+  if (node) node.classList.add(name);
+}
+
+function drawPlay() {
+  const play = state.play;
+  const report = current();
+  const board = $("#board");
+  board.innerHTML = report.picture;
+  const top = topElements(board);
+  const index = (cell) => state.cellIndex[cellText(cell)];
+  if (play.selected !== null) {
+    mark(top, play.selected, "selected");
+    for (const move of movesFrom(play.selected)) {
+      mark(top, index(move.to), "target");
+      if (play.hint && move.safe) mark(top, index(move.to), "hint-to");
+    }
+  } else if (play.hint) {
+    for (const move of report.moves.filter((m) => m.safe)) mark(top, index(move.from), "hint-from");
+  }
+  const moves = play.history.length - 1;
+  $("#moves-made").textContent = `${moves} move${moves === 1 ? "" : "s"} played, ${report.pieces} pieces left`;
+  $("#status").textContent = statusText(report);
+  $("#status").className = report.goal || report.solvable ? "good" : "bad";
+  $("#hint").setAttribute("aria-pressed", String(play.hint));
+  $("#solved").hidden = !report.goal;
+  $("#solved-moves").textContent = `in ${moves} move${moves === 1 ? "" : "s"}`;
+}
+
+function statusText(report) {
+  const source = report.source === "stored" ? "stored bits" : "search";
+  if (report.goal) return "Solved: the goal is reached.";
+  if (!report.moves.length) return "No moves left: this is a dead end. Undo or reset.";
+  if (!report.solvable) return `Not solvable any more (${source}). Undo or reset.`;
+  const safe = report.moves.filter((m) => m.safe).length;
+  return `Still solvable (${source}): ${safe} of ${report.moves.length} moves keep it so.`;
+}
+
+async function clickBoard(event) {
+  const play = state.play;
+  const node = event.target.closest("[data-cell]");
+  if (!play || !node || current().goal) return;
+  const cell = Number(node.dataset.cell);
+  const chosen = play.selected === null ? [] : movesFrom(play.selected)
+    .filter((move) => state.cellIndex[cellText(move.to)] === cell);
+  if (chosen.length) {
+    const move = {from: chosen[0].from, to: chosen[0].to};
+    const report = await (await postJson(`/api/folders/${play.folder}/move`,
+                                          {position: current().position, move})).json();
+    play.history.push(report);
+    play.selected = null;
+  } else if (current().position[cell] && movesFrom(cell).length) {
+    play.selected = cell === play.selected ? null : cell;
+  } else if (play.selected !== null || current().position[cell]) {
+    say("That move is not legal here.", true);
+    play.selected = null;
+  }
+  drawPlay();
+}
+
+function undo() {
+  if (state.play && state.play.history.length > 1) state.play.history.pop();
+  if (state.play) { state.play.selected = null; drawPlay(); }
+}
+
+function reset() {
+  if (!state.play) return;
+  state.play.history.length = 1;
+  state.play.selected = null;
+  drawPlay();
+}
+
+function toggleHint() {
+  if (!state.play) return;
+  state.play.hint = !state.play.hint;
+  drawPlay();
+}
+
+// -- the pack -----------------------------------------------------------------------------
+
+function addToPack(folder, level) {
+  const pack = state.pack;
+  if (pack.items.length && pack.folder !== folder) {
+    say("A pack holds the levels of one puzzle: empty it to start one for this folder.", true);
+    return;
+  }
+  pack.folder = folder;
+  pack.items.push(level);
+  say(`Added ${level.layer} #${level.rank}: the pack holds ${pack.items.length} levels.`);
+  drawPack();
+}
+
+function moveItem(i, step) {
+  const items = state.pack.items;
+  const j = i + step;
+  if (j < 0 || j >= items.length) return;
+  [items[i], items[j]] = [items[j], items[i]];
+  drawPack();
+}
+
+function removeItem(i) {
+  state.pack.items.splice(i, 1);
+  drawPack();
+}
+
+function drawPack() {
+  const {folder, items} = state.pack;
+  $("#pack-count").textContent = items.length;
+  $("#pack-list").replaceChildren(...items.map((level, i) => {
+    const buttons = [["up", "↑", () => moveItem(i, -1)], ["down", "↓", () => moveItem(i, 1)],
+                     ["remove", "✕", () => removeItem(i)]].map(([name, text, action]) => {
+      const button = el("button", {type: "button", class: name, title: name}, text);
+      button.addEventListener("click", action);
+      return button;
+    });
+    return el("li", {"data-rank": level.rank},
+      el("img", {src: pictureUrl(folder, level.position), alt: `${level.layer} #${level.rank}`}),
+      el("span", {}, `${level.layer} #${level.rank}, difficulty ${figure(level.difficulty)}`),
+      el("span", {class: "buttons"}, ...buttons));
+  }));
+  $("#curve").replaceChildren(curveChart(items.map((level) => level.difficulty)));
+}
+
+function curveChart(values) {
+  // The difficulty of each level of the pack, in order.
+  const width = 360, height = 180, left = 34, bottom = 24, top = 12, right = 12;
+  const svg = svgEl("svg", {viewBox: `0 0 ${width} ${height}`, class: "curve", role: "img"});
+  const known = values.filter((v) => v !== null);
+  const most = Math.max(1, ...known);
+  const x = (i) => left + (values.length > 1 ? i / (values.length - 1) : 0.5) * (width - left - right);
+  const y = (v) => height - bottom - (v / most) * (height - top - bottom);
+  svg.append(svgEl("line", {x1: left, x2: width - right, y1: height - bottom, y2: height - bottom, class: "axis"}));
+  svg.append(svgEl("line", {x1: left, x2: left, y1: top, y2: height - bottom, class: "axis"}));
+  for (const tick of [0, most / 2, most]) {
+    const text = svgEl("text", {x: left - 4, y: y(tick) + 4, "text-anchor": "end"});
+    text.textContent = tick.toFixed(1);
+    svg.append(text);
+  }
+  const points = values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter(Boolean);
+  if (points.length > 1) svg.append(svgEl("polyline", {points: points.join(" "), class: "line"}));
+  values.forEach((v, i) => {
+    if (v === null) return;
+    svg.append(svgEl("circle", {cx: x(i), cy: y(v), r: 4, class: "point", "data-difficulty": v}));
+    const label = svgEl("text", {x: x(i), y: height - 8, "text-anchor": "middle"});
+    label.textContent = i + 1;
+    svg.append(label);
+  });
+  return svg;
+}
+
+async function download(format) {
+  const {folder, items} = state.pack;
+  if (!items.length) throw new Error("The pack is empty: add levels first.");
+  const response = await postJson(`/api/folders/${folder}/pack?format=${format}`,
+                                   {positions: items.map((level) => level.position)});
+  const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const link = el("a", {href: URL.createObjectURL(await response.blob()),
+                        download: name ? name[1] : `pack.${format}`});
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+// -- wiring -------------------------------------------------------------------------------
+
+function wire() {
+  for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
+  $("#folder").addEventListener("change", (e) => guarded(() => openFolder(Number(e.target.value))));
+  $("#filters").addEventListener("submit", (e) => guarded(() => findLevels(e)));
+  $("#board").addEventListener("click", (e) => guarded(() => clickBoard(e)));
+  $("#hint").addEventListener("click", toggleHint);
+  $("#undo").addEventListener("click", undo);
+  $("#reset").addEventListener("click", reset);
+  $("#again").addEventListener("click", reset);
+  $("#play-add").addEventListener("click", () => state.play && addToPack(state.play.folder, state.play.level));
+  $("#download-json").addEventListener("click", () => guarded(() => download("json")));
+  $("#download-html").addEventListener("click", () => guarded(() => download("html")));
+  $("#pack-clear").addEventListener("click", () => { state.pack.items = []; drawPack(); });
+  showTab("layers");
+  drawPack();
+  guarded(loadFolders);
+}
+
+document.addEventListener("DOMContentLoaded", wire);

@@ -1,0 +1,183 @@
+"""The workspace end to end: `curator serve` in its own process, driven in headless Chromium
+by Playwright (Debian's chromium; skipped when none is installed).
+
+Open the page, filter levels, play one to the goal by the hint alone, build a three-level
+pack, reorder it and download it; the download must be a valid level pack in that order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import curator
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK_SCHEMA = json.loads((ROOT / "schemas" / "level-pack.schema.json").read_text())
+
+MOVES_MADE = "n => document.querySelector('#moves-made').textContent.startsWith(n + ' move')"
+"""Waits until the page says n moves were played."""
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def triangle(tmp_path_factory):
+    output = tmp_path_factory.mktemp("e2e") / "triangle"
+    return curator.analyze(ROOT / "puzzles" / "triangle.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(triangle):
+    """The URL of `curator serve` running on a free port in its own process."""
+    port = free_port()
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
+                                "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/folders", timeout=2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"curator serve did not start: {process.stderr.read()}")
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium on PATH (Debian: apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1200, "height": 860}, accept_downloads=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(server)
+    yield page
+    context.close()
+    assert errors == []
+
+
+def find_levels(page, **fields):
+    page.click(".tab[data-tab=levels]")
+    for name, value in fields.items():
+        selector = f"[name={name}]"
+        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, value)
+        else:
+            page.fill(selector, value)
+    page.click("#find")
+    page.wait_for_selector("figure.level")
+
+
+def test_layer_table_and_chart(page, triangle):
+    rows = page.locator("#layer-table tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == len(triangle.layers)
+    assert rows.nth(7).locator("td").nth(2).inner_text() == f"{triangle.layers[7]['solvable']:,}"
+    assert page.locator("#chart rect[data-series=unique]").count() == len(triangle.layers)
+
+
+def test_filter_play_by_hint_and_download_a_pack(page, triangle):
+    find_levels(page, solvable="true", pieces="5..6", sample="6", seed="4")
+    expected = triangle.selection(solvable=True, pieces=(5, 6), sample=6, seed=4)
+    cards = page.locator("figure.level")
+    assert cards.count() == 6
+    assert page.inner_text("#matched") == f"6 levels of {expected.matched:,} matching"
+    ranks = [int(cards.nth(i).get_attribute("data-rank")) for i in range(6)]
+    assert ranks == [level.rank for level in expected.levels]
+
+    cards.first.locator("button.play").click()
+    page.wait_for_selector("#board svg")
+    first = expected.levels[0]
+    page.click("#hint")
+    for move in range(1, first.pieces):
+        assert page.inner_text("#status").startswith("Still solvable")
+        page.locator("#board .hint-from").first.click()
+        page.locator("#board .hint-to").first.click()
+        page.wait_for_function(MOVES_MADE, arg=move)
+    assert page.locator("#solved").is_visible()
+    assert page.inner_text("#solved-moves") == f"in {first.pieces - 1} moves"
+    page.click("#undo")
+    assert not page.locator("#solved").is_visible()
+    page.click("#reset")
+    assert page.inner_text("#moves-made").startswith("0 moves played")
+
+    page.click(".tab[data-tab=levels]")
+    for i in (0, 1, 2):
+        cards.nth(i).locator("button.add").click()
+    page.click(".tab[data-tab=pack]")
+    items = page.locator("#pack-list li")
+    assert items.count() == 3 and page.inner_text("#pack-count") == "3"
+    items.first.locator("button.down").click()
+    order = [int(items.nth(i).get_attribute("data-rank")) for i in range(3)]
+    assert order == [ranks[1], ranks[0], ranks[2]]
+    points = page.locator("#curve circle.point")
+    assert [float(points.nth(i).get_attribute("data-difficulty")) for i in range(3)] == [
+        expected.levels[i].to_json()["difficulty"] for i in (1, 0, 2)]
+
+    with page.expect_download() as download:
+        page.click("#download-json")
+    assert download.value.suggested_filename == "triangle-pack.json"
+    pack = json.loads(Path(download.value.path()).read_text())
+    jsonschema.validate(pack, PACK_SCHEMA)
+    assert [level["rank"] for level in pack["levels"]] == order
+    with page.expect_download() as gallery:
+        page.click("#download-html")
+    assert Path(gallery.value.path()).read_text().count("<svg") == 3
+
+
+def test_illegal_clicks_are_refused(page, triangle):
+    find_levels(page, solvable="true", pieces="6", sample="1", seed="2")
+    page.locator("figure.level button.play").first.click()
+    page.wait_for_selector("#board svg .piece")
+    level = triangle.selection(solvable=True, pieces=(6, 6), sample=1, seed=2).levels[0]
+    movable = {a for a, _ in (o.move for o in triangle.moves(level.position))}
+    stuck = [i for i, v in enumerate(level.position) if v and i not in movable]
+    start = page.locator("#board svg").inner_html()
+    page.locator(f"#board .piece[data-cell='{min(movable)}']").click()
+    assert page.locator("#board .selected").count() == 1 and page.locator("#board .target").count() >= 1
+    away = next(i for i, v in enumerate(level.position)
+                if not v and all(o.move != (min(movable), i) for o in triangle.moves(level.position)))
+    page.locator(f"#board [data-cell='{away}']").last.click()
+    assert page.inner_text("#message") == "That move is not legal here."
+    assert page.locator("#board svg").inner_html() == start
+    assert page.inner_text("#moves-made").startswith("0 moves")
+    for cell in stuck[:1]:
+        page.locator(f"#board .piece[data-cell='{cell}']").click()
+        assert page.locator("#board .selected").count() == 0
