@@ -16,7 +16,6 @@ import pytest
 from typer.testing import CliRunner
 
 from curator.cli import app
-from curator.cli.options import parse_range
 from curator.common.errors import PuzzleError, StoreError
 from curator.common.ranking import rank_orientation, rank_permutation
 from curator.distance import analysis, sweep, tables
@@ -30,6 +29,7 @@ from curator.distance.results import DistanceResults
 from curator.distance.store import DistanceStore, holds_distances
 from curator.distance.sweep import UNREACHED, entry, expand, start_table
 from curator.distance.tables import build_kernel
+from curator.options import parse_range
 
 ROOT = Path(__file__).resolve().parent.parent
 POCKET = ROOT / "puzzles" / "pocket-cube.toml"

@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 import reference as ref
 
-from curator.cli import options
-from curator.cli.options import parse_counts
+from curator import options
 from curator.layered import metrics
 from curator.layered import select as sel
 from curator.layered.analysis import analyze
@@ -22,6 +21,7 @@ from curator.layered.puzzle import load_puzzle, parse_drawing, parse_puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
 from curator.level import draw
+from curator.options import parse_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "tests" / "data" / "fling_levels"

@@ -1,7 +1,7 @@
 """Command line of curator: analyze puzzles, inspect, select and export levels.
 
 A thin layer over the Python API (`curator.api`): it turns option text into API values
-(`curator.cli.options`) and results into tables and text (`curator.cli.render`). Errors are
+(`curator.options`) and results into tables and text (`curator.cli.render`). Errors are
 one line on stderr: bad input (puzzle files, arguments) exits 2, failures while running
 (damaged results, a full disk, a machine too small) exit 1.
 """
@@ -31,15 +31,6 @@ from curator.api import (
     thread_count,
 )
 from curator.cli import render
-from curator.cli.options import (
-    option_name,
-    optional_number,
-    parse_cells,
-    parse_counts,
-    parse_number,
-    parse_range,
-    read_board,
-)
 from curator.common.errors import PuzzleError, SelectionError, StoreError
 from curator.common.resources import bytes_text
 from curator.distance.puzzle import PermutationPuzzle
@@ -52,6 +43,15 @@ from curator.layered.puzzle import Puzzle
 from curator.layered.results import POOL_SIZE, LayeredResults, puzzle_results
 from curator.layered.select import SORT_METRICS
 from curator.layered.verify import DEFAULT_SAMPLE
+from curator.options import (
+    option_name,
+    optional_number,
+    parse_cells,
+    parse_counts,
+    parse_number,
+    parse_range,
+    read_board,
+)
 from curator.progress import count_progress, layer_progress
 
 app = typer.Typer(

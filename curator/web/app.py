@@ -20,11 +20,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from curator import __version__
-from curator.cli.options import parse_cells, parse_counts, parse_range
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError
 from curator.layered.results import LayeredResults
 from curator.level import Level
+from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import picture, svg_text
 from curator.web import models
 from curator.web.folders import Entry, Folders

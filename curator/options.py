@@ -1,4 +1,5 @@
-"""Command-line values as text, turned into the values the Python API takes.
+"""Option values written as text (command-line options, the workspace's query strings),
+turned into the values the Python API takes.
 
 Only the syntax is checked here (`5..7`, `3,3;0,2`, `K=1,R=0..2`, whole numbers); whether a
 cell is on the board or a piece type exists is checked by the API, naming the option.
