@@ -6,6 +6,7 @@ One LocalCluster (two worker processes, one thread each, loopback only) serves t
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -32,13 +33,17 @@ from curator.layered.bits import PROPERTIES
 from curator.layered.cluster import (
     CHUNKS,
     MAX_TASK_WORDS,
+    ChunkLabel,
     ClusterError,
     ClusterExecutor,
+    below_digest,
     chunk_path,
+    chunk_words,
     sweep_chunk,
     task_ranges,
 )
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
+from curator.layered.space import StateSpace
 from curator.layered.store import LayerStore
 from curator.layered.sweep import CHUNK_WORDS
 
@@ -172,6 +177,13 @@ def test_task_ranges_with_fixed_task_words():
 # -- the task on its own -------------------------------------------------------------------
 
 
+def chunk_label(store: LayerStore, puzzle: Puzzle, layer) -> ChunkLabel:
+    """The label the chunk files of `layer` carry, from the layers below recorded in `store`."""
+    space = StateSpace(puzzle)
+    below = space.layers_with(layer.pieces - 1) if layer.pieces > puzzle.goal.pieces else []
+    return ChunkLabel(puzzle.sha256, layer.key, below_digest([store.record(b).entry for b in below]))
+
+
 def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
     puzzle = load_puzzle(PUZZLES / "triangle.toml")
     store = analyze(puzzle, tmp_path / "out")
@@ -185,7 +197,7 @@ def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
     finally:
         numba.set_num_threads(threads)
     assert runs[0] == runs[1] == (str(path), file_sha256(path))
-    words = np.fromfile(path, dtype="<u8").reshape(len(PROPERTIES), last - first)
+    words = chunk_words(path.read_bytes(), chunk_label(store, puzzle, layer), first, last)
     bits = store.load(layer)
     for row, prop in zip(words, PROPERTIES, strict=True):
         assert np.array_equal(row, getattr(bits, prop)[first:last])
@@ -327,6 +339,133 @@ def test_task_failure_is_one_clear_error(client, tmp_path):
     message = "layer k01, words 0..1: StoreError: .*storage every worker shares"
     with pytest.raises(ClusterError, match=message):
         analyze(puzzle, tmp_path / "out", executor=ClusterExecutor(client, task=unshared_chunk))
+    assert not (tmp_path / "out" / CHUNKS).exists()
+
+
+# -- a run stopped in the middle of a layer resumes from its chunk files -------------------
+
+TRIANGLE_K07_WORDS = 101  # C(15, 7) = 6435 positions
+STOP_FIRST = 96
+"""The last 8-word task of the triangle's 7-peg layer, which `stopping_chunk` fails."""
+
+
+def ranges(folder: Path, key: str) -> list[tuple[int, int]]:
+    """The word ranges of layer `key` that the files in `folder` are named after, in order."""
+    names = [path.name.split(".") for path in folder.glob(f"{key}.*")]
+    return sorted(tuple(map(int, name[1].split("-"))) for name in names)
+
+
+def calls(tmp_path: Path, key: str) -> list[tuple[int, int]]:
+    """The word ranges of layer `key` that `counted_chunk` computed, in order."""
+    return ranges(tmp_path / "calls", key)
+
+
+def counted_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk`, leaving a file named after the chunk under calls/ for every call."""
+    folder = Path(directory).parent / "calls"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{Path(path).name}.{os.getpid()}.{time.monotonic_ns()}").touch()
+    return sweep_chunk(directory, counts, first, last, path, puzzle_sha256)
+
+
+def stopping_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`counted_chunk`, except that the last task of the 7-peg layer waits until the layer's
+    other chunk files are written, then fails."""
+    if sum(counts) == 7 and first == STOP_FIRST:
+        folder = Path(directory) / CHUNKS
+        deadline = time.monotonic() + 60
+        while len(list(folder.glob("k07.*.bits"))) < STOP_FIRST // 8 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        raise RuntimeError("stopped on purpose")
+    return counted_chunk(directory, counts, first, last, path, puzzle_sha256)
+
+
+def test_interrupted_layer_resumes_from_its_chunk_files(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    analyze(puzzle, tmp_path / "local")
+    out = tmp_path / "cluster"
+    with pytest.raises(ClusterError, match="layer k07, words 96..101: RuntimeError: stopped on purpose"):
+        analyze(puzzle, out, executor=ClusterExecutor(client, task=stopping_chunk, task_words=8))
+    assert ranges(out / CHUNKS, "k07") == [(first, first + 8) for first in range(0, STOP_FIRST, 8)]
+    assert calls(tmp_path, "k07") == [(first, first + 8) for first in range(0, STOP_FIRST, 8)]
+    assert "k07" not in layer_digests(out) and "k06" in layer_digests(out)
+
+    (tmp_path / "calls").rename(tmp_path / "first-calls")
+    warnings: list[str] = []
+    recorder = Recorder()
+    analyze(puzzle, out, reporter=recorder, warn=warnings.append,
+            executor=ClusterExecutor(client, task=counted_chunk, task_words=8))
+    assert calls(tmp_path, "k07") == [(STOP_FIRST, TRIANGLE_K07_WORDS)]
+    assert calls(tmp_path, "k06") == []
+    assert len(calls(tmp_path, "k08")) == 13
+    assert recorder.advanced["k07"] == 6435
+    assert warnings == []
+    assert_same_layers(tmp_path / "local", out)
+
+
+def write_chunk(store: LayerStore, puzzle: Puzzle, layer, first: int, last: int) -> Path:
+    """The chunk file a task writes for words [first, last) of `layer`, computed here."""
+    path = chunk_path(store.directory.absolute(), layer, first, last)
+    threads = numba.get_num_threads()
+    try:
+        sweep_chunk(str(store.directory.absolute()), layer.counts, first, last, str(path), puzzle.sha256)
+    finally:
+        numba.set_num_threads(threads)
+    return path
+
+
+def relabel(path: Path, **changes) -> None:
+    """Rewrite a chunk file's header with `changes`, keeping its words and their checksum."""
+    data = path.read_bytes()
+    end = data.index(b"\n") + 1
+    header = json.loads(data[:end])
+    header.update(changes)
+    text = json.dumps(header)
+    size = -(-(len(text) + 1) // 8) * 8
+    path.write_bytes((text.ljust(size - 1) + "\n").encode() + data[end:])
+
+
+def test_only_chunk_files_of_these_results_are_reused(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    analyze(puzzle, tmp_path / "local")
+    out = tmp_path / "cluster"
+    store = analyze(puzzle, out, 6)
+    layer = StateSpace(puzzle).layer((7,))
+    chunks = {first: write_chunk(store, puzzle, layer, first, first + 8) for first in (0, 8, 16, 24, 48, 56)}
+    chunks[32] = write_chunk(store, puzzle, layer, 32, 44)  # another split: reused all the same
+    chunks[40] = write_chunk(store, puzzle, layer, 40, 48)  # overlaps 32..44: dropped
+    damaged = bytearray(chunks[8].read_bytes())
+    damaged[-3] ^= 0x10
+    chunks[8].write_bytes(bytes(damaged))
+    relabel(chunks[16], puzzle_sha256="0" * 64)
+    chunks[24].write_bytes(chunks[24].read_bytes()[:-8])
+    relabel(chunks[48], below="1" * 64)
+    chunks[56].write_bytes(chunks[56].read_bytes().split(b"\n", 1)[1])  # no header
+    (out / CHUNKS / ".k07.64-72.bits.abcd1234.tmp").write_bytes(b"left by a dead worker")
+
+    warnings: list[str] = []
+    executor = ClusterExecutor(client, task=counted_chunk, task_words=8)
+    analyze(puzzle, out, warn=warnings.append, executor=executor)
+    expected = [(8, 16), (16, 24), (24, 32)] + [(a, min(a + 8, 101)) for a in range(44, 101, 8)]
+    assert calls(tmp_path, "k07") == expected
+    assert warnings == [
+        f"{chunks[first]}: {reason}; computing words {first}..{first + 8} of layer k07 again"
+        for first, reason in [
+            (8, "its words do not match its checksum (damaged file)"),
+            (16, "written for another puzzle file"),
+            (24, "184 bytes of words, expected 192 (cut short or damaged)"),
+            (48, "written for another set of layers below"),
+            (56, "not a chunk file (no header)"),
+        ]
+    ]
+    assert_same_layers(tmp_path / "local", out)
+
+
+def test_force_reuses_no_chunk_file(tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    store = analyze(puzzle, tmp_path / "out", 6)
+    write_chunk(store, puzzle, StateSpace(puzzle).layer((7,)), 0, 8)
+    analyze(puzzle, tmp_path / "out", 6, force=True)
     assert not (tmp_path / "out" / CHUNKS).exists()
 
 

@@ -41,11 +41,12 @@ class Executor(Protocol):
     """Computes layers somewhere else than in this process (see `curator.layered.cluster`).
 
     `sweep` returns the bits of `layer` from the layers one piece below, which `store`
-    already holds (`below` are their bits, mapped from the store; empty at the goal).
+    already holds (`below` are their bits, mapped from the store; empty at the goal);
+    `warn` takes one-line warnings.
     """
 
     def sweep(self, store: LayerStore, puzzle: Puzzle, layer: Layer, below: list[LayerBits],
-              progress: Progress | None) -> LayerBits: ...
+              progress: Progress | None, warn: Callable[[str], None]) -> LayerBits: ...
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,7 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 start = time.perf_counter()
                 advance = reporter.advance if reporter else None
                 if executor is not None:
-                    bits = executor.sweep(store, puzzle, layer, below_bits or [], advance)
+                    bits = executor.sweep(store, puzzle, layer, below_bits or [], advance, warn)
                 elif below:
                     bits = sweep_layer(puzzle, layer, below_bits, advance)
                 else:
