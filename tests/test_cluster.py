@@ -25,9 +25,12 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
+import curator
+import curator.common.resources
 from curator.cli import app
 from curator.common.errors import StoreError
 from curator.common.files import file_sha256
+from curator.common.resources import bytes_text
 from curator.layered.analysis import analyze
 from curator.layered.bits import PROPERTIES
 from curator.layered.cluster import (
@@ -36,11 +39,14 @@ from curator.layered.cluster import (
     ChunkLabel,
     ClusterError,
     ClusterExecutor,
+    TaskMemory,
     below_digest,
     chunk_path,
     chunk_words,
     sweep_chunk,
+    task_memory,
     task_ranges,
+    worker_memory,
 )
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.layered.space import StateSpace
@@ -467,6 +473,67 @@ def test_force_reuses_no_chunk_file(tmp_path):
     write_chunk(store, puzzle, StateSpace(puzzle).layer((7,)), 0, 8)
     analyze(puzzle, tmp_path / "out", 6, force=True)
     assert not (tmp_path / "out" / CHUNKS).exists()
+
+
+# -- the memory check asks the workers -----------------------------------------------------
+
+
+def tiny_limit(dask_worker=None):
+    """A worker on a machine with plenty of memory, whose memory limit leaves 1000 bytes."""
+    return 1 << 50, 1000
+
+
+def tiny_machine(dask_worker=None):
+    """A worker on a machine with 1000 bytes available, without a memory limit."""
+    return 1000, None
+
+
+def test_task_memory_counts_one_task_and_the_tier_below():
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    needs = task_memory(puzzle, 8, threads=1, task_words=8)
+    # k08: 101 words, in tasks of 8 words, from k07's 101 words
+    assert needs[-1] == TaskMemory(client=3 * 8 * (101 + 8), shared=3 * 101 * 8, private=2 * 3 * 8 * 8)
+    assert needs[0] == TaskMemory(client=3 * 8 * (1 + 1), shared=0, private=2 * 3 * 8 * 1)
+
+
+def test_real_probe_finds_room_on_the_workers(client):
+    for free, room in client.run(worker_memory).values():
+        assert free > 0 and (room is None or room > 0)
+    client_bytes, short = ClusterExecutor(client).memory_needs(load_puzzle(PUZZLES / "triangle.toml"), 15)
+    assert client_bytes == 3 * 8 * (101 + 101) and short == []
+
+
+def test_worker_short_of_memory_is_one_line_naming_it(client, tmp_path):
+    addresses = sorted(client.nthreads())
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    task = max(need.shared + need.private for need in task_memory(puzzle, puzzle.max_pieces, WORKERS))
+    with pytest.raises(curator.ResourceError) as info:
+        curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out",
+                        executor=ClusterExecutor(client, memory_probe=tiny_limit))
+    message = str(info.value)
+    assert message == "triangle up to 15 pieces does not fit on the cluster's workers (" + "; ".join(
+        f"memory: needs about {bytes_text(task)}, 1000 B left by the memory limit of worker {address}"
+        for address in addresses
+    ) + ")"
+    assert not (tmp_path / "out").exists()
+
+    with pytest.raises(curator.ResourceError) as info:
+        curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out",
+                        executor=ClusterExecutor(client, memory_probe=tiny_machine))
+    (short,) = info.value.shortfalls
+    needs = task_memory(puzzle, puzzle.max_pieces, WORKERS)
+    assert (short.needed, short.free) == (max(n.shared + WORKERS * n.private for n in needs), 1000)
+    assert short.elsewhere
+    assert str(info.value).endswith(f", 1000 B available on 127.0.0.1 for workers {', '.join(addresses)})")
+    assert "\n" not in str(info.value)
+
+
+def test_client_short_of_memory_names_this_machine(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 1000)
+    with pytest.raises(curator.ResourceError) as info:
+        curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out", executor=ClusterExecutor(client))
+    assert str(info.value) == ("triangle up to 15 pieces does not fit on this machine "
+                               "(memory: needs about 4.7 KiB, 1000 B available)")
 
 
 # -- bigger runs ---------------------------------------------------------------------------

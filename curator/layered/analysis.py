@@ -48,6 +48,11 @@ class Executor(Protocol):
     def sweep(self, store: LayerStore, puzzle: Puzzle, layer: Layer, below: list[LayerBits],
               progress: Progress | None, warn: Callable[[str], None]) -> LayerBits: ...
 
+    def memory_needs(self, puzzle: Puzzle, max_pieces: int) -> tuple[int, list[Shortfall]]:
+        """Peak bytes this process holds while the executor sweeps up to `max_pieces`, and
+        what the machines that compute lack in memory for it."""
+        ...
+
 
 @dataclass(frozen=True)
 class Estimate:
@@ -81,13 +86,18 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     )
 
 
-def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> list[Shortfall]:
-    """What `estimate` says the analysis needs beyond the free memory and disk space.
+def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path,
+                        executor: Executor | None = None) -> list[Shortfall]:
+    """What `estimate` says the analysis needs beyond the free memory and disk space; with
+    an `executor`, the memory of this machine and of those that compute as it says.
 
     Disk counts only what is still to be written: bit files already in `directory` under
     the names the analysis uses are replaced by files of the same size.
     """
     est = estimate(puzzle, max_pieces)
+    memory, elsewhere = est.peak_memory_bytes, []
+    if executor is not None:
+        memory, elsewhere = executor.memory_needs(puzzle, max_pieces)
     written = 0
     if Path(directory).is_dir():
         for tier in StateSpace(puzzle).tiers(max_pieces):
@@ -96,7 +106,7 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> lis
                     path = Path(directory) / f"{layer.key}.{prop}.bits"
                     if path.is_file():
                         written += min(path.stat().st_size, layer.words * 8)
-    return shortfalls(est.peak_memory_bytes, est.disk_bytes - written, directory)
+    return shortfalls(memory, est.disk_bytes - written, directory) + elsewhere
 
 
 def analyze(
@@ -172,6 +182,7 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 saving = saver.submit(_save, store, bits, seconds, puzzle, max_pieces, reporter)
                 if executor is None:
                     computed[layer] = bits
+                del bits  # with an executor, the next layer is assembled once this one is saved
             computed = {layer: bits for layer, bits in computed.items() if layer in tier}
             below = tier
         if saving is not None:

@@ -23,6 +23,11 @@ default one per core). The compiled sweep holds Python's GIL, so a process compu
 task at a time whatever its number of Dask threads: start workers with `--nthreads 1` and
 as many processes per machine as NUMBA_NUM_THREADS divides its cores into.
 
+Before the first layer, the client asks every worker how much memory its machine has
+available and how much room its Dask memory limit leaves: a worker needs the layers below
+the largest task's layer (mapped, shared by the worker processes of one machine) and the
+task's own arrays; the client needs the largest layer it assembles.
+
 Dask is imported only when a cluster is used.
 """
 
@@ -37,7 +42,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -45,6 +50,7 @@ import numpy as np
 from curator import __version__
 from curator.common.errors import StoreError
 from curator.common.files import atomic_write
+from curator.common.resources import Shortfall, free_memory, short_of
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
@@ -270,7 +276,50 @@ def _mapped(directory: Path, layer: Layer, entry: dict) -> LayerBits:
     return LayerBits(layer, **arrays)
 
 
+def worker_memory(dask_worker: Any = None) -> tuple[int | None, int | None]:
+    """(bytes available on this worker's machine, bytes its Dask memory limit leaves before
+    the nanny restarts it), None where unknown or unlimited. Runs on each worker."""
+    import dask
+    import psutil
+
+    limit = dask_worker.memory_manager.memory_limit if dask_worker is not None else None
+    if not limit:
+        return free_memory(), None
+    terminate = dask.config.get("distributed.worker.memory.terminate") or 1
+    return free_memory(), max(int(limit * terminate) - psutil.Process().memory_info().rss, 0)
+
+
 # -- on the client -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TaskMemory:
+    """Bytes in use while one task of a layer runs."""
+
+    client: int
+    """On the client: the layer's arrays and one chunk file read."""
+    shared: int
+    """On a worker's machine: the tier below, mapped (once for all its worker processes)."""
+    private: int
+    """In a worker process: the task's arrays and its chunk file's bytes, and the copy of the
+    tier below's solvable and unique words that typed puzzles make."""
+
+
+def task_memory(puzzle: Puzzle, max_pieces: int, threads: int, task_words: int | None = None,
+                ) -> list[TaskMemory]:
+    """What the largest task of every layer up to `max_pieces` pieces needs, as `task_ranges`
+    splits layers for `threads` worker threads."""
+    props = len(PROPERTIES)
+    copies = 2 if puzzle.typed else 0
+    out = []
+    below = 0
+    for tier in StateSpace(puzzle).tiers(max_pieces):
+        for layer in tier:
+            words = max(last - first for first, last in task_ranges(layer.words, threads, task_words))
+            out.append(TaskMemory(client=props * 8 * (layer.words + words), shared=props * below,
+                                  private=2 * props * 8 * words + copies * below))
+        below = sum(layer.words * 8 for layer in tier)
+    return out
 
 
 def check_address(address: str) -> None:
@@ -291,17 +340,19 @@ def check_address(address: str) -> None:
 class ClusterExecutor:
     """Sweeps each layer as chunk tasks on the workers of a Dask scheduler.
 
-    Pass it to `curator.layered.analysis.analyze(..., executor=...)`. `task` and `task_words` exist
-    for tests: the function each task runs (same arguments as `sweep_chunk`) and a fixed
-    number of words per task.
+    Pass it to `curator.layered.analysis.analyze(..., executor=...)`. `task`, `task_words` and
+    `memory_probe` exist for tests: the function each task runs (same arguments as
+    `sweep_chunk`), a fixed number of words per task and what each worker runs to tell its
+    memory (as `worker_memory`).
     """
 
     def __init__(self, client: Client, task: Callable = sweep_chunk, task_words: int | None = None,
-                 owns_client: bool = False) -> None:
+                 owns_client: bool = False, memory_probe: Callable = worker_memory) -> None:
         self.client = client
         self.task = task
         self.task_words = task_words
         self.owns_client = owns_client
+        self.memory_probe = memory_probe
 
     @classmethod
     def connect(cls, address: str, timeout: float | str | None = None) -> ClusterExecutor:
@@ -338,6 +389,27 @@ class ClusterExecutor:
     def describe(self) -> str:
         threads = self.client.nthreads()
         return f"{self.client.scheduler.address}: {len(threads)} workers, {sum(threads.values())} threads"
+
+    def memory_needs(self, puzzle: Puzzle, max_pieces: int) -> tuple[int, list[Shortfall]]:
+        """Peak bytes the client holds while layers up to `max_pieces` pieces are swept, and
+        what the workers lack: each worker against the room its memory limit leaves, and each
+        machine against its available memory for all of its workers at once."""
+        needs = task_memory(puzzle, max_pieces, sum(self.client.nthreads().values()), self.task_words)
+        try:
+            probes = self.client.run(self.memory_probe)
+            hosts: dict[str, list[str]] = {}
+            for address, info in self.client.scheduler_info(n_workers=-1)["workers"].items():
+                if address in probes:
+                    hosts.setdefault(info["host"], []).append(address)
+        except Exception as exc:
+            raise ClusterError(f"cannot ask the workers for their memory: {_reason(exc)}") from None
+        task = max(need.shared + need.private for need in needs)
+        out = []
+        for address, (_, room) in sorted(probes.items()):
+            out += short_of("memory", task, room, f"left by the memory limit of worker {address}", True)
+        for host, addresses in sorted(hosts.items()):
+            out += _machine_shortfall(host, sorted(addresses), [probes[a][0] for a in addresses], needs)
+        return max(need.client for need in needs), out
 
     def sweep(self, store: LayerStore, puzzle: Puzzle, layer: Layer, below: list[LayerBits],
               progress: Progress | None = None, warn: Callable[[str], None] | None = None) -> LayerBits:
@@ -382,6 +454,16 @@ class ClusterExecutor:
                 self.client.cancel(list(futures))
         clear_chunks(directory, layer)
         return bits
+
+
+def _machine_shortfall(host: str, addresses: list[str], available: list[int | None],
+                       needs: list[TaskMemory]) -> list[Shortfall]:
+    """[Shortfall] if the worker processes `addresses` on machine `host`, each running a task
+    at once, need more than its available memory (as each of them measured it)."""
+    known = [free for free in available if free is not None]
+    need = max(n.shared + len(addresses) * n.private for n in needs)
+    workers = f"worker{'s' if len(addresses) > 1 else ''} {', '.join(addresses)}"
+    return short_of("memory", need, min(known, default=None), f"available on {host} for {workers}", True)
 
 
 def _reuse_chunks(directory: Path, layer: Layer, label: ChunkLabel, bits: LayerBits,
