@@ -148,6 +148,8 @@ def load_pack(path: str | Path) -> tuple[PackHeader, list[Level]]:
         data = json.loads(text)
     except ValueError as exc:
         raise PackError(str(path), "json", f"not valid JSON ({exc})")
+    except RecursionError:
+        raise PackError(str(path), "json", "arrays or objects are nested too deeply") from None
     return parse_pack(data, str(path))
 
 
