@@ -765,6 +765,12 @@ def test_bad_sample_limit_seed_and_cap_are_selection_errors(triangle, eight, key
         one_line_naming(info.value, keyword)
 
 
+def test_cap_is_checked(triangle):
+    for cap in ("x", 0, 1.5):
+        with pytest.raises(curator.SelectionError, match="^cap must be "):
+            triangle.select(pieces=3, cap=cap)
+
+
 @pytest.mark.parametrize("method, keywords, name", [
     ("count", {"pieces": (1, 99)}, "pieces"),
     ("select", {"pieces": 0}, "pieces"),

@@ -190,3 +190,16 @@ def test_deeply_nested_json_is_one_error(tmp_path, text):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(PackError, match=r"pack\.json: json: "):
         load_pack(path)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("sha256", "", "puzzle.sha256: must be 64 lowercase hex digits or null, got ''"),
+    ("sha256", "A" * 64, "puzzle.sha256: must be 64 lowercase hex digits"),
+    ("name", "", "puzzle.name: must not be empty"),
+], ids=["empty-sha256", "upper-sha256", "empty-name"])
+def test_pack_header_values_the_schema_refuses_are_refused(key, value, message):
+    data = json.loads(valid_packs()[0])
+    data["puzzle"][key] = value
+    assert not schema_validator().is_valid(data)
+    with pytest.raises(PackError, match=f"^{SOURCE}: {message}"):
+        parse_pack(data, SOURCE)
