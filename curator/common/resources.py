@@ -40,12 +40,12 @@ def short_of(resource: str, needed: int, free: int | None, where: str,
     return [Shortfall(resource, needed, free, where, elsewhere)]
 
 
-def shortfalls(memory_bytes: int | None, disk_bytes: int, directory: Path) -> list[Shortfall]:
-    """What a run needing `memory_bytes` of memory (None: not checked here) and writing
-    `disk_bytes` into `directory` needs beyond this machine's free memory and disk space."""
-    out = [] if memory_bytes is None else short_of("memory", memory_bytes, free_memory(), "available")
+def shortfalls(memory_bytes: int, disk_bytes: int, directory: Path) -> list[Shortfall]:
+    """What a run needing `memory_bytes` of memory and writing `disk_bytes` into `directory`
+    needs beyond this machine's free memory and disk space."""
     existing = _nearest_existing(Path(directory))
-    return out + short_of("disk", disk_bytes, shutil.disk_usage(existing).free, f"free under {existing}")
+    return (short_of("memory", memory_bytes, free_memory(), "available")
+            + short_of("disk", disk_bytes, shutil.disk_usage(existing).free, f"free under {existing}"))
 
 
 def free_memory() -> int | None:
