@@ -33,13 +33,16 @@ Warn = Callable[[str], None]
 
 
 class ResourceError(StoreError):
-    """An analysis would need more memory or disk than the machine has free."""
+    """An analysis would need more memory or disk than the machine (or a cluster's workers)
+    has free."""
 
     def __init__(self, what: str, short: list[Shortfall]) -> None:
         figures = "; ".join(
             f"{s.resource}: needs about {bytes_text(s.needed)}, {bytes_text(s.free)} {s.where}" for s in short
         )
-        super().__init__(f"{what} does not fit on this machine ({figures})")
+        here = ["this machine"] if any(not s.elsewhere for s in short) else []
+        there = ["the cluster's workers"] if any(s.elsewhere for s in short) else []
+        super().__init__(f"{what} does not fit on {' or '.join(here + there)} ({figures})")
         self.shortfalls = short
 
 
@@ -99,7 +102,7 @@ def analyze(
         return DistanceResults(directory)
     depth = sweep_depth(puzzle, max_pieces)
     if not (force or ignore_limits):
-        short = resource_shortfalls(puzzle, depth, directory)
+        short = resource_shortfalls(puzzle, depth, directory, executor)
         if short:
             raise ResourceError(f"{puzzle.name} up to {depth} pieces", short)
     if progress and reporter is None:

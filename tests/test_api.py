@@ -657,6 +657,13 @@ TRIANGLE_BAD = st.one_of(
         ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty", "rank"))),
     st.tuples(st.just("sort"),
               st.sampled_from(["difficulty:up", "rank:x", "pieces:DESC", "solutions:asc:desc"])),
+    st.tuples(st.just("canonical"),
+              st.one_of(st.integers(), st.text(max_size=3), st.floats(allow_nan=False))),
+    st.tuples(st.just("difficulty"), st.one_of(
+        st.text(max_size=3), st.booleans(), st.sampled_from([math.nan, math.inf, -math.inf, (1,), (1, 2, 3)]),
+        st.tuples(st.floats(1, 9), st.floats(-9, 0.5)),
+        st.tuples(st.floats(allow_nan=False), st.sampled_from([math.nan, math.inf, "2", None])),
+    )),
 )
 UNKNOWN_KEYWORD = st.from_regex(r"[a-z][a-z_]{0,12}", fullmatch=True).filter(
     lambda k: k not in FILTER_NAMES + CHOICE_NAMES)
@@ -666,7 +673,7 @@ UNKNOWN_KEYWORD = st.from_regex(r"[a-z][a-z_]{0,12}", fullmatch=True).filter(
 @given(item=TRIANGLE_BAD, method=st.sampled_from(["count", "select"]))
 def test_bad_filter_values_are_selection_errors_naming_the_keyword(triangle, item, method):
     keyword, value = item
-    if keyword == "sort" and method == "count":
+    if keyword in ("sort", "difficulty") and method == "count":
         method = "select"
     with pytest.raises(curator.SelectionError) as info:
         getattr(triangle, method)(**{keyword: value})
@@ -741,17 +748,27 @@ def test_distance_sample_and_limit_below_one(eight, keywords, name):
 
 
 @SETTINGS
-@given(keyword=st.sampled_from(["sample", "limit", "seed"]),
+@given(keyword=st.sampled_from(["sample", "limit", "seed", "cap"]),
        value=st.one_of(NOT_A_WHOLE, st.integers(max_value=0)))
-def test_bad_sample_limit_and_seed_are_selection_errors(triangle, keyword, value):
+def test_bad_sample_limit_seed_and_cap_are_selection_errors(triangle, eight, keyword, value):
     if keyword == "seed" and value == 0:
         value = -1
-    keywords = {keyword: value, "pieces": 3}
+    keywords = {keyword: value}
     if keyword == "seed":
         keywords["sample"] = 2
-    with pytest.raises(curator.SelectionError) as info:
-        triangle.select(**keywords)
-    one_line_naming(info.value, keyword)
+    calls = [lambda: triangle.select(pieces=3, **keywords)]
+    if keyword != "cap":
+        calls.append(lambda: eight.select(distance=3, **keywords))
+    for call in calls:
+        with pytest.raises(curator.SelectionError) as info:
+            call()
+        one_line_naming(info.value, keyword)
+
+
+def test_cap_is_checked(triangle):
+    for cap in ("x", 0, 1.5):
+        with pytest.raises(curator.SelectionError, match="^cap must be "):
+            triangle.select(pieces=3, cap=cap)
 
 
 @pytest.mark.parametrize("method, keywords, name", [

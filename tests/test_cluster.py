@@ -6,6 +6,7 @@ One LocalCluster (two worker processes, one thread each, loopback only) serves t
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -24,21 +25,31 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
+import curator
+import curator.common.resources
 from curator.cli import app
 from curator.common.errors import StoreError
 from curator.common.files import file_sha256
+from curator.common.resources import bytes_text
 from curator.layered.analysis import analyze
 from curator.layered.bits import PROPERTIES
 from curator.layered.cluster import (
     CHUNKS,
     MAX_TASK_WORDS,
+    ChunkLabel,
     ClusterError,
     ClusterExecutor,
+    TaskMemory,
+    below_digest,
     chunk_path,
+    chunk_words,
     sweep_chunk,
+    task_memory,
     task_ranges,
+    worker_memory,
 )
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
+from curator.layered.space import StateSpace
 from curator.layered.store import LayerStore
 from curator.layered.sweep import CHUNK_WORDS
 
@@ -172,6 +183,13 @@ def test_task_ranges_with_fixed_task_words():
 # -- the task on its own -------------------------------------------------------------------
 
 
+def chunk_label(store: LayerStore, puzzle: Puzzle, layer) -> ChunkLabel:
+    """The label the chunk files of `layer` carry, from the layers below recorded in `store`."""
+    space = StateSpace(puzzle)
+    below = space.layers_with(layer.pieces - 1) if layer.pieces > puzzle.goal.pieces else []
+    return ChunkLabel(puzzle.sha256, layer.key, below_digest([store.record(b).entry for b in below]))
+
+
 def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
     puzzle = load_puzzle(PUZZLES / "triangle.toml")
     store = analyze(puzzle, tmp_path / "out")
@@ -185,7 +203,7 @@ def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
     finally:
         numba.set_num_threads(threads)
     assert runs[0] == runs[1] == (str(path), file_sha256(path))
-    words = np.fromfile(path, dtype="<u8").reshape(len(PROPERTIES), last - first)
+    words = chunk_words(path.read_bytes(), chunk_label(store, puzzle, layer), first, last)
     bits = store.load(layer)
     for row, prop in zip(words, PROPERTIES, strict=True):
         assert np.array_equal(row, getattr(bits, prop)[first:last])
@@ -328,6 +346,194 @@ def test_task_failure_is_one_clear_error(client, tmp_path):
     with pytest.raises(ClusterError, match=message):
         analyze(puzzle, tmp_path / "out", executor=ClusterExecutor(client, task=unshared_chunk))
     assert not (tmp_path / "out" / CHUNKS).exists()
+
+
+# -- a run stopped in the middle of a layer resumes from its chunk files -------------------
+
+TRIANGLE_K07_WORDS = 101  # C(15, 7) = 6435 positions
+STOP_FIRST = 96
+"""The last 8-word task of the triangle's 7-peg layer, which `stopping_chunk` fails."""
+
+
+def ranges(folder: Path, key: str) -> list[tuple[int, int]]:
+    """The word ranges of layer `key` that the files in `folder` are named after, in order."""
+    names = [path.name.split(".") for path in folder.glob(f"{key}.*")]
+    return sorted(tuple(map(int, name[1].split("-"))) for name in names)
+
+
+def calls(tmp_path: Path, key: str) -> list[tuple[int, int]]:
+    """The word ranges of layer `key` that `counted_chunk` computed, in order."""
+    return ranges(tmp_path / "calls", key)
+
+
+def counted_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk`, leaving a file named after the chunk under calls/ for every call."""
+    folder = Path(directory).parent / "calls"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{Path(path).name}.{os.getpid()}.{time.monotonic_ns()}").touch()
+    return sweep_chunk(directory, counts, first, last, path, puzzle_sha256)
+
+
+def stopping_chunk(directory, counts, first, last, path, puzzle_sha256):
+    """`counted_chunk`, except that the last task of the 7-peg layer waits until the layer's
+    other chunk files are written, then fails."""
+    if sum(counts) == 7 and first == STOP_FIRST:
+        folder = Path(directory) / CHUNKS
+        deadline = time.monotonic() + 60
+        while len(list(folder.glob("k07.*.bits"))) < STOP_FIRST // 8 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        raise RuntimeError("stopped on purpose")
+    return counted_chunk(directory, counts, first, last, path, puzzle_sha256)
+
+
+def test_interrupted_layer_resumes_from_its_chunk_files(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    analyze(puzzle, tmp_path / "local")
+    out = tmp_path / "cluster"
+    with pytest.raises(ClusterError, match="layer k07, words 96..101: RuntimeError: stopped on purpose"):
+        analyze(puzzle, out, executor=ClusterExecutor(client, task=stopping_chunk, task_words=8))
+    assert ranges(out / CHUNKS, "k07") == [(first, first + 8) for first in range(0, STOP_FIRST, 8)]
+    assert calls(tmp_path, "k07") == [(first, first + 8) for first in range(0, STOP_FIRST, 8)]
+    assert "k07" not in layer_digests(out) and "k06" in layer_digests(out)
+
+    (tmp_path / "calls").rename(tmp_path / "first-calls")
+    warnings: list[str] = []
+    recorder = Recorder()
+    analyze(puzzle, out, reporter=recorder, warn=warnings.append,
+            executor=ClusterExecutor(client, task=counted_chunk, task_words=8))
+    assert calls(tmp_path, "k07") == [(STOP_FIRST, TRIANGLE_K07_WORDS)]
+    assert calls(tmp_path, "k06") == []
+    assert len(calls(tmp_path, "k08")) == 13
+    assert recorder.advanced["k07"] == 6435
+    assert warnings == []
+    assert_same_layers(tmp_path / "local", out)
+
+
+def write_chunk(store: LayerStore, puzzle: Puzzle, layer, first: int, last: int) -> Path:
+    """The chunk file a task writes for words [first, last) of `layer`, computed here."""
+    path = chunk_path(store.directory.absolute(), layer, first, last)
+    threads = numba.get_num_threads()
+    try:
+        sweep_chunk(str(store.directory.absolute()), layer.counts, first, last, str(path), puzzle.sha256)
+    finally:
+        numba.set_num_threads(threads)
+    return path
+
+
+def relabel(path: Path, **changes) -> None:
+    """Rewrite a chunk file's header with `changes`, keeping its words and their checksum."""
+    data = path.read_bytes()
+    end = data.index(b"\n") + 1
+    header = json.loads(data[:end])
+    header.update(changes)
+    text = json.dumps(header)
+    size = -(-(len(text) + 1) // 8) * 8
+    path.write_bytes((text.ljust(size - 1) + "\n").encode() + data[end:])
+
+
+def test_only_chunk_files_of_these_results_are_reused(client, tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    analyze(puzzle, tmp_path / "local")
+    out = tmp_path / "cluster"
+    store = analyze(puzzle, out, 6)
+    layer = StateSpace(puzzle).layer((7,))
+    chunks = {first: write_chunk(store, puzzle, layer, first, first + 8) for first in (0, 8, 16, 24, 48, 56)}
+    chunks[32] = write_chunk(store, puzzle, layer, 32, 44)  # another split: reused all the same
+    chunks[40] = write_chunk(store, puzzle, layer, 40, 48)  # overlaps 32..44: dropped
+    damaged = bytearray(chunks[8].read_bytes())
+    damaged[-3] ^= 0x10
+    chunks[8].write_bytes(bytes(damaged))
+    relabel(chunks[16], puzzle_sha256="0" * 64)
+    chunks[24].write_bytes(chunks[24].read_bytes()[:-8])
+    relabel(chunks[48], below="1" * 64)
+    chunks[56].write_bytes(chunks[56].read_bytes().split(b"\n", 1)[1])  # no header
+    (out / CHUNKS / ".k07.64-72.bits.abcd1234.tmp").write_bytes(b"left by a dead worker")
+
+    warnings: list[str] = []
+    executor = ClusterExecutor(client, task=counted_chunk, task_words=8)
+    analyze(puzzle, out, warn=warnings.append, executor=executor)
+    expected = [(8, 16), (16, 24), (24, 32)] + [(a, min(a + 8, 101)) for a in range(44, 101, 8)]
+    assert calls(tmp_path, "k07") == expected
+    assert warnings == [
+        f"{chunks[first]}: {reason}; computing words {first}..{first + 8} of layer k07 again"
+        for first, reason in [
+            (8, "its words do not match its checksum (damaged file)"),
+            (16, "written for another puzzle file"),
+            (24, "184 bytes of words, expected 192 (cut short or damaged)"),
+            (48, "written for another set of layers below"),
+            (56, "not a chunk file (no header)"),
+        ]
+    ]
+    assert_same_layers(tmp_path / "local", out)
+
+
+def test_force_reuses_no_chunk_file(tmp_path):
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    store = analyze(puzzle, tmp_path / "out", 6)
+    write_chunk(store, puzzle, StateSpace(puzzle).layer((7,)), 0, 8)
+    analyze(puzzle, tmp_path / "out", 6, force=True)
+    assert not (tmp_path / "out" / CHUNKS).exists()
+
+
+# -- the memory check asks the workers -----------------------------------------------------
+
+
+def tiny_limit(dask_worker=None):
+    """A worker on a machine with plenty of memory, whose memory limit leaves 1000 bytes."""
+    return 1 << 50, 1000
+
+
+def tiny_machine(dask_worker=None):
+    """A worker on a machine with 1000 bytes available, without a memory limit."""
+    return 1000, None
+
+
+def test_task_memory_counts_one_task_and_the_tier_below():
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    needs = task_memory(puzzle, 8, threads=1, task_words=8)
+    # k08: 101 words, in tasks of 8 words, from k07's 101 words
+    assert needs[-1] == TaskMemory(client=3 * 8 * (101 + 8), shared=3 * 101 * 8, private=2 * 3 * 8 * 8)
+    assert needs[0] == TaskMemory(client=3 * 8 * (1 + 1), shared=0, private=2 * 3 * 8 * 1)
+
+
+def test_real_probe_finds_room_on_the_workers(client):
+    for free, room in client.run(worker_memory).values():
+        assert free > 0 and (room is None or room > 0)
+    client_bytes, short = ClusterExecutor(client).memory_needs(load_puzzle(PUZZLES / "triangle.toml"), 15)
+    assert client_bytes == 3 * 8 * (101 + 101) and short == []
+
+
+def test_worker_short_of_memory_is_one_line_naming_it(client, tmp_path):
+    addresses = sorted(client.nthreads())
+    puzzle = load_puzzle(PUZZLES / "triangle.toml")
+    task = max(need.shared + need.private for need in task_memory(puzzle, puzzle.max_pieces, WORKERS))
+    with pytest.raises(curator.ResourceError) as info:
+        curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out",
+                        executor=ClusterExecutor(client, memory_probe=tiny_limit))
+    message = str(info.value)
+    assert message == "triangle up to 15 pieces does not fit on the cluster's workers (" + "; ".join(
+        f"memory: needs about {bytes_text(task)}, 1000 B left by the memory limit of worker {address}"
+        for address in addresses
+    ) + ")"
+    assert not (tmp_path / "out").exists()
+
+    with pytest.raises(curator.ResourceError) as info:
+        curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out",
+                        executor=ClusterExecutor(client, memory_probe=tiny_machine))
+    (short,) = info.value.shortfalls
+    needs = task_memory(puzzle, puzzle.max_pieces, WORKERS)
+    assert (short.needed, short.free) == (max(n.shared + WORKERS * n.private for n in needs), 1000)
+    assert short.elsewhere
+    assert str(info.value).endswith(f", 1000 B available on 127.0.0.1 for workers {', '.join(addresses)})")
+    assert "\n" not in str(info.value)
+
+
+def test_client_short_of_memory_names_this_machine(client, tmp_path, monkeypatch):
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 1000)
+    with pytest.raises(curator.ResourceError) as info:
+        curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out", executor=ClusterExecutor(client))
+    assert str(info.value) == ("triangle up to 15 pieces does not fit on this machine "
+                               "(memory: needs about 4.7 KiB, 1000 B available)")
 
 
 # -- bigger runs ---------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """What a long run needs and uses of the machine: memory, disk space and threads.
 
 Analyses estimate their peak memory and the bytes they will write, then refuse up front
-(with the figures) when either is more than the machine has free; they compute with a
-number of threads that is restored when they finish.
+(with the figures) when either is more than the machine (or a cluster's worker) has free;
+they compute with a number of threads that is restored when they finish.
 """
 
 from __future__ import annotations
@@ -26,20 +26,26 @@ class Shortfall:
     needed: int
     free: int
     where: str
+    """How `free` was measured, as a phrase: "available", "free under /data"."""
+    elsewhere: bool = False
+    """Whether it is another machine that is short (a cluster's worker), not this one."""
+
+
+def short_of(resource: str, needed: int, free: int | None, where: str,
+             elsewhere: bool = False) -> list[Shortfall]:
+    """[the Shortfall] if `needed` bytes are more than `free`, else [] (also when `free` is
+    unknown)."""
+    if free is None or needed <= free:
+        return []
+    return [Shortfall(resource, needed, free, where, elsewhere)]
 
 
 def shortfalls(memory_bytes: int, disk_bytes: int, directory: Path) -> list[Shortfall]:
     """What a run needing `memory_bytes` of memory and writing `disk_bytes` into `directory`
-    needs beyond the free memory and disk space."""
-    out = []
-    memory = free_memory()
-    if memory is not None and memory_bytes > memory:
-        out.append(Shortfall("memory", memory_bytes, memory, "available"))
+    needs beyond this machine's free memory and disk space."""
     existing = _nearest_existing(Path(directory))
-    disk = shutil.disk_usage(existing).free
-    if disk_bytes > disk:
-        out.append(Shortfall("disk", disk_bytes, disk, f"free under {existing}"))
-    return out
+    return (short_of("memory", memory_bytes, free_memory(), "available")
+            + short_of("disk", disk_bytes, shutil.disk_usage(existing).free, f"free under {existing}"))
 
 
 def free_memory() -> int | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -171,6 +172,8 @@ def load_pack(path: str | Path) -> tuple[PackHeader, list[Level]]:
         data = json.loads(text)
     except ValueError as exc:
         raise PackError(str(path), "json", f"not valid JSON ({exc})")
+    except RecursionError:
+        raise PackError(str(path), "json", "arrays or objects are nested too deeply") from None
     return parse_pack(data, str(path))
 
 
@@ -258,6 +261,8 @@ class _PackReader(TableReader):
         where = "puzzle"
         self.only(table, {"name", "title", "family", "options", "piece_types", "goal", "sha256"}, where)
         name = self.get(table, "name", str, where)
+        if not name:
+            raise self.fail("puzzle.name", "must not be empty")
         title = self.get(table, "title", str, where)
         family = self.get(table, "family", str, where)
         if family not in FAMILIES:
@@ -269,6 +274,8 @@ class _PackReader(TableReader):
             raise self.fail("puzzle.piece_types", f"must be distinct one-letter names, got {types!r}")
         goal = self.goal(self.get(table, "goal", dict, where), board, tuple(types))
         sha = self.get(table, "sha256", str, where, nullable=True)
+        if sha is not None and not re.fullmatch(r"[0-9a-f]{64}", sha):
+            raise self.fail("puzzle.sha256", f"must be 64 lowercase hex digits or null, got {sha!r}")
         header = PackHeader(name, title, family, dict(options), board, tuple(types), goal, sha)
         try:
             header.rules  # noqa: B018 - builds and validates the rules

@@ -41,11 +41,17 @@ class Executor(Protocol):
     """Computes layers somewhere else than in this process (see `curator.layered.cluster`).
 
     `sweep` returns the bits of `layer` from the layers one piece below, which `store`
-    already holds (`below` are their bits, mapped from the store; empty at the goal).
+    already holds (`below` are their bits, mapped from the store; empty at the goal);
+    `warn` takes one-line warnings.
     """
 
     def sweep(self, store: LayerStore, puzzle: Puzzle, layer: Layer, below: list[LayerBits],
-              progress: Progress | None) -> LayerBits: ...
+              progress: Progress | None, warn: Callable[[str], None]) -> LayerBits: ...
+
+    def memory_needs(self, puzzle: Puzzle, max_pieces: int) -> tuple[int, list[Shortfall]]:
+        """Peak bytes this process holds while the executor sweeps up to `max_pieces`, and
+        what the machines that compute lack in memory for it."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -80,13 +86,18 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     )
 
 
-def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> list[Shortfall]:
-    """What `estimate` says the analysis needs beyond the free memory and disk space.
+def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path,
+                        executor: Executor | None = None) -> list[Shortfall]:
+    """What `estimate` says the analysis needs beyond the free memory and disk space; with
+    an `executor`, the memory of this machine and of those that compute as it says.
 
     Disk counts only what is still to be written: bit files already in `directory` under
     the names the analysis uses are replaced by files of the same size.
     """
     est = estimate(puzzle, max_pieces)
+    memory, elsewhere = est.peak_memory_bytes, []
+    if executor is not None:
+        memory, elsewhere = executor.memory_needs(puzzle, max_pieces)
     written = 0
     if Path(directory).is_dir():
         for tier in StateSpace(puzzle).tiers(max_pieces):
@@ -95,7 +106,7 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path) -> lis
                     path = Path(directory) / f"{layer.key}.{prop}.bits"
                     if path.is_file():
                         written += min(path.stat().st_size, layer.words * 8)
-    return shortfalls(est.peak_memory_bytes, est.disk_bytes - written, directory)
+    return shortfalls(memory, est.disk_bytes - written, directory) + elsewhere
 
 
 def analyze(
@@ -160,7 +171,7 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 start = time.perf_counter()
                 advance = reporter.advance if reporter else None
                 if executor is not None:
-                    bits = executor.sweep(store, puzzle, layer, below_bits or [], advance)
+                    bits = executor.sweep(store, puzzle, layer, below_bits or [], advance, warn)
                 elif below:
                     bits = sweep_layer(puzzle, layer, below_bits, advance)
                 else:
@@ -171,6 +182,7 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 saving = saver.submit(_save, store, bits, seconds, puzzle, max_pieces, reporter)
                 if executor is None:
                     computed[layer] = bits
+                del bits  # with an executor, the next layer is assembled once this one is saved
             computed = {layer: bits for layer, bits in computed.items() if layer in tier}
             below = tier
         if saving is not None:

@@ -180,7 +180,8 @@ class LayeredResults:
         bounds = None if difficulty is None else real_span(difficulty, self._name("difficulty"))
         return select(self.store, self.filters(**filters), sample=at_least(sample, 1, self._name("sample")),
                       seed=at_least(seed, 0, self._name("seed")) or 0,
-                      limit=at_least(limit, 1, self._name("limit")), sort=order, cap=cap,
+                      limit=at_least(limit, 1, self._name("limit")), sort=order,
+                      cap=at_least(cap, 1, self._name("cap")),
                       explorer=self.explorer, difficulty=bounds)
 
     def select(self, **keywords: Any) -> list[Level]:

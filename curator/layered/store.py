@@ -8,6 +8,7 @@ place, so a killed run never leaves a half-written file under a recorded name.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,9 @@ from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 
 FORMAT = "curator-layers/1"
+CHUNKS = "chunks"
+"""Sub-folder where a run on a Dask cluster keeps the chunk files of the layer being swept
+(see `curator.layered.cluster`)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ class LayerStore(ResultsFolder):
             store.refuse_other_puzzle(puzzle.sha256)
         elif store.holds_other_puzzle(puzzle.sha256):
             store.remove_results()
+        if force:
+            store.remove_chunks()
         if force or not store.manifest or store.holds_other_puzzle(puzzle.sha256):
             store.manifest = {"layers": []}
         store.write_puzzle_copy(puzzle.text)
@@ -98,6 +104,16 @@ class LayerStore(ResultsFolder):
         store.manifest["complete"] = store._complete(puzzle, max_pieces)
         store.write_manifest()
         return store
+
+    def remove_chunks(self) -> None:
+        """Delete the chunk files an interrupted cluster run left: `--force` reuses none."""
+        folder = self.directory / CHUNKS
+        if folder.is_dir():
+            for path in folder.iterdir():
+                if path.is_file():
+                    path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when empty
 
     def puzzle(self) -> Puzzle:
         """The puzzle these results belong to, read from the folder's copy of its file."""
