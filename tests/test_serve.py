@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import shutil
 import tracemalloc
 from pathlib import Path
@@ -165,6 +166,8 @@ def test_static_files_and_the_page(client):
     for name in ("app.js", "style.css", "index.html"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "http://" not in page.text and "https://" not in page.text  # nothing from elsewhere
+    curves = page.text[page.text.index('<select name="curve"'):]
+    assert re.findall(r"<option>([^<]+)</option>", curves[:curves.index("</select>")]) == list(CURVES)
 
 
 def test_openapi_documents_every_endpoint(client):
