@@ -358,12 +358,15 @@ function curveChart(values, targets) {
     text.textContent = tick.toFixed(1);
     svg.append(text);
   }
-  if (targets.length > 1) {
-    svg.append(svgEl("polyline", {points: targets.map((t, i) => `${x(i)},${y(t)}`).join(" "), class: "target",
-                                  "data-targets": targets.join(",")}));
-  }
   const points = values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter(Boolean);
   if (points.length > 1) svg.append(svgEl("polyline", {points: points.join(" "), class: "line"}));
+  if (targets.length) {
+    svg.append(svgEl("polyline", {points: targets.map((t, i) => `${x(i)},${y(t)}`).join(" "), class: "target",
+                                  "data-targets": targets.join(",")}));
+    const legend = svgEl("text", {x: left + 6, y: top + 4});
+    legend.textContent = "dashed: the curve's targets";
+    svg.append(legend);
+  }
   values.forEach((v, i) => {
     if (v === null) return;
     svg.append(svgEl("circle", {cx: x(i), cy: y(v), r: 4, class: "point", "data-difficulty": v}));
