@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import shutil
 import tracemalloc
 from pathlib import Path
@@ -20,12 +21,14 @@ from cli_helpers import error_line, invoke
 from fastapi.testclient import TestClient
 
 import curator
+from curator.arrange import CURVES
 from curator.web import folders as web_folders
 from curator.web.app import SEARCH_ABOVE, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"
 CHESS = ROOT / "puzzles" / "solitaire-chess.toml"
+EIGHT = ROOT / "puzzles" / "eight-puzzle.toml"
 PACK_SCHEMA = json.loads((ROOT / "schemas" / "level-pack.schema.json").read_text())
 STORED_UP_TO = 8
 """The partial triangle folder stores layers up to this many pieces."""
@@ -163,6 +166,8 @@ def test_static_files_and_the_page(client):
     for name in ("app.js", "style.css", "index.html"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "http://" not in page.text and "https://" not in page.text  # nothing from elsewhere
+    curves = page.text[page.text.index('<select name="curve"'):]
+    assert re.findall(r"<option>([^<]+)</option>", curves[:curves.index("</select>")]) == list(CURVES)
 
 
 def test_openapi_documents_every_endpoint(client):
@@ -170,14 +175,19 @@ def test_openapi_documents_every_endpoint(client):
     paths = document["paths"]
     for path in ("/api/folders", "/api/folders/{folder}", "/api/folders/{folder}/levels",
                  "/api/folders/{folder}/position", "/api/folders/{folder}/move",
-                 "/api/folders/{folder}/picture", "/api/folders/{folder}/pack"):
+                 "/api/folders/{folder}/picture", "/api/folders/{folder}/pack",
+                 "/api/folders/{folder}/arrange"):
         assert path in paths, path
     schemas = document["components"]["schemas"]
     for model in ("Folder", "FolderDetail", "Selection", "LevelOut", "PositionReport", "MoveIn", "PackIn",
-                  "Problem"):
+                  "Problem", "Arrangement", "CurveIn"):
         assert model in schemas, model
     levels = {p["name"] for p in paths["/api/folders/{folder}/levels"]["get"]["parameters"]}
     assert {"solvable", "pieces", "must_include", "sample", "seed", "sort", "limit", "difficulty"} <= levels
+    arrange = {p["name"] for p in paths["/api/folders/{folder}/arrange"]["get"]["parameters"]}
+    assert {"solvable", "pieces", "must_include", "size", "curve", "pool", "seed"} <= arrange
+    assert not {"sample", "sort", "limit", "difficulty"} & arrange
+    assert schemas["CurveName"]["enum"] == list(CURVES)
 
 
 # -- levels --------------------------------------------------------------------------------------
@@ -224,6 +234,64 @@ def test_typed_levels_take_counts(client, chess):
 ])
 def test_bad_level_queries_get_one_line(client, query, words):
     assert words in problem(client.get("/api/folders/0/levels", params=query))
+
+
+# -- arranged packs ------------------------------------------------------------------------------
+
+ARRANGED = {"size": 4, "curve": "ease-in", "pool": 200, "seed": 1, "solvable": "true", "pieces": "5..8"}
+"""An arrangement request, and the same arguments to `LayeredResults.pack`:"""
+ARRANGED_API = {"size": 4, "curve": "ease-in", "pool": 200, "seed": 1, "solvable": True, "pieces": (5, 8)}
+
+
+def test_arranged_packs_are_those_pack_returns(client, triangle):
+    found = client.get("/api/folders/0/arrange", params=ARRANGED).json()
+    expected = triangle.pack(**ARRANGED_API)
+    assert (found["curve"], found["pool"]) == ("ease-in", expected.pool) == ("ease-in", 200)
+    assert [(x["layer"], x["rank"]) for x in found["levels"]] == [(x.layer, x.rank) for x in expected]
+    assert [x["target"] for x in found["levels"]] == [slot.target for slot in expected.slots]
+    assert [x["position"] for x in found["levels"]] == [list(x.position) for x in expected]
+    assert [x["difficulty"] for x in found["levels"]] == [x.to_json()["difficulty"] for x in expected]
+    other = client.get("/api/folders/0/arrange", params={**ARRANGED, "curve": "steps", "seed": 2}).json()
+    assert [x["target"] for x in other["levels"]] == [s.target for s in triangle.pack(
+        **{**ARRANGED_API, "curve": "steps", "seed": 2}).slots]
+
+
+def test_typed_arrangements_take_counts(client, chess):
+    found = client.get("/api/folders/2/arrange", params={"size": 3, "pool": 50, "counts": "R=1"}).json()
+    expected = chess.pack(3, pool=50, counts={"R": (1, 1)})
+    assert [(x["layer"], x["rank"]) for x in found["levels"]] == [(x.layer, x.rank) for x in expected]
+
+
+@pytest.mark.parametrize("query, words", [
+    ({"size": "0"}, "size"),
+    ({"size": "201"}, "size"),
+    ({"size": "many"}, "size"),
+    ({}, "size"),
+    ({"size": "5", "pool": "3"}, "size 5 is larger than pool 3"),
+    ({"size": "40", "pool": "100", "pieces": "2"}, "larger than the pool of"),
+    ({"size": "3", "pool": "0"}, "pool"),
+    ({"size": "3", "pool": "20001"}, "pool"),
+    ({"size": "3", "seed": "-1"}, "seed"),
+    ({"size": "3", "curve": "zigzag"}, "curve"),
+    ({"size": "3", "curve": "/etc/passwd"}, "curve"),
+    ({"size": "3", "curve": "packs/fling-shipped.json"}, "curve"),
+    ({"size": "3", "curve": "../../packs/fling-shipped.json"}, "curve"),
+    ({"size": "3", "canonical": "false"}, "one level per class"),
+    ({"size": "3", "pieces": "x"}, "pieces must look like"),
+    ({"size": "3", "sample": "3"}, "sample"),
+    ({"size": "3", "difficulty": "1..3"}, "difficulty"),
+    ({"size": "3", "sort": "difficulty"}, "sort"),
+    ({"size": "3", "limit": "3"}, "limit"),
+])
+def test_bad_arrangements_get_one_line(client, query, words):
+    assert words in problem(client.get("/api/folders/0/arrange", params=query))
+
+
+def test_arranging_needs_a_folder_of_levels(client, base):
+    eight = curator.analyze(EIGHT, output=base / "eight", workers=1)
+    distances = TestClient(create_app([eight.directory]))
+    assert "distance table" in problem(distances.get("/api/folders/0/arrange", params={"size": 3}))
+    assert "no folder 3" in problem(client.get("/api/folders/3/arrange", params={"size": 3}), 404)
 
 
 # -- positions and moves -------------------------------------------------------------------------
@@ -340,6 +408,48 @@ def test_pack_downloads_follow_the_order_given(client, triangle):
 ])
 def test_bad_packs_get_one_line(client, params, body):
     problem(client.post("/api/folders/0/pack", params=params, json=body))
+
+
+def arranged_body(client):
+    """The body that downloads the pack of ARRANGED with its curve."""
+    found = client.get("/api/folders/0/arrange", params=ARRANGED).json()
+    curve = {"name": found["curve"], "pool": found["pool"], "targets": [x["target"] for x in found["levels"]]}
+    return {"positions": [x["position"] for x in found["levels"]], "curve": curve}
+
+
+def test_arranged_pack_downloads_keep_the_curve(client, triangle):
+    expected = triangle.pack(**ARRANGED_API)
+    body = arranged_body(client)
+    pack = client.post("/api/folders/0/pack", json=body).json()
+    jsonschema.validate(pack, PACK_SCHEMA)
+    assert pack["curve"] == expected.record().to_json()
+    assert [(x["layer"], x["rank"]) for x in pack["levels"]] == [(x.layer, x.rank) for x in expected]
+    html = client.post("/api/folders/0/pack", params={"format": "html"}, json=body).text
+    assert html.count('<figure class="curve"') == 1 and "ease-in" in html
+    plain = client.post("/api/folders/0/pack", json={"positions": body["positions"]}).json()
+    assert "curve" not in plain
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda curve: curve.update(targets=curve["targets"][:-1]), "3 targets for 4 levels"),
+    (lambda curve: curve.update(targets=curve["targets"] * 2), "8 targets for 4 levels"),
+    (lambda curve: curve.update(targets=[]), "targets"),
+    (lambda curve: curve.update(targets=[1, 2, 3, "NaN"]), "finite"),
+    (lambda curve: curve.update(name="packs/fling-shipped.json"), "curve.name"),
+    (lambda curve: curve.update(name="zigzag"), "curve.name"),
+    (lambda curve: curve.update(pool=0), "curve.pool"),
+    (lambda curve: curve.pop("targets"), "curve.targets"),
+])
+def test_bad_pack_curves_get_one_line(client, change, words):
+    body = arranged_body(client)
+    change(body["curve"])
+    assert words in problem(client.post("/api/folders/0/pack", json=body))
+
+
+def test_a_curve_takes_only_rated_levels(client):
+    body = arranged_body(client)
+    body["positions"][0] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]  # two corners: not solvable
+    assert "level 1 has no difficulty" in problem(client.post("/api/folders/0/pack", json=body))
 
 
 # -- damaged stores, bounded memory ------------------------------------------------------------------

@@ -3,6 +3,7 @@ by Playwright (Debian's chromium; skipped when none is installed).
 
 Open the page, filter levels, play one to the goal by the hint alone, build a three-level
 pack, reorder it and download it; the download must be a valid level pack in that order.
+Arrange a pack from the filters: the download keeps its curve until the order is changed.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def page(browser, server):
 def find_levels(page, **fields):
     page.click(".tab[data-tab=levels]")
     for name, value in fields.items():
-        selector = f"[name={name}]"
+        selector = f"#filters [name={name}]"
         if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
             page.select_option(selector, value)
         else:
@@ -160,6 +161,39 @@ def test_filter_play_by_hint_and_download_a_pack(page, triangle):
     with page.expect_download() as gallery:
         page.click("#download-html")
     assert Path(gallery.value.path()).read_text().count("<svg") == 3
+
+
+def test_arrange_a_pack_and_download_its_curve(page, triangle):
+    find_levels(page, solvable="true", pieces="5..8", sample="3", sort="difficulty", limit="2")
+    expected = triangle.pack(4, "ease-in", pool=200, seed=1, solvable=True, pieces=(5, 8))
+    page.click(".tab[data-tab=pack]")
+    page.fill("#arrange [name=size]", "4")
+    page.select_option("#arrange [name=curve]", "ease-in")
+    page.fill("#arrange [name=pool]", "200")
+    page.fill("#arrange [name=seed]", "1")
+    page.click("#arrange-go")
+    page.wait_for_function("() => document.querySelector('#message').textContent.startsWith('Arranged')")
+    items = page.locator("#pack-list li")
+    assert items.count() == 4 and page.inner_text("#pack-count") == "4"
+    assert [int(items.nth(i).get_attribute("data-rank")) for i in range(4)] == [x.rank for x in expected]
+    targets = page.locator("#curve polyline.target")
+    assert targets.count() == 1
+    assert [float(t) for t in targets.get_attribute("data-targets").split(",")] == [
+        s.target for s in expected.slots]
+    assert page.locator("#curve circle.point").count() == 4
+
+    with page.expect_download() as download:
+        page.click("#download-json")
+    pack = json.loads(Path(download.value.path()).read_text())
+    jsonschema.validate(pack, PACK_SCHEMA)
+    assert pack["curve"] == expected.record().to_json()
+    assert [level["rank"] for level in pack["levels"]] == [x.rank for x in expected]
+
+    items.first.locator("button.down").click()  # a hand-made order no longer follows the curve
+    assert page.locator("#curve polyline.target").count() == 0
+    with page.expect_download() as download:
+        page.click("#download-json")
+    assert "curve" not in json.loads(Path(download.value.path()).read_text())
 
 
 def test_illegal_clicks_are_refused(page, triangle):

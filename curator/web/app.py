@@ -21,7 +21,8 @@ from fastapi.staticfiles import StaticFiles
 
 from curator import __version__
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
-from curator.export import ExportError
+from curator.export import ExportError, write
+from curator.export.pack import PackCurve
 from curator.layered.results import LayeredResults
 from curator.level import Level
 from curator.options import parse_cells, parse_counts, parse_range
@@ -127,8 +128,8 @@ def folder_detail(request: Request, folder: int) -> dict[str, Any]:
 # -- levels ---------------------------------------------------------------------------------
 
 
-def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, Any]:
-    """The API keywords of a level query (text options parsed as the command line does)."""
+def _filters(results: LayeredResults, query: models.LevelFilters) -> dict[str, Any]:
+    """The API keywords of a query's filters (text options parsed as the command line does)."""
     keywords: dict[str, Any] = {name: getattr(query, name) for name in ("solvable", "unique", "all_moves")
                                 if getattr(query, name) is not None}
     if query.pieces is not None:
@@ -138,6 +139,12 @@ def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, An
     for name in ("must_include", "must_exclude"):
         if getattr(query, name) is not None:
             keywords[name] = parse_cells(getattr(query, name), name)
+    return keywords
+
+
+def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, Any]:
+    """The API keywords of a level query: its filters and how to choose among the matches."""
+    keywords = _filters(results, query)
     if query.canonical:
         keywords["canonical"] = True
     if query.difficulty is not None:
@@ -161,6 +168,20 @@ def levels(request: Request, folder: int, query: Annotated[models.LevelQuery, Qu
         chosen = layered.selection(**_keywords(layered, query), cap=models.MAX_LEVELS)
         return {"puzzle": layered.puzzle.name, "matched": chosen.matched,
                 "levels": [_level(level) for level in chosen.levels]}
+
+
+@router.get("/folders/{folder}/arrange", response_model=models.Arrangement)
+def arrange(request: Request, folder: int, query: Annotated[models.ArrangeQuery, Query()]) -> dict[str, Any]:
+    """A pack arranged as `curator pack` arranges it: `pool` levels matching the filters are
+    drawn (one per class) and rated, and `size` of them follow the curve from easy to hard,
+    each with the difficulty its slot aimed at."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        layered = _layered(results, entry)
+        pack = layered.pack(query.size, query.curve.value, pool=query.pool, seed=query.seed,
+                            canonical=query.canonical, **_filters(layered, query))
+        return {"puzzle": layered.puzzle.name, "curve": pack.curve, "pool": pack.pool,
+                "levels": [{**_level(slot.level), "target": slot.target} for slot in pack.slots]}
 
 
 # -- positions and play ---------------------------------------------------------------------
@@ -243,15 +264,31 @@ def position_picture(
 def pack(request: Request, folder: int, body: models.PackIn,
          format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these positions, in order, as a level pack (docs/level-pack.md) or an
-    HTML gallery, to download."""
+    HTML gallery, to download; with the curve they follow if the pack was arranged."""
     folders, entry = _entry(request, folder)
     with folders.results(folder) as results:
         layered = _layered(results, entry)
         chosen = [layered.solve(_position(layered, board)) for board in body.positions]
+        curve = _curve(body.curve, chosen)
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             target = Path(scratch) / f"pack.{format}"
-            layered.export(chosen, target, format)
+            write(format, layered.puzzle, chosen, target, curve=curve)
             data = target.read_bytes()
         name = re.sub(r"[^A-Za-z0-9._-]+", "-", layered.puzzle.name).strip("-") or "levels"
     disposition = f'attachment; filename="{name}-pack.{format}"'
     return Response(data, media_type=PACK_TYPES[format], headers={"Content-Disposition": disposition})
+
+
+def _curve(curve: models.CurveIn | None, levels: Sequence[Level]) -> PackCurve | None:
+    """The curve record of an arranged pack: one target per level, and the levels'
+    difficulties, which must be finite (rated levels) to be recorded."""
+    if curve is None:
+        return None
+    if len(curve.targets) != len(levels):
+        raise SelectionError(f"curve: {len(curve.targets)} targets for {len(levels)} levels (one per level)")
+    for number, level in enumerate(levels, start=1):
+        if not math.isfinite(level.difficulty):
+            raise SelectionError(f"curve: level {number} has no difficulty (it is not solvable), "
+                                 "so it cannot stand in an arranged pack")
+    return PackCurve(curve.name.value, curve.pool, tuple(curve.targets),
+                     tuple(level.difficulty for level in levels))

@@ -6,9 +6,12 @@ OpenAPI document (`/openapi.json`), so a game's own tools can call the API as th
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import Enum
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from curator.arrange import CURVES
 
 Cell = tuple[int, int]
 """A board cell as [row, col] (see docs/level-pack.md)."""
@@ -18,6 +21,15 @@ MAX_PACK = 200
 """Most levels one pack request takes."""
 MAX_LEVELS = 200
 """Most levels one selection computes metrics for."""
+MAX_POOL = 20_000
+"""Most candidate levels one arrangement rates."""
+POOL = 1_000
+"""Candidate levels an arrangement rates unless told otherwise (a request of a few seconds)."""
+MAX_SEED = 2**63 - 1
+
+CurveName = Enum("CurveName", {name: name for name in CURVES}, type=str)  # type: ignore[misc]
+"""A named curve of `curator.arrange.CURVES` (the workspace takes no curve files)."""
+Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
 class Problem(BaseModel):
@@ -153,14 +165,41 @@ class PositionReport(BaseModel):
     """The position as SVG markup; tiles, holes and pieces carry data-cell attributes."""
 
 
+class Arranged(LevelOut):
+    """A level of an arranged pack and the difficulty its slot aimed at."""
+
+    target: float
+
+
+class Arrangement(BaseModel):
+    """An arranged pack: its levels in order, the curve they follow and how many candidate
+    levels they were chosen from."""
+
+    puzzle: str
+    curve: CurveName
+    pool: int
+    levels: list[Arranged]
+
+
+class CurveIn(BaseModel):
+    """The curve an arranged pack follows, to record in its download: one target per level
+    (the targets of `arrange`'s levels)."""
+
+    name: CurveName
+    pool: int = Field(ge=1, le=MAX_POOL)
+    targets: list[Finite] = Field(min_length=1, max_length=MAX_PACK)
+
+
 class PackIn(BaseModel):
-    """The positions of a pack's levels, in order."""
+    """The positions of a pack's levels, in order, and the curve they follow if the pack
+    was arranged (see `arrange`)."""
 
     positions: list[list[StrictInt]] = Field(min_length=1, max_length=MAX_PACK)
+    curve: CurveIn | None = None
 
 
-class LevelQuery(BaseModel):
-    """The options of `curator select`, as query parameters (text ones in the same syntax)."""
+class LevelFilters(BaseModel):
+    """The filters of `curator select`, as query parameters (text ones in the same syntax)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -172,8 +211,23 @@ class LevelQuery(BaseModel):
     must_include: str | None = Field(None, max_length=400, description="Cells r,c;r,c holding a piece.")
     must_exclude: str | None = Field(None, max_length=400, description="Cells r,c;r,c left empty.")
     canonical: bool = False
+
+
+class LevelQuery(LevelFilters):
+    """The options of `curator select`: the filters, and how to choose among the matches."""
+
     sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
-    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="Random seed of the sample.")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
     difficulty: str | None = Field(None, max_length=40, description="Difficulties A..B, e.g. 3..7.5.")
     sort: str | None = Field(None, max_length=40, description="METRIC or METRIC:desc.")
     limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
+
+
+class ArrangeQuery(LevelFilters):
+    """The options of `curator pack`: the filters, the pack's size and curve, and its pool."""
+
+    size: int = Field(ge=1, le=MAX_PACK, description="Levels in the pack.")
+    curve: CurveName = Field(CurveName("linear"), description="How difficulty rises over the pack.")
+    pool: int = Field(POOL, ge=1, le=MAX_POOL, description="Candidate levels drawn and rated.")
+    seed: int = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
+    canonical: bool = Field(True, description="Always true: a pack keeps one level per class.")

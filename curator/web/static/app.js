@@ -10,7 +10,7 @@ const state = {
   cellIndex: {},      // "row,col" -> cell index
   levels: [],         // the levels last found
   play: null,         // {level, start, history: [report], selected, hint}
-  pack: {folder: null, items: []},
+  pack: {folder: null, items: [], curve: null},  // curve: {name, pool, targets} of an arranged pack
 };
 
 // -- talking to the API -------------------------------------------------------------------
@@ -305,6 +305,7 @@ function addToPack(folder, level) {
   }
   pack.folder = folder;
   pack.items.push(level);
+  pack.curve = null;
   say(`Added ${level.layer} #${level.rank}: the pack holds ${pack.items.length} levels.`);
   drawPack();
 }
@@ -314,16 +315,18 @@ function moveItem(i, step) {
   const j = i + step;
   if (j < 0 || j >= items.length) return;
   [items[i], items[j]] = [items[j], items[i]];
+  state.pack.curve = null;
   drawPack();
 }
 
 function removeItem(i) {
   state.pack.items.splice(i, 1);
+  state.pack.curve = null;
   drawPack();
 }
 
 function drawPack() {
-  const {folder, items} = state.pack;
+  const {folder, items, curve} = state.pack;
   $("#pack-count").textContent = items.length;
   $("#pack-list").replaceChildren(...items.map((level, i) => {
     const buttons = [["up", "↑", () => moveItem(i, -1)], ["down", "↓", () => moveItem(i, 1)],
@@ -337,15 +340,15 @@ function drawPack() {
       el("span", {}, `${level.layer} #${level.rank}, difficulty ${figure(level.difficulty)}`),
       el("span", {class: "buttons"}, ...buttons));
   }));
-  $("#curve").replaceChildren(curveChart(items.map((level) => level.difficulty)));
+  $("#curve").replaceChildren(curveChart(items.map((level) => level.difficulty), curve ? curve.targets : []));
 }
 
-function curveChart(values) {
-  // The difficulty of each level of the pack, in order.
+function curveChart(values, targets) {
+  // The difficulty of each level of the pack, in order, and the targets of an arranged pack (dashed).
   const width = 360, height = 180, left = 34, bottom = 24, top = 12, right = 12;
   const svg = svgEl("svg", {viewBox: `0 0 ${width} ${height}`, class: "curve", role: "img"});
   const known = values.filter((v) => v !== null);
-  const most = Math.max(1, ...known);
+  const most = Math.max(1, ...known, ...targets);
   const x = (i) => left + (values.length > 1 ? i / (values.length - 1) : 0.5) * (width - left - right);
   const y = (v) => height - bottom - (v / most) * (height - top - bottom);
   svg.append(svgEl("line", {x1: left, x2: width - right, y1: height - bottom, y2: height - bottom, class: "axis"}));
@@ -357,6 +360,13 @@ function curveChart(values) {
   }
   const points = values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter(Boolean);
   if (points.length > 1) svg.append(svgEl("polyline", {points: points.join(" "), class: "line"}));
+  if (targets.length) {
+    svg.append(svgEl("polyline", {points: targets.map((t, i) => `${x(i)},${y(t)}`).join(" "), class: "target",
+                                  "data-targets": targets.join(",")}));
+    const legend = svgEl("text", {x: left + 6, y: top + 4});
+    legend.textContent = "dashed: the curve's targets";
+    svg.append(legend);
+  }
   values.forEach((v, i) => {
     if (v === null) return;
     svg.append(svgEl("circle", {cx: x(i), cy: y(v), r: 4, class: "point", "data-difficulty": v}));
@@ -368,10 +378,11 @@ function curveChart(values) {
 }
 
 async function download(format) {
-  const {folder, items} = state.pack;
+  const {folder, items, curve} = state.pack;
   if (!items.length) throw new Error("The pack is empty: add levels first.");
-  const response = await postJson(`/api/folders/${folder}/pack?format=${format}`,
-                                   {positions: items.map((level) => level.position)});
+  const body = {positions: items.map((level) => level.position)};
+  if (curve) body.curve = curve;
+  const response = await postJson(`/api/folders/${folder}/pack?format=${format}`, body);
   const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
   const link = el("a", {href: URL.createObjectURL(await response.blob()),
                         download: name ? name[1] : `pack.${format}`});
@@ -379,6 +390,29 @@ async function download(format) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+const FILTERS = ["solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude"];
+// The Levels tab's fields an arrangement takes (a pack is always canonical; it draws its own sample).
+
+async function arrangePack(event) {
+  event.preventDefault();
+  const query = new URLSearchParams(filterQuery($("#arrange")));
+  for (const [name, value] of filterQuery($("#filters"))) if (FILTERS.includes(name)) query.set(name, value);
+  const folder = state.folder.id;
+  say("Rating the pool of candidate levels…");
+  $("#arrange-go").disabled = true;
+  let found;
+  try {
+    found = await getJson(`/api/folders/${folder}/arrange?${query}`);
+  } finally {
+    $("#arrange-go").disabled = false;
+  }
+  state.pack = {folder, items: found.levels,
+                curve: {name: found.curve, pool: found.pool, targets: found.levels.map((level) => level.target)}};
+  say(`Arranged ${found.levels.length} levels along ${found.curve} from a pool of ` +
+      `${found.pool.toLocaleString("en")}.`);
+  drawPack();
 }
 
 // -- wiring -------------------------------------------------------------------------------
@@ -395,7 +429,8 @@ function wire() {
   $("#play-add").addEventListener("click", () => state.play && addToPack(state.play.folder, state.play.level));
   $("#download-json").addEventListener("click", () => guarded(() => download("json")));
   $("#download-html").addEventListener("click", () => guarded(() => download("html")));
-  $("#pack-clear").addEventListener("click", () => { state.pack.items = []; drawPack(); });
+  $("#pack-clear").addEventListener("click", () => { state.pack.items = []; state.pack.curve = null; drawPack(); });
+  $("#arrange").addEventListener("submit", (e) => guarded(() => arrangePack(e)));
   showTab("layers");
   drawPack();
   guarded(loadFolders);
