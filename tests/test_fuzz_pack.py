@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from test_levels import make_levels, schema_validator
 
 from curator.common.ranking import rank_placement
-from curator.export.pack import PackError, PackHeader, load_pack, pack_dict, parse_pack
+from curator.export.pack import PackCurve, PackError, PackHeader, load_pack, pack_dict, parse_pack
 from curator.layered.space import Layer
 from curator.level import Level
 
@@ -40,9 +41,14 @@ json_values = st.recursive(
 
 @cache
 def valid_packs() -> tuple[str, ...]:
-    """Packs as JSON text, of a typed and two untyped puzzles."""
+    """Packs as JSON text, of a typed and two untyped puzzles, and one arranged along a curve."""
     names = ("solitaire-chess", "fling", "triangle")
-    return tuple(json.dumps(pack_dict(*make_levels(name))) for name in names)
+    puzzle, levels = make_levels("triangle")
+    rated = [level for level in levels if math.isfinite(level.difficulty)]
+    curve = PackCurve("ease-in", len(rated) + 3, tuple(float(i) for i in range(len(rated))),
+                      tuple(level.difficulty for level in rated))
+    return (*(json.dumps(pack_dict(*make_levels(name))) for name in names),
+            json.dumps(pack_dict(puzzle, rated, curve)))
 
 
 # -- mutating valid packs ------------------------------------------------------------------------
@@ -128,9 +134,10 @@ def assert_valid(header: PackHeader, levels: list[Level]) -> None:
         assert Layer(counts, header.board.size, header.piece_types).key == level.layer
         assert rank_placement(list(level.position), counts) == level.rank
     known = [level for level in levels if not math.isnan(level.difficulty)]
-    data = json.loads(json.dumps(pack_dict(header, known)))
+    curve = header.curve if len(known) == len(levels) else None  # one slot per level
+    data = json.loads(json.dumps(pack_dict(header, known, curve)))
     schema_validator().validate(data)
-    assert parse_pack(data, SOURCE) == (header, known)
+    assert parse_pack(data, SOURCE) == (replace(header, curve=curve), known)
 
 
 def assert_loads_or_one_error(load, source: object = SOURCE) -> None:
