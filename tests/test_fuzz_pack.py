@@ -157,7 +157,8 @@ def test_valid_packs_load():
     for text in valid_packs():
         assert_loads_or_one_error(lambda text=text: parse_pack(json.loads(text), SOURCE))
         header, levels = parse_pack(json.loads(text), SOURCE)
-        assert len(levels) == 4
+        assert len(levels) == (4 if header.curve is None else len(header.curve.targets))
+    assert sum(parse_pack(json.loads(text), SOURCE)[0].curve is not None for text in valid_packs()) == 1
 
 
 @fast
