@@ -213,11 +213,17 @@ class Explorer:
         if pieces <= goal.pieces:
             solved = pieces == goal.pieces and bool(self._goal(states)[0])
             return Report(pieces, solved, solved, False, int(solved), 0, 0, [])
-        tiers = [Tier(states, self._keys(states, pieces), pieces)]
-        for k in range(pieces - 1, goal.pieces - 1, -1):
-            tiers.append(self._next_tier(tiers[-1], k))
-        counts = self._count(tiers, exact)
+        tiers = self._tiers(states, pieces)
+        counts = self._count(tiers, self._goal(tiers[-1].states).astype(np.uint64), exact)
         return self._summarise(tiers, counts)
+
+    def _tiers(self, states: np.ndarray, pieces: int) -> list[Tier]:
+        """The positions reachable from `states` (`pieces` pieces each) and not ruled out by
+        the stored layers, depth by depth down to the goal's piece count."""
+        tiers = [Tier(states, self._keys(states, pieces), pieces)]
+        for k in range(pieces - 1, self.puzzle.goal.pieces - 1, -1):
+            tiers.append(self._next_tier(tiers[-1], k))
+        return tiers
 
     def _next_tier(self, tier: Tier, pieces: int) -> Tier:
         """The distinct children of a tier's positions (`pieces` pieces each) that the stored
@@ -236,10 +242,11 @@ class Explorer:
         keys, first = np.unique(keys, return_index=True)
         return Tier(kids[first], keys, pieces)
 
-    def _count(self, tiers: list[Tier], exact: bool) -> list[np.ndarray]:
-        """Solution counts per depth, from the goal back up to the root."""
+    def _count(self, tiers: list[Tier], goals: np.ndarray, exact: bool) -> list[np.ndarray]:
+        """Solution counts per depth, from those of the last depth (`goals`, uint64: 1 for a
+        goal position) back up to the root."""
         counts = [np.zeros(0)] * len(tiers)
-        counts[-1] = self._goal(tiers[-1].states).astype(np.uint64)
+        counts[-1] = goals
         for depth in range(len(tiers) - 2, -1, -1):
             once = depth == len(tiers) - 2 and self.puzzle.goal.final_step_once
             found = None if exact else self._count_compiled(tiers[depth], tiers[depth + 1],
