@@ -190,7 +190,7 @@ def test_index_finds_each_key_by_bitmap_and_by_search(keys, queries, words):
     assert (index.words.shape[0] > 0) == (len(keys) * counting.DENSE_WORDS >= words)
     place = {k: i for i, k in enumerate(ordered.tolist())}
     for key in queries + sorted(keys):
-        assert counting.find(np.int64(key), index.keys, index.words, index.prefix) == place.get(key, -1)
+        assert counting.find(np.int64(key), index.keys, index.words) == place.get(key, -1)
 
 
 def test_a_sum_past_64_bits_is_reported():

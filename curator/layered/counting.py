@@ -116,43 +116,40 @@ class Index:
     keys: np.ndarray
     """The tier's keys, increasing."""
     words: np.ndarray
-    """For a dense tier, bit `key` set for each key; empty otherwise (binary search)."""
-    prefix: np.ndarray
-    """For a dense tier, the number of keys in the words before each word."""
+    """For a dense tier, one row per word of the tier: the word (bit `key` set for each key)
+    and the number of keys in the words before it, side by side so one look-up reads one
+    cache line. Empty for a sparse tier (binary search)."""
 
     @classmethod
     def of(cls, keys: np.ndarray, tier_words: int) -> Index:
         """The index of `keys` in a tier of `tier_words` words: a bitmap if dense enough."""
         if keys.shape[0] * DENSE_WORDS < tier_words:
-            empty = np.zeros(0, dtype=np.uint64)
-            return cls(keys, empty, empty.astype(np.int64))
-        words, prefix = build(_bitmap)(keys, tier_words)
-        return cls(keys, words, prefix)
+            return cls(keys, np.zeros((0, 2), dtype=np.uint64))
+        return cls(keys, build(_bitmap)(keys, tier_words))
 
 
 @kernel
 def _bitmap(keys, size):
-    """The bitmap of sorted `keys` over `size` words and its prefix counts per word."""
-    words = np.zeros(size, dtype=np.uint64)
+    """The bitmap of sorted `keys` over `size` words, with prefix counts (see `Index.words`)."""
+    words = np.zeros((size, 2), dtype=np.uint64)
     for i in range(keys.shape[0]):
-        words[keys[i] >> 6] |= np.uint64(1) << np.uint64(keys[i] & 63)
-    prefix = np.empty(size, dtype=np.int64)
-    total = 0
+        words[keys[i] >> 6, 0] |= np.uint64(1) << np.uint64(keys[i] & 63)
+    total = np.uint64(0)
     for w in range(size):
-        prefix[w] = total
-        total += bit_count(words[w])
-    return words, prefix
+        words[w, 1] = total
+        total += bit_count(words[w, 0])
+    return words
 
 
 @numba.njit(cache=True)
-def find(key, keys, words, prefix):
+def find(key, keys, words):
     """The place of `key` among sorted `keys` (see `Index`), or -1 if it is not there."""
     if words.shape[0]:
         w = key >> 6
         bit = np.uint64(1) << np.uint64(key & 63)
-        if not words[w] & bit:
+        if not words[w, 0] & bit:
             return -1
-        return prefix[w] + np.int64(bit_count(words[w] & (bit - np.uint64(1))))
+        return np.int64(words[w, 1] + bit_count(words[w, 0] & (bit - np.uint64(1))))
     at = np.searchsorted(keys, key)
     if at < keys.shape[0] and keys[at] == key:
         return at
@@ -191,9 +188,9 @@ def _sum_distinct(found, count, below, once):
 
 
 @kernel(parallel=True)
-def _count_masks(tables, masks, keys, words, prefix, below, once, out):
+def _count_masks(tables, masks, keys, words, below, once, out):
     """out[i] = solutions of masks[i] from the counts `below` of the tier below (indexed by
-    keys, words, prefix: see `Index`); whether a sum passed 2**64."""
+    keys and words: see `Index`); whether a sum passed 2**64."""
     chunks = (masks.shape[0] + CHUNK - 1) // CHUNK
     overflow = np.zeros(chunks, dtype=np.bool_)
     for c in numba.prange(chunks):
@@ -203,14 +200,14 @@ def _count_masks(tables, masks, keys, words, prefix, below, once, out):
         for i in range(c * CHUNK, min(masks.shape[0], (c + 1) * CHUNK)):
             count = children(masks[i], tables, buf, buf_moves)
             for j in range(count):
-                found[j] = find(rank_colex_mask(buf[j]), keys, words, prefix)
+                found[j] = find(rank_colex_mask(buf[j]), keys, words)
             out[i], over = _sum_distinct(found, count, below, once)
             overflow[c] |= over
     return overflow.any()
 
 
 @kernel(parallel=True)
-def _count_boards(tables, boards, radix, offsets, keys, words, prefix, below, once, out):
+def _count_boards(tables, boards, radix, offsets, keys, words, below, once, out):
     """`_count_masks` for typed pieces; radix and offsets as for `board_key`."""
     n = boards.shape[1]
     chunks = (boards.shape[0] + CHUNK - 1) // CHUNK
@@ -226,7 +223,7 @@ def _count_boards(tables, boards, radix, offsets, keys, words, prefix, below, on
         for i in range(c * CHUNK, min(boards.shape[0], (c + 1) * CHUNK)):
             count = children(board_mask(boards[i]), boards[i], tables, buf_masks, buf, removed, buf_moves)
             for j in range(count):
-                found[j] = find(board_key(buf[j], radix, offsets, counts, seq), keys, words, prefix)
+                found[j] = find(board_key(buf[j], radix, offsets, counts, seq), keys, words)
             out[i], over = _sum_distinct(found, count, below, once)
             overflow[c] |= over
     return overflow.any()
@@ -238,7 +235,7 @@ def count_masks(children_fn, tables, masks: np.ndarray, index: Index, below: np.
     tier below, whose keys `index` holds; None if a count passes 2**64."""
     out = np.empty(masks.shape[0], dtype=np.uint64)
     kernel_ = build(_count_masks, children=children_fn)
-    overflow = kernel_(tables, masks, index.keys, index.words, index.prefix, below, once, out)
+    overflow = kernel_(tables, masks, index.keys, index.words, below, once, out)
     return None if overflow else out
 
 
@@ -247,6 +244,5 @@ def count_boards(children_fn, tables, boards: np.ndarray, radix: np.ndarray, off
     """`count_masks` for typed pieces (keys as `board_key` makes them)."""
     out = np.empty(boards.shape[0], dtype=np.uint64)
     kernel_ = build(_count_boards, children=children_fn)
-    overflow = kernel_(tables, boards, radix, offsets, index.keys, index.words, index.prefix, below,
-                       once, out)
+    overflow = kernel_(tables, boards, radix, offsets, index.keys, index.words, below, once, out)
     return None if overflow else out
