@@ -1,8 +1,10 @@
 """Questions about single positions: exact solution counts, first-move figures, one solution.
 
 From a position, every reachable position is generated tier by tier down to the goal
-(compiled move generation over whole levels, numpy for de-duplication); solution counts
-then flow back up. Where stored layers exist, children they mark unsolvable are pruned.
+(compiled move generation over whole levels); children the stored layers mark unsolvable
+are pruned. Where many children fall in a stored tier they are de-duplicated in a bitmap of
+the tier, else by sorting. Solution counts then flow back up in a compiled pass over each
+tier (see `curator.layered.counting`).
 """
 
 from __future__ import annotations
