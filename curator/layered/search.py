@@ -1,8 +1,10 @@
 """Questions about single positions: exact solution counts, first-move figures, one solution.
 
 From a position, every reachable position is generated tier by tier down to the goal
-(compiled move generation over whole levels, numpy for de-duplication); solution counts
-then flow back up. Where stored layers exist, children they mark unsolvable are pruned.
+(compiled move generation over whole levels); children the stored layers mark unsolvable
+are pruned. Where many children fall in a stored tier they are de-duplicated in a bitmap of
+the tier, else by sorting. Solution counts then flow back up in a compiled pass over each
+tier (see `curator.layered.counting`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ import numba
 import numpy as np
 
 from curator.common.kernels import Slot, build, kernel
-from curator.common.ranking import rank_board, rank_colex_mask
+from curator.common.ranking import rank_colex_mask
+from curator.layered.counting import (
+    DENSE_WORDS,
+    Index,
+    board_key,
+    board_mask,
+    count_boards,
+    count_masks,
+    reachable_masks,
+)
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace, tier_offsets
 from curator.layered.sweep import concatenate_tier
@@ -68,11 +79,7 @@ def _expand_boards(tables, boards):
     moves = np.empty(16, dtype=np.int64)
     total = 0
     for i in range(boards.shape[0]):
-        mask = np.uint64(0)
-        for cell in range(n):
-            if boards[i, cell]:
-                mask |= np.uint64(1) << np.uint64(cell)
-        count = children(mask, boards[i], tables, buf_masks, buf, removed, buf_moves)
+        count = children(board_mask(boards[i]), boards[i], tables, buf_masks, buf, removed, buf_moves)
         if total + count > parents.shape[0]:
             size = max(total + count, 2 * parents.shape[0])
             parents = _grow(parents, size)
@@ -94,16 +101,11 @@ def _expand_boards(tables, boards):
 @kernel
 def _board_keys(boards, radix, offsets):
     """Index of each board within its tier: layer offset + rank within the layer."""
-    types = radix.shape[0]
     keys = np.empty(boards.shape[0], dtype=np.int64)
-    counts = np.zeros(types, dtype=np.int64)
+    counts = np.empty(radix.shape[0], dtype=np.int64)
     seq = np.empty(boards.shape[1], dtype=np.int64)
     for i in range(boards.shape[0]):
-        within = rank_board(boards[i], counts, seq)
-        slot = 0
-        for t in range(types):
-            slot = slot * radix[t] + counts[t]
-        keys[i] = offsets[slot] + within
+        keys[i] = board_key(boards[i], radix, offsets, counts, seq)
     return keys
 
 
@@ -113,6 +115,20 @@ def _mask_keys(masks):
     for i in range(masks.shape[0]):
         keys[i] = rank_colex_mask(masks[i])
     return keys
+
+
+@dataclass(frozen=True)
+class Tier:
+    """The positions reachable at one depth: states (masks, or boards for typed pieces) in
+    increasing order of their keys within their tier."""
+
+    states: np.ndarray
+    keys: np.ndarray
+    pieces: int
+
+    @property
+    def size(self) -> int:
+        return int(self.keys.shape[0])
 
 
 class Explorer:
@@ -140,17 +156,21 @@ class Explorer:
         return build(_expand_masks, children=self.rules.children)(self.tables, states)
 
     def _keys(self, states: np.ndarray, pieces: int) -> np.ndarray:
+        """The key of each position (`pieces` pieces each) within its tier."""
         if not self.rules.typed:
             return build(_mask_keys)(states)
-        limits = np.array(self.space.limits, dtype=np.int64)
-        radix = limits + 1
+        return build(_board_keys)(states, *self._key_tables(pieces))
+
+    def _key_tables(self, pieces: int) -> tuple[np.ndarray, np.ndarray]:
+        """(radix, offsets) of `board_key` for the tier with `pieces` pieces."""
+        radix = np.array(self.space.limits, dtype=np.int64) + 1
         offsets = np.zeros(int(np.prod(radix)), dtype=np.int64)
         for counts, start in tier_offsets(self.space.layers_with(pieces)).items():
             slot = 0
             for t, c in enumerate(counts):
                 slot = slot * radix[t] + c
             offsets[slot] = start
-        return build(_board_keys)(states, radix, offsets)
+        return radix, offsets
 
     def _masks(self, states: np.ndarray) -> np.ndarray:
         if not self.rules.typed:
@@ -184,77 +204,122 @@ class Explorer:
 
     # -- the question ------------------------------------------------------------------------
 
-    def report(self, position: Sequence[int]) -> Report:
-        """Solvability, exact solution count, first-move figures and one solution."""
+    def report(self, position: Sequence[int], exact: bool = False) -> Report:
+        """Solvability, exact solution count, first-move figures and one solution.
+
+        Counts are summed in compiled code as uint64, and with Python integers from the first
+        depth where a count would pass 2**64; `exact` sums with Python integers throughout."""
         goal = self.puzzle.goal
         pieces = sum(1 for v in position if v)
         states = self._states(position)
         if pieces <= goal.pieces:
             solved = pieces == goal.pieces and bool(self._goal(states)[0])
             return Report(pieces, solved, solved, False, int(solved), 0, 0, [])
-        frontiers = [states]
-        edges = []  # per depth: (parent index, child index, move) for distinct children
-        root_moves = None
-        for k in range(pieces, goal.pieces, -1):
-            parents, kids, moves = self._expand(frontiers[-1])
-            keys = self._keys(kids, k - 1)
-            known = self._known_solvable(keys, k - 1)
-            if root_moves is None:
-                root_moves = (kids, keys, moves, known)
-            if known is not None:
-                parents, kids, moves, keys = parents[known], kids[known], moves[known], keys[known]
-            unique_keys, first, index = np.unique(keys, return_index=True, return_inverse=True)
-            frontiers.append(kids[first])
-            edges.append((parents, index, moves, unique_keys.shape[0]))
-        counts = self._count(frontiers, edges)
-        return self._summarise(pieces, counts, edges, root_moves)
+        tiers = self._tiers(states, pieces)
+        counts = self._count(tiers, self._goal(tiers[-1].states).astype(np.uint64), exact)
+        return self._summarise(tiers, counts)
 
-    def _count(self, frontiers, edges) -> list[np.ndarray]:
-        """Solution counts per depth, from the goal back up to the root."""
-        counts = [None] * len(frontiers)
-        counts[-1] = self._goal(frontiers[-1]).astype(np.int64)
-        for depth in range(len(frontiers) - 2, -1, -1):
-            parents, index, _, _ = edges[depth]
-            if depth == len(frontiers) - 2 and self.puzzle.goal.final_step_once:
-                reached = np.zeros(frontiers[depth].shape[0], dtype=np.int64)
-                np.maximum.at(reached, parents, counts[-1][index])
-                counts[depth] = reached
-                continue
-            pairs = np.unique(np.stack([parents, index]), axis=1)
-            counts[depth] = _sum_by_parent(pairs[0], counts[depth + 1][pairs[1]], frontiers[depth].shape[0])
+    def _tiers(self, states: np.ndarray, pieces: int) -> list[Tier]:
+        """The positions reachable from `states` (`pieces` pieces each) and not ruled out by
+        the stored layers, depth by depth down to the goal's piece count."""
+        tiers = [Tier(states, self._keys(states, pieces), pieces)]
+        for k in range(pieces - 1, self.puzzle.goal.pieces - 1, -1):
+            tiers.append(self._next_tier(tiers[-1], k))
+        return tiers
+
+    def _next_tier(self, tier: Tier, pieces: int) -> Tier:
+        """The distinct children of a tier's positions (`pieces` pieces each) that the stored
+        layers do not rule out, in key order: marked in a bitmap of their tier when many are,
+        else sorted."""
+        words = self._tier_words_of(pieces)
+        if words is not None and not self.rules.typed and tier.size * DENSE_WORDS >= words.shape[0]:
+            keys, masks = reachable_masks(self.rules.children, self.tables, tier.states, words,
+                                          self.space.cells, pieces)
+            return Tier(masks, keys, pieces)
+        _, kids, _ = self._expand(tier.states)
+        keys = self._keys(kids, pieces)
+        known = self._known_solvable(keys, pieces)
+        if known is not None:
+            kids, keys = kids[known], keys[known]
+        keys, first = np.unique(keys, return_index=True)
+        return Tier(kids[first], keys, pieces)
+
+    def _count(self, tiers: list[Tier], goals: np.ndarray, exact: bool) -> list[np.ndarray]:
+        """Solution counts per depth, from those of the last depth (`goals`, uint64: 1 for a
+        goal position) back up to the root."""
+        counts = [np.zeros(0)] * len(tiers)
+        counts[-1] = goals
+        for depth in range(len(tiers) - 2, -1, -1):
+            once = depth == len(tiers) - 2 and self.puzzle.goal.final_step_once
+            found = None if exact else self._count_compiled(tiers[depth], tiers[depth + 1],
+                                                            counts[depth + 1], once)
+            exact = found is None
+            counts[depth] = self._count_exact(tiers[depth], tiers[depth + 1], counts[depth + 1], once) \
+                if exact else found
         return counts
 
-    def _summarise(self, pieces, counts, edges, root_moves) -> Report:
+    def _count_compiled(self, tier: Tier, below: Tier, counts: np.ndarray, once: bool) -> np.ndarray | None:
+        """The counts of a tier from those of the tier below, in compiled code; None if a count
+        would pass 2**64."""
+        pieces = below.pieces
+        index = Index.of(below.keys, sum(layer.words for layer in self.space.layers_with(pieces)))
+        if not self.rules.typed:
+            return count_masks(self.rules.children, self.tables, tier.states, index, counts, once)
+        radix, offsets = self._key_tables(pieces)
+        return count_boards(self.rules.children, self.tables, tier.states, radix, offsets, index, counts,
+                            once)
+
+    def _count_exact(self, tier: Tier, below: Tier, counts: np.ndarray, once: bool) -> np.ndarray:
+        """The counts of a tier from those of the tier below, with Python integers where int64
+        could overflow: every move, its distinct (parent, child) pairs, sums per parent."""
+        parents, kids, _ = self._expand(tier.states)
+        found = self._find(below, kids)
+        parents, found = parents[found >= 0], found[found >= 0]
+        if once:
+            reached = np.zeros(tier.size, dtype=object)
+            np.maximum.at(reached, parents, counts[found].astype(object))
+            return reached
+        pairs = np.unique(np.stack([parents, found]), axis=1)
+        return _sum_by_parent(pairs[0], counts[pairs[1]].astype(object), tier.size)
+
+    def _find(self, tier: Tier, kids: np.ndarray) -> np.ndarray:
+        """The place of each of `kids` in `tier`, or -1 where it is not there."""
+        keys = self._keys(kids, tier.pieces)
+        at = np.minimum(np.searchsorted(tier.keys, keys), max(tier.size - 1, 0))
+        there = tier.keys[at] == keys if tier.size else np.zeros(keys.shape[0], dtype=bool)
+        return np.where(there, at, -1)
+
+    def _summarise(self, tiers: list[Tier], counts: list[np.ndarray]) -> Report:
         solutions = int(counts[0][0])
-        kids, _, _, known = root_moves
-        _, index, _, _ = edges[0]
-        # Children the stored layers ruled out were dropped before counting.
-        child_ok = np.zeros(kids.shape[0], dtype=bool)
-        kept = np.flatnonzero(known) if known is not None else np.arange(kids.shape[0])
-        child_ok[kept] = counts[1][index] > 0
+        _, kids, _ = self._expand(tiers[0].states)
+        found = self._find(tiers[1], kids)
+        # Children the stored layers ruled out are not in the next tier: unsafe moves.
+        safe = int((counts[1][found[found >= 0]] > 0).sum())
         legal = int(kids.shape[0])
-        safe = int(child_ok.sum())
         return Report(
-            pieces=pieces,
+            pieces=tiers[0].pieces,
             solvable=solutions > 0,
             unique=solutions == 1,
             all_moves=legal > 0 and safe == legal,
             solutions=solutions,
             legal_moves=legal,
             safe_moves=safe,
-            solution=self._path(counts, edges) if solutions else [],
+            solution=self._path(tiers, counts) if solutions else [],
         )
 
-    def _path(self, counts, edges) -> list[Move]:
+    def _path(self, tiers: list[Tier], counts: list[np.ndarray]) -> list[Move]:
+        """A solution: from each position on it, the winning move with the smallest code."""
         path = []
         node = 0
-        for depth, (parents, index, moves, _) in enumerate(edges):
-            options = np.flatnonzero((parents == node) & (counts[depth + 1][index] > 0))
-            best = options[np.argmin(moves[options])]
+        for depth in range(len(tiers) - 1):
+            _, kids, moves = self._expand(tiers[depth].states[node:node + 1])
+            found = self._find(tiers[depth + 1], kids)
+            wins = np.flatnonzero(found >= 0)
+            wins = wins[counts[depth + 1][found[wins]] > 0]
+            best = wins[np.argmin(moves[wins])]
             path.append(decode_move(moves[best]))
-            node = index[best]
+            node = int(found[best])
         return path
-
 
     # -- the whole reachable graph -------------------------------------------------------------
 

@@ -1,0 +1,248 @@
+"""Compiled passes over whole tiers for solution counting: positions reachable from a tier, and
+the solution counts of a tier from those of the tier below.
+
+A tier's reachable positions are held as their keys (rank within the tier's layers laid end to
+end, see `curator.layered.space.tier_offsets`) in increasing order. Where many are reachable,
+the children of a tier are marked in a bitmap the size of the tier and the bitmap is ANDed
+with the stored solvable bits: the survivors come out in key order without sorting. An
+`Index` finds a key's place among a tier's keys, by a bitmap with a prefix count per word
+(dense tiers) or by binary search (sparse ones). Counts are uint64; a sum that would pass
+2**64 is reported, and the caller counts that tier again with Python integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from curator.common.kernels import Slot, build, kernel
+from curator.common.ranking import bit_count, lowest_bit, rank_board, rank_colex_mask, unrank_colex_mask
+from curator.rules import MAX_CHILDREN
+
+children = Slot("children")
+"""`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
+
+CHUNK = 4096
+"""Parents (or words) one thread takes at a time in the parallel kernels."""
+DENSE_WORDS = 16
+"""A tier gets a bitmap (marking, index) when it has at most this many words per position
+of the tier above (marking) or of itself (index); sparser tiers sort and search instead."""
+
+
+# -- positions and keys ------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def board_mask(board: np.ndarray) -> np.uint64:
+    """The occupancy mask of a board (one int8 entry per cell, 0 empty)."""
+    mask = np.uint64(0)
+    for cell in range(board.shape[0]):
+        if board[cell]:
+            mask |= np.uint64(1) << np.uint64(cell)
+    return mask
+
+
+@numba.njit(cache=True)
+def board_key(board, radix, offsets, counts, seq):
+    """Key of a board within its tier: its layer's offset (`offsets`, indexed by the layer's
+    counts read in base `radix`) plus its rank within the layer. `counts` and `seq` are
+    scratch arrays (piece types, cells)."""
+    within = rank_board(board, counts, seq)
+    slot = 0
+    for t in range(radix.shape[0]):
+        slot = slot * radix[t] + counts[t]
+    return offsets[slot] + within
+
+
+# -- reachable positions of the next tier ----------------------------------------------------
+
+
+@kernel
+def _mark_children(tables, masks, marks):
+    """Set the bit of every child of `masks` (one kind of piece) in `marks`, at its rank."""
+    buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
+    buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    for i in range(masks.shape[0]):
+        count = children(masks[i], tables, buf, buf_moves)
+        for j in range(count):
+            rank = rank_colex_mask(buf[j])
+            marks[rank >> 6] |= np.uint64(1) << np.uint64(rank & 63)
+
+
+@kernel(parallel=True)
+def _keep_solvable(marks, solvable, cells, pieces):
+    """`marks &= solvable`, then the ranks of the bits left (increasing) and their masks."""
+    chunks = (marks.shape[0] + CHUNK - 1) // CHUNK
+    found = np.zeros(chunks + 1, dtype=np.int64)
+    for c in numba.prange(chunks):
+        total = 0
+        for w in range(c * CHUNK, min(marks.shape[0], (c + 1) * CHUNK)):
+            marks[w] &= solvable[w]
+            total += bit_count(marks[w])
+        found[c + 1] = total
+    starts = np.cumsum(found)
+    keys = np.empty(starts[-1], dtype=np.int64)
+    masks = np.empty(starts[-1], dtype=np.uint64)
+    for c in numba.prange(chunks):
+        at = starts[c]
+        for w in range(c * CHUNK, min(marks.shape[0], (c + 1) * CHUNK)):
+            word = marks[w]
+            while word:
+                keys[at] = w * 64 + lowest_bit(word)
+                masks[at] = unrank_colex_mask(keys[at], cells, pieces)
+                word &= word - np.uint64(1)
+                at += 1
+    return keys, masks
+
+
+def reachable_masks(children_fn, tables, masks: np.ndarray, solvable: np.ndarray, cells: int,
+                    pieces: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct children of `masks` (one kind of piece, `pieces` pieces each) that the
+    stored `solvable` words of their layer mark solvable: (keys in increasing order, masks)."""
+    marks = np.zeros(solvable.shape[0], dtype=np.uint64)
+    build(_mark_children, children=children_fn)(tables, masks, marks)
+    return build(_keep_solvable)(marks, np.asarray(solvable), cells, pieces)
+
+
+# -- finding keys ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Index:
+    """Where each key of a tier stands among the tier's sorted keys (see `find`)."""
+
+    keys: np.ndarray
+    """The tier's keys, increasing."""
+    words: np.ndarray
+    """For a dense tier, one row per word of the tier: the word (bit `key` set for each key)
+    and the number of keys in the words before it, side by side so one look-up reads one
+    cache line. Empty for a sparse tier (binary search)."""
+
+    @classmethod
+    def of(cls, keys: np.ndarray, tier_words: int) -> Index:
+        """The index of `keys` in a tier of `tier_words` words: a bitmap if dense enough."""
+        if keys.shape[0] * DENSE_WORDS < tier_words:
+            return cls(keys, np.zeros((0, 2), dtype=np.uint64))
+        return cls(keys, build(_bitmap)(keys, tier_words))
+
+
+@kernel
+def _bitmap(keys, size):
+    """The bitmap of sorted `keys` over `size` words, with prefix counts (see `Index.words`)."""
+    words = np.zeros((size, 2), dtype=np.uint64)
+    for i in range(keys.shape[0]):
+        words[keys[i] >> 6, 0] |= np.uint64(1) << np.uint64(keys[i] & 63)
+    total = np.uint64(0)
+    for w in range(size):
+        words[w, 1] = total
+        total += bit_count(words[w, 0])
+    return words
+
+
+@numba.njit(cache=True)
+def find(key, keys, words):
+    """The place of `key` among sorted `keys` (see `Index`), or -1 if it is not there."""
+    if words.shape[0]:
+        w = key >> 6
+        bit = np.uint64(1) << np.uint64(key & 63)
+        if not words[w, 0] & bit:
+            return -1
+        return np.int64(words[w, 1] + bit_count(words[w, 0] & (bit - np.uint64(1))))
+    at = np.searchsorted(keys, key)
+    if at < keys.shape[0] and keys[at] == key:
+        return at
+    return -1
+
+
+# -- counts of a tier from the tier below ------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _sum_distinct(found, count, below, once):
+    """Sum (or with `once`, the largest) of `below` over the distinct places found[:count]
+    (-1: not there), and whether the sum passed 2**64. Sorts found[:count] in place."""
+    for j in range(1, count):  # insertion sort: a position has few children
+        value = found[j]
+        i = j - 1
+        while i >= 0 and found[i] > value:
+            found[i + 1] = found[i]
+            i -= 1
+        found[i + 1] = value
+    total = np.uint64(0)
+    overflow = False
+    last = -1
+    for j in range(count):
+        place = found[j]
+        if place < 0 or place == last:
+            continue
+        last = place
+        value = below[place]
+        if once:
+            total = max(total, value)
+        else:
+            overflow |= total + value < total
+            total += value
+    return total, overflow
+
+
+@kernel(parallel=True)
+def _count_masks(tables, masks, keys, words, below, once, out):
+    """out[i] = solutions of masks[i] from the counts `below` of the tier below (indexed by
+    keys and words: see `Index`); whether a sum passed 2**64."""
+    chunks = (masks.shape[0] + CHUNK - 1) // CHUNK
+    overflow = np.zeros(chunks, dtype=np.bool_)
+    for c in numba.prange(chunks):
+        buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
+        buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        found = np.empty(MAX_CHILDREN, dtype=np.int64)
+        for i in range(c * CHUNK, min(masks.shape[0], (c + 1) * CHUNK)):
+            count = children(masks[i], tables, buf, buf_moves)
+            for j in range(count):
+                found[j] = find(rank_colex_mask(buf[j]), keys, words)
+            out[i], over = _sum_distinct(found, count, below, once)
+            overflow[c] |= over
+    return overflow.any()
+
+
+@kernel(parallel=True)
+def _count_boards(tables, boards, radix, offsets, keys, words, below, once, out):
+    """`_count_masks` for typed pieces; radix and offsets as for `board_key`."""
+    n = boards.shape[1]
+    chunks = (boards.shape[0] + CHUNK - 1) // CHUNK
+    overflow = np.zeros(chunks, dtype=np.bool_)
+    for c in numba.prange(chunks):
+        buf_masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+        buf = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+        removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+        buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        found = np.empty(MAX_CHILDREN, dtype=np.int64)
+        counts = np.empty(radix.shape[0], dtype=np.int64)
+        seq = np.empty(n, dtype=np.int64)
+        for i in range(c * CHUNK, min(boards.shape[0], (c + 1) * CHUNK)):
+            count = children(board_mask(boards[i]), boards[i], tables, buf_masks, buf, removed, buf_moves)
+            for j in range(count):
+                found[j] = find(board_key(buf[j], radix, offsets, counts, seq), keys, words)
+            out[i], over = _sum_distinct(found, count, below, once)
+            overflow[c] |= over
+    return overflow.any()
+
+
+def count_masks(children_fn, tables, masks: np.ndarray, index: Index, below: np.ndarray,
+                once: bool) -> np.ndarray | None:
+    """Solutions of each of `masks` (one kind of piece) from the counts `below` of the
+    tier below, whose keys `index` holds; None if a count passes 2**64."""
+    out = np.empty(masks.shape[0], dtype=np.uint64)
+    kernel_ = build(_count_masks, children=children_fn)
+    overflow = kernel_(tables, masks, index.keys, index.words, below, once, out)
+    return None if overflow else out
+
+
+def count_boards(children_fn, tables, boards: np.ndarray, radix: np.ndarray, offsets: np.ndarray,
+                 index: Index, below: np.ndarray, once: bool) -> np.ndarray | None:
+    """`count_masks` for typed pieces (keys as `board_key` makes them)."""
+    out = np.empty(boards.shape[0], dtype=np.uint64)
+    kernel_ = build(_count_boards, children=children_fn)
+    overflow = kernel_(tables, boards, radix, offsets, index.keys, index.words, below, once, out)
+    return None if overflow else out
