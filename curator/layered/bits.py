@@ -1,7 +1,8 @@
 """The three property bit arrays of a layer: solvable, unique and all-moves.
 
 Bits are held in uint64 words, bit i of the layer in bit i % 64 of word i // 64; padding
-bits past the layer's size are zero.
+bits past the layer's size are zero. An array read from a store may be a packed file's
+words (`curator.layered.packed.PackedWords`), which index like a numpy array.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ class LayerBits:
     def at(self, rank: int) -> dict[str, bool]:
         """The three properties of the position with this rank."""
         return {p: bool((int(getattr(self, p)[rank >> 6]) >> (rank & 63)) & 1) for p in PROPERTIES}
+
+    def decoded(self, properties: tuple[str, ...]) -> LayerBits:
+        """The same bits with the arrays of `properties` as numpy arrays, for compiled code
+        (packed words are decoded into memory; mapped files stay mapped)."""
+        arrays = {name: np.asarray(words) if name in properties else words
+                  for name, words in self.arrays().items()}
+        return LayerBits(self.layer, **arrays)
 
     @classmethod
     def empty(cls, layer: Layer) -> LayerBits:
