@@ -94,22 +94,25 @@ class PackedWords:
     dtype = np.dtype("<u8")
     ndim = 1
 
-    def __init__(self, path: Path, data: bytes | mmap.mmap, words: int) -> None:
-        """`data` is the file's bytes; `words` the length the file must hold."""
+    def __init__(self, path: Path, data: bytes | mmap.mmap, words: int, keep: bool = False) -> None:
+        """`data` is the file's bytes; `words` the length the file must hold. With `keep`,
+        every decoded block is kept (as a mapped file keeps its pages), for lookups spread
+        over the whole array again and again; otherwise the last `CACHED_BLOCKS`."""
         self.path = path
+        self.keep = keep
         self._data = data
         self._check_header(words)
         self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
 
     @classmethod
-    def open(cls, path: Path, words: int) -> PackedWords:
+    def open(cls, path: Path, words: int, keep: bool = False) -> PackedWords:
         """The packed file at `path` mapped for reading (StoreError naming it if it is not one)."""
         try:
             with path.open("rb") as handle:
                 data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError) as exc:
             raise StoreError(f"{path}: cannot be read ({exc})") from None
-        return cls(path, data, words)
+        return cls(path, data, words, keep)
 
     def _check_header(self, words: int) -> None:
         data = self._data
@@ -143,20 +146,9 @@ class PackedWords:
         return self.words
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        """Every block decoded, on as many threads as the process may use (the codecs let
-        go of the interpreter while they work)."""
         out = np.empty(self.words, dtype="<u8")
-
-        def fill(i: int) -> None:
-            out[i * self.block:(i + 1) * self.block] = self.decode(i)
-
-        workers = min(len(os.sched_getaffinity(0)), self.blocks)
-        if workers > 1:
-            with ThreadPoolExecutor(workers, thread_name_prefix="curator-unpack") as pool:
-                list(pool.map(fill, range(self.blocks)))
-        else:
-            for i in range(self.blocks):
-                fill(i)
+        for i, block in self._decode_all(list(range(self.blocks))).items():
+            out[i * self.block:(i + 1) * self.block] = block
         return out if dtype is None else out.astype(dtype)
 
     def __getitem__(self, key):
@@ -185,9 +177,14 @@ class PackedWords:
             raise IndexError(f"word index out of range 0..{self.words - 1}")
         out = np.empty(indices.shape, dtype="<u8")
         blocks = indices // self.block
-        for i in np.unique(blocks):
+        wanted = [int(i) for i in np.unique(blocks)]
+        decoded = self._decode_all([i for i in wanted if i not in self._cache])
+        if self.keep:
+            self._cache.update(decoded)
+        for i in wanted:
             where = blocks == i
-            out[where] = self._block(int(i))[indices[where] - i * self.block]
+            block = decoded[i] if i in decoded else self._block(i)
+            out[where] = block[indices[where] - i * self.block]
         return out
 
     def chunks(self) -> Iterator[np.ndarray]:
@@ -198,14 +195,23 @@ class PackedWords:
     # -- blocks ---------------------------------------------------------------------------
 
     def _block(self, i: int) -> np.ndarray:
-        """Block i, decoded (the last `CACHED_BLOCKS` decoded are kept)."""
+        """Block i, decoded (kept as `keep` says)."""
         if i in self._cache:
             self._cache.move_to_end(i)
         else:
             self._cache[i] = self.decode(i)
-            if len(self._cache) > CACHED_BLOCKS:
+            if len(self._cache) > CACHED_BLOCKS and not self.keep:
                 self._cache.popitem(last=False)
         return self._cache[i]
+
+    def _decode_all(self, blocks: list[int]) -> dict[int, np.ndarray]:
+        """The given blocks decoded, on as many threads as the process may use (the codecs
+        let go of the interpreter while they work)."""
+        workers = min(len(os.sched_getaffinity(0)), len(blocks))
+        if workers < 2:
+            return {i: self.decode(i) for i in blocks}
+        with ThreadPoolExecutor(workers, thread_name_prefix="curator-unpack") as pool:
+            return dict(zip(blocks, pool.map(self.decode, blocks), strict=True))
 
     def decode(self, i: int) -> np.ndarray:
         """The words of block i, checked against its crc32 and its length."""

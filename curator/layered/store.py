@@ -160,14 +160,15 @@ class LayerStore(ResultsFolder):
         return super().owns(name) or (name.endswith(tuple(ENCODINGS.values())) and "/" not in name)
 
     def load(self, layer: Layer, verify: bool = True, mmap: bool = False,
-             properties: tuple[str, ...] = PROPERTIES) -> LayerBits:
+             properties: tuple[str, ...] = PROPERTIES, keep: bool = False) -> LayerBits:
         """The layer's bits; StoreError if it is not recorded or a file is damaged.
 
         With `verify`, each file is checked against the manifest's checksum the first time
         this store reads it (a damaged file is one error line naming it and the command that
         recomputes it). Only the files of `properties` are read; the others stay empty.
         With `mmap`, raw files are mapped and packed files decoded a block at a time as they
-        are indexed (`PackedWords`); without, every file is read into a numpy array.
+        are indexed (`PackedWords`, which with `keep` keep every block they decode); without,
+        every file is read into a numpy array.
         """
         record = self.record(layer)
         if record is None:
@@ -181,14 +182,14 @@ class LayerStore(ResultsFolder):
                              f"{self.directory}` recomputes it") from None
         arrays = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}
         for prop in properties:
-            words = open_words(self.directory, layer, record.entry["files"][prop])
+            words = open_words(self.directory, layer, record.entry["files"][prop], keep)
             arrays[prop] = words if mmap else np.array(words)
         return LayerBits(layer, **arrays)
 
     def solvable_words(self) -> dict[Layer, np.ndarray]:
         """Every stored layer's solvable words (mapped, not read, and checked against their
-        checksums), for pruning searches."""
-        return {r.layer: self.load(r.layer, mmap=True, properties=("solvable",)).solvable
+        checksums), for pruning searches: packed ones keep the blocks a search decodes."""
+        return {r.layer: self.load(r.layer, mmap=True, properties=("solvable",), keep=True).solvable
                 for r in self.records()}
 
     # -- writing ---------------------------------------------------------------------------
@@ -275,13 +276,14 @@ def encode(words: np.ndarray, count: int, positions: int) -> tuple[str, bytes | 
     return "raw", raw
 
 
-def open_words(directory: Path, layer: Layer, meta: dict[str, Any]) -> np.ndarray | PackedWords:
+def open_words(directory: Path, layer: Layer, meta: dict[str, Any], keep: bool = False,
+               ) -> np.ndarray | PackedWords:
     """The words of one recorded file (`meta`, its manifest entry): a raw file mapped, a
-    packed one opened for block reads."""
+    packed one opened for block reads (see `PackedWords` for `keep`)."""
     path = directory / meta["path"]
     encoding = meta.get("encoding", "raw")
     if encoding != "raw":
-        words = PackedWords.open(path, layer.words)
+        words = PackedWords.open(path, layer.words, keep)
         if words.codec != encoding:
             raise StoreError(f"{path}: packed with {words.codec!r}, the manifest says {encoding!r}")
         return words
