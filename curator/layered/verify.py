@@ -74,7 +74,7 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
         if damage is not None:
             result.problems.append(damage)
             continue
-        bits = store.load(layer, verify=False, mmap=True)
+        bits = store.load(layer, verify=False, mmap=True).decoded(PROPERTIES)  # packed files once
         problem = _check_contents(store, layer, bits)
         if problem:  # the bits of the layer's positions may still be right: keep re-deriving
             result.problems.append(problem)
