@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import zstandard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sample_puzzles import CHESS_3X3
@@ -74,12 +75,14 @@ def test_blocks_decode_to_the_words_they_were_made_of(seed, words, density, bloc
         assert np.array_equal(words_back[picks], original[picks])
 
 
-def test_sparse_words_pack_small_and_dense_ones_pack_with_zlib():
+def test_sparse_words_pack_small_and_dense_ones_pack_with_zstd():
     sparse = random_words(1, 1 << 14, 1e-4)
-    dense = random_words(2, 1 << 14, 0.3)
+    dense = random_words(2, 1 << 14, 0.5)
+    repeated = np.repeat(random_words(4, 1 << 10, 0.3), 16)
     assert store.encode(sparse, int(np.bitwise_count(sparse).sum()), 1 << 20)[0] == "sparse"
     assert len(packed.pack(sparse, "sparse")) < sparse.nbytes / 50
     assert store.encode(dense, int(np.bitwise_count(dense).sum()), 1 << 20)[0] == "raw"  # random: no gain
+    assert store.encode(repeated, int(np.bitwise_count(repeated).sum()), 1 << 20)[0] == "zstd"
     tiny = random_words(3, 100, 1e-4)
     assert store.encode(tiny, 1, 6400)[0] == "raw"
 
@@ -119,9 +122,9 @@ def test_a_damaged_index_or_header_is_an_error_naming_the_file(tmp_path):
 
 def test_a_block_that_decodes_to_the_wrong_length_is_refused(tmp_path):
     # A block replaced by a valid one of another length, with a matching crc32.
-    good = packed.pack(np.zeros(10, "<u8"), "zlib", 10)
+    good = packed.pack(np.zeros(10, "<u8"), "zstd", 10)
     words = packed.PackedWords(Path("x.packed"), good, 10)
-    short = zlib.compress(bytes(72))
+    short = zstandard.ZstdCompressor().compress(bytes(72))
     start = int(words._offsets[0])
     header = bytearray(good[:start])
     np.frombuffer(header, "<u8", 2, packed.HEADER.itemsize)[:] = [start, start + len(short)]
@@ -145,7 +148,7 @@ PUZZLE_TEXTS = {
 
 def write_store(puzzle: Puzzle, directory: Path, monkeypatch, sparse: float | None) -> LayerStore:
     """Analyze `puzzle` raw (sparse None) or packing every file: all with "sparse" (1.0) or
-    all with "zlib" (-1.0), in blocks of 3 words so that layers have many blocks."""
+    all with "zstd" (-1.0), in blocks of 3 words so that layers have many blocks."""
     with monkeypatch.context() as patch:
         if sparse is not None:
             patch.setattr(store, "PACK_MIN_BYTES", 0)
@@ -162,7 +165,7 @@ def stores(request, tmp_path_factory):
     base = tmp_path_factory.mktemp(request.param)
     with pytest.MonkeyPatch.context() as monkeypatch:
         return puzzle, {name: write_store(puzzle, base / name, monkeypatch, sparse)
-                        for name, sparse in (("raw", None), ("sparse", 1.0), ("zlib", -1.0))}
+                        for name, sparse in (("raw", None), ("sparse", 1.0), ("zstd", -1.0))}
 
 
 def encodings(directory: Path) -> set[str]:
@@ -174,7 +177,7 @@ def test_packed_stores_hold_the_raw_bits(stores):
     _, by_name = stores
     raw = by_name["raw"]
     assert encodings(raw.directory) == {"raw"}
-    for name in ("sparse", "zlib"):
+    for name in ("sparse", "zstd"):
         assert encodings(by_name[name].directory) == {name}
         for record in raw.records():
             expected = raw.load(record.layer)
@@ -190,7 +193,7 @@ def test_packed_stores_hold_the_raw_bits(stores):
 
 def test_sweeps_from_packed_layers_match(stores):
     puzzle, by_name = stores
-    raw, zipped = by_name["raw"], by_name["zlib"]
+    raw, zipped = by_name["raw"], by_name["zstd"]
     records = raw.records()
     top = max(r.layer.pieces for r in records)
     tier = [r.layer for r in records if r.layer.pieces == top]
@@ -205,7 +208,7 @@ def test_sweeps_from_packed_layers_match(stores):
 def test_select_show_and_verify_agree(stores):
     _, by_name = stores
     answers = []
-    for name in ("raw", "sparse", "zlib"):
+    for name in ("raw", "sparse", "zstd"):
         results = LayeredResults(by_name[name].directory)
         puzzle = results.puzzle
         chosen = select(by_name[name], make_filters(puzzle, unique=True), sample=20, seed=3)
@@ -221,7 +224,7 @@ def test_select_show_and_verify_agree(stores):
 
 def test_a_damaged_packed_file_is_one_store_error(stores, tmp_path):
     _, by_name = stores
-    source = by_name["zlib"].directory
+    source = by_name["zstd"].directory
     copy = tmp_path / "copy"
     copy.mkdir()
     for path in source.iterdir():

@@ -40,7 +40,7 @@ ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
 manifest entry without one is raw."""
 SPARSE = 0.01
 """Properties with at most this share of bits set are packed with the "sparse" codec, which
-decodes them at several GB/s; denser ones with "zlib"."""
+decodes them at several GB/s; denser ones with "zstd"."""
 PACK_RATIO = 0.9
 """A property is packed when its packed file is at most this share of the raw one ..."""
 PACK_MIN_BYTES = 1 << 16
@@ -269,7 +269,7 @@ def encode(words: np.ndarray, count: int, positions: int) -> tuple[str, bytes | 
     packed where packing pays, raw otherwise."""
     raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")
     if raw.nbytes >= PACK_MIN_BYTES:
-        codec = "sparse" if count <= SPARSE * positions else "zlib"
+        codec = "sparse" if count <= SPARSE * positions else "zstd"
         packed = pack(words, codec)
         if len(packed) <= PACK_RATIO * raw.nbytes:
             return codec, packed
