@@ -26,8 +26,8 @@ def decode_speed(data: bytes, words: int) -> float:
     """GB/s of raw bits at which every block of a packed file decodes."""
     packed = PackedWords(Path("memory"), data, words)
     start = time.perf_counter()
-    for _ in packed.chunks():
-        pass
+    for i in range(packed.blocks):
+        packed.decode(i)
     return words * 8 / max(time.perf_counter() - start, 1e-9) / 1e9
 
 

@@ -11,9 +11,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from curator.layered.packed import PackedWords
 from curator.layered.space import Layer
 
 PROPERTIES = ("solvable", "unique", "all_moves")
+
+
+def count_bits(words: np.ndarray | PackedWords) -> int:
+    """The number of set bits in a property's words (a packed file's a block at a time)."""
+    if isinstance(words, PackedWords):
+        return words.count()
+    return int(np.bitwise_count(words).sum())
 
 
 @dataclass
@@ -29,7 +37,7 @@ class LayerBits:
         return {name: getattr(self, name) for name in PROPERTIES}
 
     def counts(self) -> dict[str, int]:
-        return {name: int(np.bitwise_count(words).sum()) for name, words in self.arrays().items()}
+        return {name: count_bits(words) for name, words in self.arrays().items()}
 
     def at(self, rank: int) -> dict[str, bool]:
         """The three properties of the position with this rank."""
