@@ -75,7 +75,7 @@ def test_blocks_decode_to_the_words_they_were_made_of(seed, words, density, bloc
         assert np.array_equal(words_back[picks], original[picks])
 
 
-def test_sparse_words_pack_small_and_dense_ones_pack_with_zstd():
+def test_sparse_words_pack_small_and_dense_ones_with_zstd_or_lz4_where_looked_up():
     sparse = random_words(1, 1 << 14, 1e-4)
     dense = random_words(2, 1 << 14, 0.5)
     repeated = np.repeat(random_words(4, 1 << 10, 0.3), 16)
@@ -83,6 +83,7 @@ def test_sparse_words_pack_small_and_dense_ones_pack_with_zstd():
     assert len(packed.pack(sparse, "sparse")) < sparse.nbytes / 50
     assert store.encode(dense, int(np.bitwise_count(dense).sum()), 1 << 20)[0] == "raw"  # random: no gain
     assert store.encode(repeated, int(np.bitwise_count(repeated).sum()), 1 << 20)[0] == "zstd"
+    assert store.encode(repeated, int(np.bitwise_count(repeated).sum()), 1 << 20, lookups=True)[0] == "lz4"
     tiny = random_words(3, 100, 1e-4)
     assert store.encode(tiny, 1, 6400)[0] == "raw"
 
@@ -148,7 +149,8 @@ PUZZLE_TEXTS = {
 
 def write_store(puzzle: Puzzle, directory: Path, monkeypatch, sparse: float | None) -> LayerStore:
     """Analyze `puzzle` raw (sparse None) or packing every file: all with "sparse" (1.0) or
-    all with "zstd" (-1.0), in blocks of 3 words so that layers have many blocks."""
+    none with "sparse" (-1.0: solvable with "lz4", the others with "zstd"), in blocks of 3 words so
+    that layers have many blocks."""
     with monkeypatch.context() as patch:
         if sparse is not None:
             patch.setattr(store, "PACK_MIN_BYTES", 0)
@@ -165,7 +167,7 @@ def stores(request, tmp_path_factory):
     base = tmp_path_factory.mktemp(request.param)
     with pytest.MonkeyPatch.context() as monkeypatch:
         return puzzle, {name: write_store(puzzle, base / name, monkeypatch, sparse)
-                        for name, sparse in (("raw", None), ("sparse", 1.0), ("zstd", -1.0))}
+                        for name, sparse in (("raw", None), ("sparse", 1.0), ("dense", -1.0))}
 
 
 def encodings(directory: Path) -> set[str]:
@@ -177,8 +179,9 @@ def test_packed_stores_hold_the_raw_bits(stores):
     _, by_name = stores
     raw = by_name["raw"]
     assert encodings(raw.directory) == {"raw"}
-    for name in ("sparse", "zstd"):
-        assert encodings(by_name[name].directory) == {name}
+    assert encodings(by_name["sparse"].directory) == {"sparse"}
+    assert encodings(by_name["dense"].directory) == {"lz4", "zstd"}
+    for name in ("sparse", "dense"):
         for record in raw.records():
             expected = raw.load(record.layer)
             mapped = by_name[name].load(record.layer, mmap=True)
@@ -193,7 +196,7 @@ def test_packed_stores_hold_the_raw_bits(stores):
 
 def test_sweeps_from_packed_layers_match(stores):
     puzzle, by_name = stores
-    raw, zipped = by_name["raw"], by_name["zstd"]
+    raw, zipped = by_name["raw"], by_name["dense"]
     records = raw.records()
     top = max(r.layer.pieces for r in records)
     tier = [r.layer for r in records if r.layer.pieces == top]
@@ -208,7 +211,7 @@ def test_sweeps_from_packed_layers_match(stores):
 def test_select_show_and_verify_agree(stores):
     _, by_name = stores
     answers = []
-    for name in ("raw", "sparse", "zstd"):
+    for name in ("raw", "sparse", "dense"):
         results = LayeredResults(by_name[name].directory)
         puzzle = results.puzzle
         chosen = select(by_name[name], make_filters(puzzle, unique=True), sample=20, seed=3)
@@ -224,7 +227,7 @@ def test_select_show_and_verify_agree(stores):
 
 def test_a_damaged_packed_file_is_one_store_error(stores, tmp_path):
     _, by_name = stores
-    source = by_name["zstd"].directory
+    source = by_name["dense"].directory
     copy = tmp_path / "copy"
     copy.mkdir()
     for path in source.iterdir():

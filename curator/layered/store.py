@@ -41,6 +41,9 @@ manifest entry without one is raw."""
 SPARSE = 0.01
 """Properties with at most this share of bits set are packed with the "sparse" codec, which
 decodes them at several GB/s; denser ones with "zstd"."""
+LOOKED_UP = ("solvable",)
+"""Properties that searches look up at scattered positions (pruning): packed, they take the
+"lz4" codec, which decodes about four times as fast as "zstd" for 10-15% more bytes."""
 PACK_RATIO = 0.9
 """A property is packed when its packed file is at most this share of the raw one ..."""
 PACK_MIN_BYTES = 1 << 16
@@ -200,7 +203,7 @@ class LayerStore(ResultsFolder):
         files = {}
         counts = bits.counts()
         for prop, words in bits.arrays().items():
-            encoding, data = encode(words, counts[prop], layer.size)
+            encoding, data = encode(words, counts[prop], layer.size, prop in LOOKED_UP)
             path = self.directory / f"{layer.key}.{prop}{ENCODINGS[encoding]}"
             files[prop] = {"path": path.name, "encoding": encoding, "bytes": len(data),
                            "sha256": atomic_write(path, data)}
@@ -264,12 +267,13 @@ class LayerStore(ResultsFolder):
         return data
 
 
-def encode(words: np.ndarray, count: int, positions: int) -> tuple[str, bytes | memoryview]:
+def encode(words: np.ndarray, count: int, positions: int, lookups: bool = False,
+           ) -> tuple[str, bytes | memoryview]:
     """(encoding, file contents) of a property's words with `count` of `positions` bits set:
     packed where packing pays, raw otherwise."""
     raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")
     if raw.nbytes >= PACK_MIN_BYTES:
-        codec = "sparse" if count <= SPARSE * positions else "zstd"
+        codec = "sparse" if count <= SPARSE * positions else "lz4" if lookups else "zstd"
         packed = pack(words, codec)
         if len(packed) <= PACK_RATIO * raw.nbytes:
             return codec, packed
