@@ -250,7 +250,7 @@ class PackedWords:
     def decode(self, i: int) -> np.ndarray:
         """The words of block i, checked against its crc32 and its length."""
         lo, hi = int(self._offsets[i]), int(self._offsets[i + 1])
-        data = self._data[lo:hi]
+        data = memoryview(self._data)[lo:hi]
         expected = min(self.block, self.words - i * self.block)
         if zlib.crc32(data) != int(self._crcs[i]):
             raise StoreError(f"{self.path}: block {i} does not match its crc32 (damaged file)")
