@@ -40,10 +40,11 @@ ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
 manifest entry without one is raw."""
 SPARSE = 0.01
 """Properties with at most this share of bits set are packed with the "sparse" codec, which
-decodes them at several GB/s; denser ones with "zstd"."""
+decodes them at several GB/s; denser ones with "zstd", or "lz4" (see LOOKED_UP)."""
 LOOKED_UP = ("solvable",)
-"""Properties that searches look up at scattered positions (pruning): packed, they take the
-"lz4" codec, which decodes about four times as fast as "zstd" for 10-15% more bytes."""
+"""Properties that searches look up at scattered positions (pruning): where they are not
+sparse, they are packed with "lz4", which decodes about four times as fast as "zstd" for
+10-15% more bytes."""
 PACK_RATIO = 0.9
 """A property is packed when its packed file is at most this share of the raw one ..."""
 PACK_MIN_BYTES = 1 << 16
