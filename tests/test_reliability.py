@@ -38,6 +38,8 @@ PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 FLING = PUZZLES / "fling.toml"
 TRIANGLE = PUZZLES / "triangle.toml"
 PEG = PUZZLES / "peg.toml"
+BIT_FILES = (".bits", ".packed")
+"""Endings of the bit files, raw and packed."""
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -62,8 +64,9 @@ def run_cli(*args, timeout: float = 300) -> subprocess.CompletedProcess:
 
 
 def digests(directory: Path) -> dict[str, str]:
-    """sha256 of every bit file."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.glob("*.bits"))}
+    """sha256 of every bit file, raw or packed."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(directory.iterdir())
+            if p.suffix in BIT_FILES}
 
 
 def entries(directory: Path) -> dict[str, dict]:
@@ -124,7 +127,7 @@ def kill_after(args, directory: Path, delay: float) -> bool:
 
 def kill_while_writing(args, directory: Path, skip: int, kinds: tuple[str, ...]) -> str | None:
     """Start `curator analyze` and kill -9 it as soon as a temporary file of `atomic_write`
-    for one of `kinds` (".bits", "manifest.json") shows up, after letting `skip` of them
+    for one of `kinds` (".bits", ".packed", "manifest.json") shows up, after letting `skip` of them
     pass. Returns the temporary file seen, or None if the run finished first."""
     proc = subprocess.Popen(cli_command(*args), env=cli_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -178,7 +181,7 @@ def interrupted_run(tmp_path: Path, clean_dir: Path, max_delay: float, seed: int
             if not kill_after(args, directory, rng.uniform(0, max_delay)):
                 break
         else:
-            kinds = (".bits",) if attempt % 4 < 2 else (".bits", MANIFEST)
+            kinds = BIT_FILES if attempt % 4 < 2 else (*BIT_FILES, MANIFEST)
             name = kill_while_writing(args, directory, rng.randrange(3), kinds)
             if name is None:
                 break
@@ -189,7 +192,7 @@ def interrupted_run(tmp_path: Path, clean_dir: Path, max_delay: float, seed: int
     for _ in range(4):  # a kill can land just after a rename: make sure the rerun has leftovers
         if temporaries(directory):
             break
-        name = kill_while_writing(args, directory, 0, (".bits", MANIFEST))
+        name = kill_while_writing(args, directory, 0, (*BIT_FILES, MANIFEST))
         if name is None:
             break
         stats["kills"] += 1

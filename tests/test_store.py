@@ -126,7 +126,7 @@ def test_results_round_trip(analyzed, triangle_bits):
 def test_manifest_fields(analyzed, triangle_bits):
     puzzle = triangle()
     data = manifest(analyzed)
-    assert data["format"] == FORMAT == "curator-layers/1"
+    assert data["format"] == FORMAT == "curator-layers/2"
     assert data["curator_version"] == __version__
     assert data["puzzle"] == "triangle"
     assert data["puzzle_sha256"] == puzzle.sha256 == hashlib.sha256(puzzle.text.encode()).hexdigest()

@@ -1,7 +1,8 @@
 """The three property bit arrays of a layer: solvable, unique and all-moves.
 
 Bits are held in uint64 words, bit i of the layer in bit i % 64 of word i // 64; padding
-bits past the layer's size are zero.
+bits past the layer's size are zero. An array read from a store may be a packed file's
+words (`curator.layered.packed.PackedWords`), which index like a numpy array.
 """
 
 from __future__ import annotations
@@ -10,9 +11,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from curator.layered.packed import PackedWords
 from curator.layered.space import Layer
 
 PROPERTIES = ("solvable", "unique", "all_moves")
+
+
+def count_bits(words: np.ndarray | PackedWords) -> int:
+    """The number of set bits in a property's words (a packed file's a block at a time)."""
+    if isinstance(words, PackedWords):
+        return words.count()
+    return int(np.bitwise_count(words).sum())
 
 
 @dataclass
@@ -28,11 +37,18 @@ class LayerBits:
         return {name: getattr(self, name) for name in PROPERTIES}
 
     def counts(self) -> dict[str, int]:
-        return {name: int(np.bitwise_count(words).sum()) for name, words in self.arrays().items()}
+        return {name: count_bits(words) for name, words in self.arrays().items()}
 
     def at(self, rank: int) -> dict[str, bool]:
         """The three properties of the position with this rank."""
         return {p: bool((int(getattr(self, p)[rank >> 6]) >> (rank & 63)) & 1) for p in PROPERTIES}
+
+    def decoded(self, properties: tuple[str, ...]) -> LayerBits:
+        """The same bits with the arrays of `properties` as numpy arrays, for compiled code
+        (packed words are decoded into memory; mapped files stay mapped)."""
+        arrays = {name: np.asarray(words) if name in properties else words
+                  for name, words in self.arrays().items()}
+        return LayerBits(self.layer, **arrays)
 
     @classmethod
     def empty(cls, layer: Layer) -> LayerBits:

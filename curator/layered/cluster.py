@@ -54,7 +54,7 @@ from curator.common.resources import Shortfall, free_memory, short_of
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import CHUNKS, LayerStore
+from curator.layered.store import CHUNKS, LayerStore, open_words
 from curator.layered.sweep import CHUNK_WORDS, LayerSweep, Progress
 
 if TYPE_CHECKING:
@@ -265,14 +265,16 @@ def _mapped(directory: Path, layer: Layer, entry: dict) -> LayerBits:
     without looking the layer up in the manifest once per layer)."""
     arrays = {}
     for prop in PROPERTIES:
-        path = directory / entry["files"][prop]["path"]
+        meta = entry["files"][prop]
+        path = directory / meta["path"]
         try:
             size = path.stat().st_size
         except OSError as exc:
             raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
-        if size != layer.words * 8:
-            raise StoreError(f"{path}: {size} bytes, expected {layer.words * 8}")
-        arrays[prop] = np.memmap(path, dtype="<u8", mode="r", shape=(layer.words,))
+        expected = layer.words * 8 if meta.get("encoding", "raw") == "raw" else meta["bytes"]
+        if size != expected:
+            raise StoreError(f"{path}: {size} bytes, expected {expected}")
+        arrays[prop] = open_words(directory, layer, meta)
     return LayerBits(layer, **arrays)
 
 

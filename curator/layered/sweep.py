@@ -459,6 +459,7 @@ class LayerSweep:
                  ) -> None:
         """`kernel` names one of KERNELS (default: the one the rules declare)."""
         self.layer = layer
+        below = [bits.decoded(("solvable", "unique")) for bits in below]
         self.run_chunks, self.args = _kernel(puzzle, layer, below, kernel or puzzle.rules.sweep_kernel)
 
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from curator.common.errors import PuzzleError, StoreError
 from curator.common.files import Verification
-from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.bits import PROPERTIES, LayerBits, count_bits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
@@ -66,27 +66,20 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
     puzzle = _stored_puzzle(store, result)
     space = StateSpace(puzzle)
     records = _records(store, result)
-    intact: dict[Layer, LayerBits] = {}
-    for layer in records:
-        result.layers += 1
-        result.files += len(PROPERTIES)
-        damage = store.problem(layer)
-        if damage is not None:
-            result.problems.append(damage)
-            continue
-        bits = store.load(layer, verify=False, mmap=True)
+    intact = [layer for layer in records if _undamaged(store, layer, result)]
+    _check_complete(store, space, records, result)
+    rng = np.random.default_rng(seed)
+    deriver = _Deriver(puzzle, space)
+    kept: dict[Layer, tuple[np.ndarray, np.ndarray]] = {}
+    for layer in intact:
+        # Packed blocks decoded for the counts stay for the sample and for the layers above.
+        bits = store.load(layer, verify=False, mmap=True, keep=True)
         problem = _check_contents(store, layer, bits)
         if problem:  # the bits of the layer's positions may still be right: keep re-deriving
             result.problems.append(problem)
-        intact[layer] = bits
-    expected = [layer for tier in space.tiers(store.manifest.get("max_pieces", 0)) for layer in tier]
-    if store.manifest.get("complete") and any(layer not in records for layer in expected):
-        missing = next(layer.key for layer in expected if layer not in records)
-        result.problems.append(f"{store.manifest_path}: says complete, but layer {missing} is not recorded")
-
-    rng = np.random.default_rng(seed)
-    deriver = _Deriver(puzzle, space)
-    for layer, bits in intact.items():
+        for done in [done for done in kept if done.pieces < layer.pieces - 1]:
+            del kept[done]
+        kept[layer] = (bits.solvable, bits.unique)
         below = space.layers_with(layer.pieces - 1) if layer.pieces > puzzle.goal.pieces else []
         missing = [child.key for child in below if child not in intact]
         if missing:
@@ -98,8 +91,7 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
         ranks = _sample(layer.size, sample, rng)
         if progress:
             progress(layer, len(ranks))
-        children = {child.counts: (np.asarray(intact[child].solvable), np.asarray(intact[child].unique))
-                    for child in below}
+        children = _children(store, below, kept)
         for rank in ranks:
             stored = _stored(bits, rank)
             derived = deriver.derive(layer, rank, children)
@@ -135,6 +127,25 @@ def _records(store: LayerStore, result: Verification) -> list[Layer]:
     return layers
 
 
+def _undamaged(store: LayerStore, layer: Layer, result: Verification) -> bool:
+    """Whether the layer's files match their checksums (counted in `result`; the damage
+    goes into its problems)."""
+    result.layers += 1
+    result.files += len(PROPERTIES)
+    damage = store.problem(layer)
+    if damage is not None:
+        result.problems.append(damage)
+    return damage is None
+
+
+def _check_complete(store: LayerStore, space: StateSpace, records: list[Layer], result: Verification) -> None:
+    """A manifest that says complete must record every layer up to its `max_pieces`."""
+    expected = [layer for tier in space.tiers(store.manifest.get("max_pieces", 0)) for layer in tier]
+    if store.manifest.get("complete") and any(layer not in records for layer in expected):
+        missing = next(layer.key for layer in expected if layer not in records)
+        result.problems.append(f"{store.manifest_path}: says complete, but layer {missing} is not recorded")
+
+
 def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | None:
     """Padding bits zero and the manifest's counts equal to the files' bit counts."""
     entry = store.record(layer).entry
@@ -143,10 +154,21 @@ def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | N
         path = store.directory / entry["files"][prop]["path"]
         if spare and int(words[-1]) >> (64 - spare):
             return f"{path}: padding bits beyond the layer's {layer.size:,} positions are set"
-        count = int(np.bitwise_count(np.asarray(words)).sum())
+        count = count_bits(words)
         if entry.get(prop) != count:
             return f"{path}: holds {count:,} set bits, the manifest says {entry.get(prop)!r}"
     return None
+
+
+def _children(store: LayerStore, below: list[Layer], kept: dict[Layer, tuple[np.ndarray, np.ndarray]],
+              ) -> dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]:
+    """The solvable and unique words of the layers `below`, by piece counts, from `kept`
+    (where those not there yet are added, packed ones keeping every block they decode)."""
+    for child in below:
+        if child not in kept:
+            bits = store.load(child, verify=False, mmap=True, properties=("solvable", "unique"), keep=True)
+            kept[child] = (bits.solvable, bits.unique)
+    return {child.counts: kept[child] for child in below}
 
 
 def _sample(size: int, sample: int, rng: np.random.Generator) -> list[int]:
