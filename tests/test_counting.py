@@ -11,6 +11,7 @@ import pytest
 import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sample_puzzles import CHESS_5_PIECES, FLING_5X3
 
 import curator
 from curator.common.ranking import rank_colex_mask
@@ -23,39 +24,6 @@ from curator.layered.space import StateSpace
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE_DIRECTIONS = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)]
 
-FLING = """
-name = "fling35"
-[board]
-art = '''
-.....
-.....
-.....
-'''
-[rules]
-family = "fling"
-[goal]
-pieces = 1
-final_step_once = true
-"""
-
-CHESS = """
-name = "chess3"
-[board]
-art = '''
-...
-...
-...
-'''
-[rules]
-family = "capture"
-[pieces]
-R = 1
-B = 1
-N = 2
-P = 1
-[goal]
-pieces = 1
-"""
 
 APEX = """
 name = "triangle-apex"
@@ -117,8 +85,8 @@ def cases(tmp_path_factory):
     puzzles = {
         "triangle": load_puzzle(ROOT / "puzzles" / "triangle.toml"),
         "apex": parse_puzzle(APEX),
-        "fling": parse_puzzle(FLING),
-        "chess": parse_puzzle(CHESS),
+        "fling": parse_puzzle(FLING_5X3),
+        "chess": parse_puzzle(CHESS_5_PIECES),
     }
     return {name: Case(puzzle, base / name) for name, puzzle in puzzles.items()}
 

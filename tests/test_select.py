@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import reference as ref
+from sample_puzzles import CHESS_5_PIECES, FLING_5X3
 
 from curator import options
 from curator.layered import metrics
@@ -26,39 +27,6 @@ from curator.options import parse_counts
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = ROOT / "tests" / "data" / "fling_levels"
 
-FLING = """
-name = "fling35"
-[board]
-art = '''
-.....
-.....
-.....
-'''
-[rules]
-family = "fling"
-[goal]
-pieces = 1
-final_step_once = true
-"""
-
-CHESS = """
-name = "chess3"
-[board]
-art = '''
-...
-...
-...
-'''
-[rules]
-family = "capture"
-[pieces]
-R = 1
-B = 1
-N = 2
-P = 1
-[goal]
-pieces = 1
-"""
 
 CHESS_SYMMETRIC = """
 name = "chess3s"
@@ -183,8 +151,8 @@ def cases(tmp_path_factory):
     base = tmp_path_factory.mktemp("stores")
     puzzles = {
         "triangle": load_puzzle(ROOT / "puzzles" / "triangle.toml"),
-        "fling": parse_puzzle(FLING),
-        "chess": parse_puzzle(CHESS),
+        "fling": parse_puzzle(FLING_5X3),
+        "chess": parse_puzzle(CHESS_5_PIECES),
         "chess-symmetric": parse_puzzle(CHESS_SYMMETRIC),
         "triangle-apex": parse_puzzle(CORNER_TRIANGLE),
     }
@@ -435,7 +403,7 @@ def test_parsers_accept_good_text_and_reject_bad():
     for bad in ("hardness", "pieces:down"):
         with pytest.raises(sel.SelectionError):
             sel.parse_sort(bad)
-    chess = parse_puzzle(CHESS)
+    chess = parse_puzzle(CHESS_5_PIECES)
     with pytest.raises(sel.SelectionError, match="several piece types"):
         parse_counts("o=1", puzzle)
     with pytest.raises(sel.SelectionError, match="several piece types"):
