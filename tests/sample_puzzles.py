@@ -54,3 +54,21 @@ P = 1
 [goal]
 pieces = 1
 """
+
+TRIANGLE_APEX = """\
+name = "triangle-apex"
+[board]
+grid = "triangular"
+art = '''
+    .
+   . .
+  . . .
+ . . . .
+. . . . .
+'''
+[rules]
+family = "jump"
+[goal]
+pieces = 1
+cells = [[0, 0]]
+"""

@@ -11,7 +11,7 @@ import pytest
 import reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sample_puzzles import CHESS_5_PIECES, FLING_5X3
+from sample_puzzles import CHESS_5_PIECES, FLING_5X3, TRIANGLE_APEX
 
 import curator
 from curator.common.ranking import rank_colex_mask
@@ -25,23 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE_DIRECTIONS = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)]
 
 
-APEX = """
-name = "triangle-apex"
-[board]
-grid = "triangular"
-art = '''
-    .
-   . .
-  . . .
- . . . .
-. . . . .
-'''
-[rules]
-family = "jump"
-[goal]
-pieces = 1
-cells = [[0, 0]]
-"""
 
 NAMES = ["triangle", "apex", "fling", "chess"]
 
@@ -84,7 +67,7 @@ def cases(tmp_path_factory):
     base = tmp_path_factory.mktemp("counting")
     puzzles = {
         "triangle": load_puzzle(ROOT / "puzzles" / "triangle.toml"),
-        "apex": parse_puzzle(APEX),
+        "apex": parse_puzzle(TRIANGLE_APEX),
         "fling": parse_puzzle(FLING_5X3),
         "chess": parse_puzzle(CHESS_5_PIECES),
     }

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import reference as ref
-from sample_puzzles import CHESS_5_PIECES, FLING_5X3
+from sample_puzzles import CHESS_5_PIECES, FLING_5X3, TRIANGLE_APEX
 
 from curator import options
 from curator.layered import metrics
@@ -47,23 +47,6 @@ N = 2
 pieces = 1
 """
 
-CORNER_TRIANGLE = """
-name = "triangle-apex"
-[board]
-grid = "triangular"
-art = '''
-    .
-   . .
-  . . .
- . . . .
-. . . . .
-'''
-[rules]
-family = "jump"
-[goal]
-pieces = 1
-cells = [[0, 0]]
-"""
 
 TRIANGLE_DIRECTIONS = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)]
 
@@ -154,7 +137,7 @@ def cases(tmp_path_factory):
         "fling": parse_puzzle(FLING_5X3),
         "chess": parse_puzzle(CHESS_5_PIECES),
         "chess-symmetric": parse_puzzle(CHESS_SYMMETRIC),
-        "triangle-apex": parse_puzzle(CORNER_TRIANGLE),
+        "triangle-apex": parse_puzzle(TRIANGLE_APEX),
     }
     return {name: Case(puzzle, base / name, min(puzzle.max_pieces, 8)) for name, puzzle in puzzles.items()}
 
