@@ -67,8 +67,10 @@ class Estimate:
 def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     """Layers, positions, bytes on disk and peak resident bytes of the bit arrays.
 
-    While a tier is swept, its three arrays and the tier below (three arrays, plus a
-    concatenated copy of two of them for typed puzzles) are resident.
+    The disk figure is that of raw bit files: an upper bound, since layers are packed where
+    it pays (see `curator.layered.packed`). While a tier is swept, its three arrays and the
+    tier below (three arrays, plus a concatenated copy of two of them for typed puzzles) are
+    resident.
     """
     tiers = StateSpace(puzzle).tiers(max_pieces)
     tier_bytes = [sum(layer.words * 8 for layer in tier) for tier in tiers]
