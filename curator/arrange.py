@@ -230,6 +230,7 @@ class _Arranging:
     def __init__(self, usable: list[Level], targets: np.ndarray) -> None:
         self.usable = usable
         self.targets = targets
+        self.ranked_targets = np.sort(targets)
         self.difficulties = np.array([level.difficulty for level in usable])
         self.shapes = [first_move_shape(level) for level in usable]
         self.pieces = np.array([level.pieces for level in usable])
@@ -265,7 +266,7 @@ class _Arranging:
 
     def cost(self, chosen: Sequence[int]) -> float:
         """The cost of a set of levels placed by rank (see `order`)."""
-        return float(np.abs(np.sort(self.difficulties[list(chosen)]) - np.sort(self.targets)).sum())
+        return float(np.abs(np.sort(self.difficulties[list(chosen)]) - self.ranked_targets).sum())
 
     def cover(self) -> None:
         if len(self.targets) < len(self.counts):
