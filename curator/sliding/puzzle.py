@@ -1,0 +1,511 @@
+"""Sliding-block puzzles (rules family `slide`) read from TOML into a SlidingPuzzle.
+
+Shaped pieces slide on a board with walls and are never removed (Klotski, Rush Hour, robots
+on ice). A position is where each piece stands; it is ranked group by group, densely, so
+that some ranks overlap or leave the board: those are invalid and counted apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from curator.common.board import Board, BoardError
+from curator.common.errors import SelectionError
+from curator.common.ranking import rank_combination, unrank_combination
+from curator.common.reading import TableReader, read_text, read_toml
+
+FAMILY = "slide"
+MOVES = ("step", "line", "until_blocked")
+"""step: one cell; line: any distance in one direction; until_blocked: as far as it goes."""
+METRICS = ("step", "line", "piece")
+"""step: every cell a piece moves counts; line: every move counts; piece: consecutive moves
+of one piece count once."""
+ALONG = ("any", "row", "column")
+MAX_CELLS = 64
+MAX_POSITIONS = 1 << 30
+TOP_KEYS = {"name", "title", "board", "rules", "pieces", "goal"}
+RULES_KEYS = {"family", "move", "metric"}
+PIECE_KEYS = {"cells", "count", "along"}
+GOAL_KEYS = {"piece", "cells"}
+EMPTY, WALLS = ".", " #"
+
+UP, RIGHT, DOWN, LEFT = (-1, 0), (0, 1), (1, 0), (0, -1)
+DIRECTIONS = (UP, RIGHT, DOWN, LEFT)
+DIRECTION_NAMES = ("up", "right", "down", "left")
+STEERING = {"any": (0, 1, 2, 3), "row": (1, 3), "column": (0, 2)}
+"""The directions (indices into DIRECTIONS) a piece may slide in, by its `along`."""
+
+Cell = tuple[int, int]
+Position = tuple[tuple[int, ...], ...]
+"""Where the pieces stand: per group, the ascending cells of its pieces' anchors."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The pieces named by one letter: their cells relative to the anchor (the first cell in
+    row-major order, at (0, 0)), how many there are and the line they keep."""
+
+    letter: str
+    cells: tuple[Cell, ...]
+    count: int
+    along: str
+
+
+@dataclass(frozen=True)
+class Group:
+    """Interchangeable pieces ranked together: one letter, and for pieces that keep a line,
+    one row or column (`line`, None for free pieces)."""
+
+    letter: str
+    shape: Shape
+    count: int
+    line: int | None
+    anchors: tuple[int, ...]
+    """Free pieces: every cell. Pieces that keep a line: the cells of that line where the
+    shape fits, which are the only anchors they can have."""
+
+    @property
+    def free(self) -> bool:
+        return self.line is None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move as the metric counts it: the piece of `group` anchored at `source` ends
+    anchored at `target`, giving the position `child`; it adds `cost` to a solution's length."""
+
+    group: int
+    source: int
+    target: int
+    cost: int
+    child: Position
+
+
+@dataclass(frozen=True)
+class SlidingPuzzle:
+    """A validated sliding-block puzzle: board, pieces, move rule, metric and goal."""
+
+    name: str
+    title: str
+    move: str
+    metric: str
+    board: Board
+    shapes: tuple[Shape, ...]
+    groups: tuple[Group, ...]
+    goal_letter: str
+    goal_cells: tuple[int, ...]
+    start: Position | None
+    """The position drawn in the file's board art, if it draws one."""
+    text: str
+    source: str
+
+    # -- ranks -------------------------------------------------------------------------------
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @property
+    def radices(self) -> tuple[int, ...]:
+        """Per group, how many values its part of the rank takes."""
+        out = []
+        covered = sum(g.count * len(g.shape.cells) for g in self.groups if not g.free)
+        for g in self.groups:
+            if g.free:
+                out.append(math.comb(self.board.size - covered, g.count))
+                covered += g.count * len(g.shape.cells)
+            else:
+                out.append(math.comb(len(g.anchors), g.count))
+        return tuple(out)
+
+    @property
+    def size(self) -> int:
+        """Number of ranks (valid or not)."""
+        return math.prod(self.radices)
+
+    def rank(self, position: Position) -> int:
+        """Rank of a valid position (ValueError if it is not one)."""
+        if self.cover(position) is None:
+            raise ValueError("pieces overlap or leave the board")
+        rank = 0
+        covered: set[int] = set()
+        for g, anchors, radix in zip(self.groups, position, self.radices):
+            if g.free:
+                free = [c for c in range(self.board.size) if c not in covered]
+                digit = rank_combination([free.index(a) for a in anchors], len(free), "colex")
+            else:
+                digit = rank_combination([g.anchors.index(a) for a in anchors], len(g.anchors), "colex")
+            rank = rank * radix + digit
+            covered |= {c for a in anchors for c in self.piece_cells(g, a)}
+        return rank
+
+    def unrank(self, rank: int) -> Position | None:
+        """The position of a rank in 0..size-1, or None if the rank is invalid."""
+        if not 0 <= rank < self.size:
+            raise ValueError(f"rank {rank} out of range 0..{self.size - 1}")
+        digits = []
+        for radix in reversed(self.radices):
+            rank, digit = divmod(rank, radix)
+            digits.append(digit)
+        digits.reverse()
+        position: list[tuple[int, ...]] = []
+        covered: set[int] = set()
+        for g, digit in zip(self.groups, digits):
+            if g.free:
+                free = [c for c in range(self.board.size) if c not in covered]
+                anchors = tuple(free[i] for i in unrank_combination(digit, len(free), g.count, "colex"))
+            else:
+                chosen = unrank_combination(digit, len(g.anchors), g.count, "colex")
+                anchors = tuple(g.anchors[i] for i in chosen)
+            for a in anchors:
+                cells = self.piece_cells(g, a)
+                if cells is None or covered & set(cells):
+                    return None
+                covered |= set(cells)
+            position.append(anchors)
+        return tuple(position)
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    def piece_cells(self, group: Group, anchor: int) -> tuple[int, ...] | None:
+        """The cells a piece of `group` covers when anchored at `anchor`, or None if it does not
+        fit on the board there (or leaves its line)."""
+        if not group.free and anchor not in group.anchors:
+            return None
+        r, c = self.board.cells[anchor]
+        cells = tuple(self.board.index.get((r + dr, c + dc)) for dr, dc in group.shape.cells)
+        return None if None in cells else cells
+
+    def cover(self, position: Position) -> dict[int, int] | None:
+        """Which group covers each occupied cell, or None if pieces overlap, leave the board or
+        a group holds the wrong number of pieces."""
+        if len(position) != len(self.groups):
+            return None
+        covered: dict[int, int] = {}
+        for index, (g, anchors) in enumerate(zip(self.groups, position)):
+            if len(anchors) != g.count or list(anchors) != sorted(set(anchors)):
+                return None
+            for a in anchors:
+                cells = self.piece_cells(g, a) if 0 <= a < self.board.size else None
+                if cells is None or any(c in covered for c in cells):
+                    return None
+                covered.update((c, index) for c in cells)
+        return covered
+
+    def is_goal(self, position: Position) -> bool:
+        """Whether a piece of the goal's letter covers all the goal cells."""
+        goal = set(self.goal_cells)
+        return any(
+            goal <= set(self.piece_cells(g, a) or ())
+            for g, anchors in zip(self.groups, position)
+            if g.letter == self.goal_letter
+            for a in anchors
+        )
+
+    # -- moves (the plain reference; the sweep uses compiled tables) -------------------------
+
+    def moves(self, position: Position) -> list[Move]:
+        """The moves of a position as the metric counts them, each with its cost, in the order
+        group, piece, then target.
+
+        `step` metric: one-cell slides (a longer straight slide is that many of them), or for
+        `until_blocked` each slide, costing the cells it moves; `line`: each slide of the move
+        rule, costing 1; `piece`: every place one piece reaches by slides while the others stay,
+        costing 1. Distinct moves lead to distinct positions.
+        """
+        occupied = self.cover(position)
+        if occupied is None:
+            raise ValueError("not a valid position")
+        out = []
+        for gi, (g, anchors) in enumerate(zip(self.groups, position)):
+            for a in anchors:
+                others = set(occupied) - set(self.piece_cells(g, a))
+                for target, cost in self._reach(g, a, others):
+                    child = list(position)
+                    child[gi] = tuple(sorted(set(anchors) - {a} | {target}))
+                    out.append(Move(gi, a, target, cost, tuple(child)))
+        return out
+
+    def _reach(self, g: Group, anchor: int, others: set[int]) -> list[tuple[int, int]]:
+        """(target anchor, cost) of each move of one piece under the metric."""
+        if self.metric == "piece":
+            seen, todo = {anchor}, [anchor]
+            while todo:
+                for target, _ in self._slides(g, todo.pop(), others, self.move):
+                    if target not in seen:
+                        seen.add(target)
+                        todo.append(target)
+            return [(t, 1) for t in sorted(seen - {anchor})]
+        if self.metric == "step":
+            rule = "until_blocked" if self.move == "until_blocked" else "step"
+            return sorted(self._slides(g, anchor, others, rule))
+        return sorted((t, 1) for t, _ in self._slides(g, anchor, others, self.move))
+
+    def _slides(self, g: Group, anchor: int, others: set[int], rule: str) -> list[tuple[int, int]]:
+        """(target anchor, cells moved) of each slide of one piece under the move `rule`."""
+        out = []
+        for d in STEERING[g.shape.along]:
+            dr, dc = DIRECTIONS[d]
+            r, c = self.board.cells[anchor]
+            stops = []
+            steps = 1
+            while True:
+                target = self.board.index.get((r + steps * dr, c + steps * dc))
+                cells = None if target is None else self.piece_cells(g, target)
+                if cells is None or others & set(cells):
+                    break
+                stops.append((target, steps))
+                steps += 1
+            if rule == "step":
+                stops = stops[:1]
+            elif rule == "until_blocked":
+                stops = stops[-1:]
+            out.extend(stops)
+        return out
+
+    # -- drawings ----------------------------------------------------------------------------
+
+    def draw(self, position: Position) -> str:
+        """The board drawing of a position: letters for pieces, '.' for empty cells, '#'
+        for walls inside the board's box."""
+        occupied = self.cover(position)
+        if occupied is None:
+            raise ValueError("not a valid position")
+        rows = [["#"] * self.board.cols for _ in range(self.board.rows)]
+        for i, (r, c) in enumerate(self.board.cells):
+            rows[r][c] = self.groups[occupied[i]].letter if i in occupied else EMPTY
+        return "\n".join("".join(row) for row in rows)
+
+    def parse(self, drawing: str, what: str = "board") -> Position:
+        """The position of a drawing like `draw`'s ('#' or a space for walls; rows may be
+        separated by '/' instead of line breaks); SelectionError naming `what` if it is not
+        a position of this puzzle."""
+        try:
+            return _parse_position(self, _art_lines(drawing.replace("/", "\n")))
+        except ValueError as exc:
+            raise SelectionError(f"{what}: {exc}") from None
+
+    def describe_move(self, move: Move) -> str:
+        """A move in words: the piece's letter, where it stood and where it ends, as
+        'V 2,0 -> 3,0' ([row, col] of its anchor cell)."""
+        letter = self.groups[move.group].letter
+        (r0, c0), (r1, c1) = self.board.cells[move.source], self.board.cells[move.target]
+        return f"{letter} {r0},{c0} -> {r1},{c1}"
+
+
+def is_sliding_file(path: str | Path) -> bool:
+    """Whether `path` is a TOML file whose [rules] family is `slide`."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False
+    rules = data.get("rules")
+    return isinstance(rules, dict) and rules.get("family") == FAMILY
+
+
+def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
+    """Read and validate a sliding-block puzzle file."""
+    return parse_sliding_puzzle(read_text(path), str(path))
+
+
+def parse_sliding_puzzle(text: str, source: str = "<puzzle>") -> SlidingPuzzle:
+    """Validate sliding-block puzzle text; `source` names it in error messages."""
+    return _SlidingReader(source).puzzle(read_toml(text, source), text)
+
+
+def _art_lines(art: str) -> list[str]:
+    lines = art.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    margin = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return [line[margin:].rstrip() for line in lines]
+
+
+def _letters(lines: list[str]) -> dict[Cell, str]:
+    """The cells of a drawing (not walls) and what is drawn on each."""
+    return {(y, x): ch for y, line in enumerate(lines) for x, ch in enumerate(line) if ch not in WALLS}
+
+
+def _parse_position(puzzle: SlidingPuzzle, lines: list[str]) -> Position:
+    """The pieces drawn on a board's cells, as groups' anchors (ValueError if they are not a
+    position of the puzzle)."""
+    drawn = _letters(lines)
+    if set(drawn) != set(puzzle.board.cells):
+        raise ValueError("the drawing's cells are not the puzzle's board "
+                         f"({len(drawn)} cells drawn, the board has {puzzle.board.size})")
+    anchors = _decompose(puzzle.board, {s.letter: s for s in puzzle.shapes}, drawn)
+    position = []
+    for g in puzzle.groups:
+        mine = sorted(a for letter, a in anchors if letter == g.letter and (g.free or a in g.anchors))
+        if len(mine) != g.count:
+            where = "" if g.free else f" on {g.shape.along} {g.line}"
+            raise ValueError(f"{len(mine)} pieces {g.letter}{where} drawn, the puzzle has {g.count}")
+        position.append(tuple(mine))
+    used = sum(len(p) for p in position)
+    if used != len(anchors):
+        raise ValueError("a piece is drawn off the line it keeps")
+    return tuple(position)
+
+
+def _decompose(board: Board, shapes: dict[str, Shape], drawn: dict[Cell, str]) -> list[tuple[str, int]]:
+    """The (letter, anchor cell) of every piece drawn: the first cell of a letter not yet taken,
+    in row-major order, must be a piece's anchor, so the pieces are found in one pass."""
+    taken: set[Cell] = set()
+    out = []
+    for cell in board.cells:
+        letter = drawn[cell]
+        if letter == EMPTY or cell in taken:
+            continue
+        shape = shapes.get(letter)
+        if shape is None:
+            raise ValueError(f"{letter!r} at row {cell[0]}, column {cell[1]} is not a piece "
+                             f"(pieces: {' '.join(shapes)}; '.' is empty)")
+        cells = [(cell[0] + dr, cell[1] + dc) for dr, dc in shape.cells]
+        if any(drawn.get(c) != letter or c in taken for c in cells):
+            raise ValueError(f"the {letter} at row {cell[0]}, column {cell[1]} does not have the "
+                             f"shape of pieces.{letter}.cells")
+        taken.update(cells)
+        out.append((letter, board.index[cell]))
+    return out
+
+
+class _SlidingReader(TableReader):
+    """Reads a sliding-block puzzle's tables, naming the source and the key in every error."""
+
+    def puzzle(self, data: dict, text: str) -> SlidingPuzzle:
+        self.only(data, TOP_KEYS, "")
+        name = self.name(data)
+        title = self.get(data, "title", str, "", name)
+        move, metric = self.rules(self.get(data, "rules", dict, ""))
+        board_table = self.get(data, "board", dict, "")
+        self.only(board_table, {"art"}, "board")
+        lines = _art_lines(self.get(board_table, "art", str, "board"))
+        drawn = _letters(lines)
+        try:
+            board = Board.from_art("square", "\n".join(
+                "".join(EMPTY if ch not in WALLS else ch for ch in line) for line in lines))
+        except BoardError as exc:
+            raise self.fail("board.art", str(exc)) from None
+        if board.size > MAX_CELLS:
+            raise self.fail("board.art", f"{board.size} cells; at most {MAX_CELLS} are supported")
+        shapes = self.shapes(self.get(data, "pieces", dict, ""), board)
+        try:
+            anchors = _decompose(board, {s.letter: s for s in shapes}, drawn)
+        except ValueError as exc:
+            raise self.fail("board.art", str(exc)) from None
+        shapes = tuple(self.counted(s, anchors) for s in shapes)
+        groups = self.groups(shapes, anchors, board)
+        goal_letter, goal_cells = self.goal(self.get(data, "goal", dict, ""), shapes, board)
+        puzzle = SlidingPuzzle(name, title, move, metric, board, shapes, groups, goal_letter, goal_cells,
+                               None, text, self.source)
+        if puzzle.size > MAX_POSITIONS:
+            raise self.fail("pieces", f"{puzzle.size:,} ranks; at most {MAX_POSITIONS:,} are supported")
+        if anchors:
+            start = _parse_position(puzzle, lines)
+            puzzle = SlidingPuzzle(**{**puzzle.__dict__, "start": start})
+        return puzzle
+
+    def rules(self, table: dict) -> tuple[str, str]:
+        self.only(table, RULES_KEYS, "rules")
+        family = self.get(table, "family", str, "rules")
+        if family != FAMILY:
+            raise self.fail("rules.family", f"must be {FAMILY!r} in a sliding-block puzzle, got {family!r}")
+        move = self.get(table, "move", str, "rules", "step")
+        if move not in MOVES:
+            raise self.fail("rules.move", f"unknown move {move!r} (known: {', '.join(MOVES)})")
+        metric = self.get(table, "metric", str, "rules", "line")
+        if metric not in METRICS:
+            raise self.fail("rules.metric", f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
+        return move, metric
+
+    def shapes(self, table: dict, board: Board) -> tuple[Shape, ...]:
+        if not table:
+            raise self.fail("pieces", "names no pieces")
+        out = []
+        for letter, value in table.items():
+            where = f"pieces.{letter}"
+            if len(letter) != 1 or not letter.isalpha() or not letter.isascii():
+                raise self.fail(where, "a piece is named by one letter (it draws the piece on the board)")
+            if not isinstance(value, dict):
+                raise self.fail(where, f"must be a table, got {value!r}")
+            self.only(value, PIECE_KEYS, where)
+            cells = self.shape(self.get(value, "cells", list, where, [[0, 0]]), f"{where}.cells")
+            count = self.get(value, "count", int, where, None, nullable=True)
+            if count is not None and not 1 <= count <= board.size:
+                raise self.fail(f"{where}.count", f"must be between 1 and {board.size}, got {count}")
+            along = self.get(value, "along", str, where, "any")
+            if along not in ALONG:
+                raise self.fail(f"{where}.along", f"must be one of {', '.join(ALONG)}, got {along!r}")
+            out.append(Shape(letter, cells, count or 0, along))
+        return tuple(out)
+
+    def shape(self, value: list, key: str) -> tuple[Cell, ...]:
+        cells = [self.pair(v, key) for v in value]
+        if not cells:
+            raise self.fail(key, "names no cells")
+        if len(set(cells)) != len(cells):
+            raise self.fail(key, "lists a cell twice")
+        r0, c0 = min(cells)
+        return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+    def pair(self, value: Any, key: str) -> Cell:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            raise self.fail(key, f"a cell is [row, column], got {value!r}")
+        return value[0], value[1]
+
+    def counted(self, shape: Shape, anchors: list[tuple[str, int]]) -> Shape:
+        """The shape with its count: as drawn in the art, which must agree with `count`."""
+        drawn = sum(1 for letter, _ in anchors if letter == shape.letter)
+        where = f"pieces.{shape.letter}"
+        if anchors and shape.count and drawn != shape.count:
+            raise self.fail(f"{where}.count", f"is {shape.count}, but board.art draws {drawn}")
+        if anchors and not drawn:
+            raise self.fail(where, "is not drawn in board.art (draw every piece, or none)")
+        if not anchors and shape.along != "any":
+            raise self.fail(f"{where}.along", "pieces that keep a line must be drawn in board.art, "
+                            "on their lines")
+        return Shape(shape.letter, shape.cells, drawn or shape.count or 1, shape.along)
+
+    def groups(self, shapes: tuple[Shape, ...], anchors: list[tuple[str, int]], board: Board
+               ) -> tuple[Group, ...]:
+        lined, free = [], []
+        for shape in shapes:
+            if shape.along == "any":
+                free.append(Group(shape.letter, shape, shape.count, None, tuple(range(board.size))))
+                continue
+            axis = 0 if shape.along == "row" else 1
+            lines = sorted({board.cells[a][axis] for letter, a in anchors if letter == shape.letter})
+            for line in lines:
+                count = sum(1 for letter, a in anchors
+                            if letter == shape.letter and board.cells[a][axis] == line)
+                fits = tuple(
+                    i for i, cell in enumerate(board.cells)
+                    if cell[axis] == line
+                    and all((cell[0] + dr, cell[1] + dc) in board.index for dr, dc in shape.cells)
+                )
+                lined.append(Group(shape.letter, shape, count, line, fits))
+        free.sort(key=lambda g: -len(g.shape.cells))  # big pieces first: fewer ranks
+        return tuple(lined + free)
+
+    def goal(self, table: dict, shapes: tuple[Shape, ...], board: Board) -> tuple[str, tuple[int, ...]]:
+        self.only(table, GOAL_KEYS, "goal")
+        letter = self.get(table, "piece", str, "goal")
+        if letter not in {s.letter for s in shapes}:
+            raise self.fail("goal.piece", f"{letter!r} is not one of the [pieces]")
+        cells = self.get(table, "cells", list, "goal")
+        if not cells:
+            raise self.fail("goal.cells", "names no cells")
+        indices = tuple(self.cell(c, board, "goal.cells") for c in cells)
+        shape = next(s for s in shapes if s.letter == letter)
+        if len(set(indices)) > len(shape.cells):
+            raise self.fail("goal.cells", f"a piece {letter} covers {len(shape.cells)} cells, "
+                            "fewer than these")
+        return letter, tuple(sorted(set(indices)))

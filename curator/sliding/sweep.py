@@ -1,0 +1,212 @@
+"""The retrograde breadth-first sweep of a sliding-block puzzle over all its ranks.
+
+Every goal position starts at distance 0; distance d's positions are found, their unique
+bits set from their children, and their parents get distance d + cost when that is shorter
+(moves cost 1, or the cells slid under the step metric of robots on ice: buckets by
+distance, as in Dial's algorithm). Then all_moves, and the connected sets (clusters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numba
+import numpy as np
+
+from curator.common.kernels import build, kernel
+from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, unrank
+
+INVALID = 0xFFFF
+"""Distance entry of a rank whose pieces overlap or leave the board."""
+UNSOLVABLE = 0xFFFE
+"""Distance entry of a valid position with no way to the goal."""
+MAX_DISTANCE = 0xFFFD
+UNIQUE, ALL_MOVES = 1, 2
+"""Bits of a position's flags byte."""
+NO_CLUSTER = 0xFFFFFFFF
+"""Cluster entry of an invalid rank."""
+CHUNK = 1 << 14
+"""Ranks per parallel task."""
+
+Progress = Callable[[int, int], None]
+"""Called with (distance, positions) as each distance is finished."""
+
+
+@numba.njit(cache=True)
+def _room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-thread scratch for `moves`: pos, ranks, costs, scratch."""
+    pieces = k.first[-1]
+    room = 4 * k.cells
+    return (np.zeros(pieces, dtype=np.int64), np.zeros(pieces * room, dtype=np.int64),
+            np.zeros(pieces * room, dtype=np.int64), np.zeros((4, room), dtype=np.int64))
+
+
+@kernel(parallel=True)
+def _start(k: Kernel, distances: np.ndarray) -> int:
+    """Mark every rank invalid, solved (0) or not yet solvable; return how many are solved."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    solved = np.zeros(chunks, dtype=np.int64)
+    for chunk in numba.prange(chunks):
+        pos = np.zeros(k.first[-1], dtype=np.int64)
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if unrank(k, r, pos) == 0:
+                distances[r] = INVALID
+            elif is_goal(k, pos):
+                distances[r] = 0
+                solved[chunk] += 1
+            else:
+                distances[r] = UNSOLVABLE
+    return solved.sum()
+
+
+@kernel(parallel=True)
+def _at(distances: np.ndarray, distance: int) -> np.ndarray:
+    """The ranks at `distance`, ascending."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    counts = np.zeros(chunks + 1, dtype=np.int64)
+    for chunk in numba.prange(chunks):
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] == distance:
+                counts[chunk + 1] += 1
+    starts = np.cumsum(counts)
+    out = np.empty(starts[-1], dtype=np.int64)
+    for chunk in numba.prange(chunks):
+        at = starts[chunk]
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] == distance:
+                out[at] = r
+                at += 1
+    return out
+
+
+@kernel(parallel=True)
+def _unique(k: Kernel, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarray, distance: int) -> None:
+    """Set the unique bit of the positions `ranks`, all at `distance`: exactly one child lies
+    on a shortest solution, and it is unique itself (solved positions are unique)."""
+    chunks = (len(ranks) + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, children, costs, scratch = _room(k)
+        for i in range(chunk * CHUNK, min(len(ranks), (chunk + 1) * CHUNK)):
+            r = ranks[i]
+            if distance == 0:
+                flags[r] |= UNIQUE
+                continue
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, k.metric, False, children, costs, scratch)
+            on_path = 0
+            last = -1
+            for j in range(n):
+                c = children[j]
+                if distances[c] < UNSOLVABLE and distances[c] + costs[j] == distance:
+                    on_path += 1
+                    last = c
+            if on_path == 1 and flags[last] & UNIQUE:
+                flags[r] |= UNIQUE
+
+
+@kernel
+def _relax(k: Kernel, distances: np.ndarray, ranks: np.ndarray, distance: int) -> int:
+    """Give the parents of the positions `ranks` (at `distance`) distance + cost where that is
+    shorter; return the largest distance given (or -1)."""
+    pos, parents, costs, scratch = _room(k)
+    farthest = -1
+    for i in range(len(ranks)):
+        occupied = unrank(k, ranks[i], pos)
+        n = moves(k, pos, occupied, k.metric, True, parents, costs, scratch)
+        for j in range(n):
+            p = parents[j]
+            d = distance + costs[j]
+            if distances[p] > d:
+                distances[p] = d
+                farthest = max(farthest, d)
+    return farthest
+
+
+@kernel(parallel=True)
+def _all_moves(k: Kernel, distances: np.ndarray, flags: np.ndarray) -> None:
+    """Set the all_moves bit of the positions not solved with a move, all of whose moves keep
+    them solvable."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, children, costs, scratch = _room(k)
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] == INVALID or distances[r] == 0:
+                continue
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
+            ok = n > 0
+            for j in range(n):
+                ok &= distances[children[j]] < UNSOLVABLE
+            if ok:
+                flags[r] |= ALL_MOVES
+
+
+@numba.njit(cache=True)
+def _root(parent: np.ndarray, x: int) -> int:
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@kernel
+def _clusters(k: Kernel, distances: np.ndarray) -> np.ndarray:
+    """Each rank's connected set, numbered 0, 1, ... in order of its smallest rank
+    (NO_CLUSTER for invalid ranks). Moves join positions in both directions."""
+    size = len(distances)
+    parent = np.arange(size, dtype=np.uint32)
+    pos, children, costs, scratch = _room(k)
+    for r in range(size):
+        if distances[r] == INVALID:
+            continue
+        occupied = unrank(k, r, pos)
+        n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
+        for j in range(n):
+            a = _root(parent, r)
+            b = _root(parent, children[j])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    # Every set's root is its smallest rank and every parent is a smaller rank. In ascending
+    # order a rank's parent has already been replaced by its set's number: copy it.
+    count = 0
+    for r in range(size):
+        if distances[r] == INVALID:
+            parent[r] = NO_CLUSTER
+        elif parent[r] == r:
+            parent[r] = count
+            count += 1
+        else:
+            parent[r] = parent[parent[r]]
+    return parent
+
+
+def start(k: Kernel, size: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The distance table before the sweep, the zeroed flags and the number solved."""
+    distances = np.empty(size, dtype=np.uint16)
+    solved = build(_start)(k, distances)
+    return distances, np.zeros(size, dtype=np.uint8), int(solved)
+
+
+def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int, farthest: int
+           ) -> Iterator[tuple[int, int]]:
+    """Sweep distances first, first + 1, ... (those before are done; `farthest` is the largest
+    distance given so far): yield (distance, positions) as each is finished."""
+    distance = first
+    while distance <= farthest:
+        if distance > MAX_DISTANCE - 64:
+            raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
+        ranks = build(_at)(distances, distance)
+        build(_unique)(k, distances, flags, ranks, distance)
+        farthest = max(farthest, build(_relax)(k, distances, ranks, distance))
+        yield distance, len(ranks)
+        distance += 1
+
+
+def finish(k: Kernel, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """Set the all_moves bits; return the clusters."""
+    build(_all_moves)(k, distances, flags)
+    return build(_clusters)(k, distances)
+
