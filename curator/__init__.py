@@ -9,7 +9,7 @@ and all-moves-solvable; then it selects, rates and exports levels.
 ('triangle', 15)
 
 `curator.analyze(path)` sweeps a puzzle and returns its results; `curator.open(directory)`
-opens stored results. Both give a `LayeredResults` or a `DistanceResults` (see the README,
+opens stored results. Both give a `LayeredResults`, a `DistanceResults` or a `SlidingResults` (see the README,
 "Python API").
 """
 
@@ -22,6 +22,8 @@ from curator.distance.results import DistanceLevel, DistanceResults  # noqa: E40
 from curator.layered.puzzle import Puzzle  # noqa: E402
 from curator.layered.results import LayeredResults, StoredPosition  # noqa: E402
 from curator.level import Level  # noqa: E402
+from curator.sliding.puzzle import SlidingPuzzle  # noqa: E402
+from curator.sliding.results import SlidingLevel, SlidingResults  # noqa: E402
 
 __all__ = [
     "DistanceLevel",
@@ -34,6 +36,9 @@ __all__ = [
     "ResourceError",
     "Results",
     "SelectionError",
+    "SlidingLevel",
+    "SlidingPuzzle",
+    "SlidingResults",
     "StoreError",
     "StoredPosition",
     "__version__",

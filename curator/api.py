@@ -1,7 +1,8 @@
 """The front door for Python: load a puzzle, analyze it, open its results.
 
 `open` hides the kind of table behind one shape of results object (`LayeredResults` for
-puzzles whose moves remove pieces, `DistanceResults` for permutation puzzles), as
+puzzles whose moves remove pieces, `DistanceResults` for permutation puzzles, `SlidingResults`
+for sliding-block puzzles), as
 python-chess's `open_tablebase` does for its table formats.
 """
 
@@ -27,8 +28,12 @@ from curator.layered.analysis import analyze as analyze_layers
 from curator.layered.puzzle import Puzzle, load_puzzle
 from curator.layered.results import LayeredResults
 from curator.progress import layer_progress
+from curator.sliding.analysis import analyze_sliding, sliding_shortfalls
+from curator.sliding.puzzle import SlidingPuzzle, is_sliding_file, load_sliding_puzzle
+from curator.sliding.results import SlidingResults
+from curator.sliding.store import KIND as SLIDING_KIND
 
-Results = LayeredResults | DistanceResults
+Results = LayeredResults | DistanceResults | SlidingResults
 Warn = Callable[[str], None]
 
 
@@ -46,15 +51,17 @@ class ResourceError(StoreError):
         self.shortfalls = short
 
 
-def load(path: str | Path) -> Puzzle | PermutationPuzzle:
-    """The puzzle of a TOML file, layered or permutation; PuzzleError naming the file and
-    the key if it is malformed.
+def load(path: str | Path) -> Puzzle | PermutationPuzzle | SlidingPuzzle:
+    """The puzzle of a TOML file, layered, permutation or sliding-block; PuzzleError naming
+    the file and the key if it is malformed.
 
     >>> import curator
     >>> curator.load("puzzles/triangle.toml").board.size
     15
     """
-    return load_permutation_puzzle(path) if permutation_file(path) else load_puzzle(path)
+    if permutation_file(path):
+        return load_permutation_puzzle(path)
+    return load_sliding_puzzle(path) if is_sliding_file(path) else load_puzzle(path)
 
 
 def permutation_file(path: str | Path) -> bool:
@@ -100,6 +107,15 @@ def analyze(
                 raise ResourceError(f"{puzzle.name}'s distance table", short)
         analyze_distances(puzzle, directory, workers, force, distance_done, warn)
         return DistanceResults(directory)
+    if isinstance(puzzle, SlidingPuzzle):
+        if max_pieces is not None:
+            raise SelectionError("max_pieces does not apply to a sliding-block puzzle")
+        if not (force or ignore_limits):
+            short = sliding_shortfalls(puzzle, directory)
+            if short:
+                raise ResourceError(f"{puzzle.name}'s tables", short)
+        analyze_sliding(puzzle, directory, workers, force, distance_done, warn)
+        return SlidingResults(directory)
     depth = sweep_depth(puzzle, max_pieces)
     if not (force or ignore_limits):
         short = resource_shortfalls(puzzle, depth, directory, executor)
@@ -134,13 +150,14 @@ def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name
 
 
 def open(directory: str | Path) -> Results:  # noqa: A001 - the name a reader expects, as in open_tablebase
-    """The results an analysis stored in `directory`: `LayeredResults` or `DistanceResults`,
-    which answer the same questions (`puzzle`, `layers`, `count`, `select`, `solve`, `show`,
+    """The results an analysis stored in `directory`: `LayeredResults`, `DistanceResults` or
+    `SlidingResults`, which answer the same questions (`puzzle`, `layers`, `count`, `select`, `solve`, `show`,
     `verify`, `export`). StoreError if the folder holds no readable results.
     """
     return results_class(directory)(directory)
 
 
-def results_class(directory: str | Path) -> type[LayeredResults] | type[DistanceResults]:
+def results_class(directory: str | Path) -> type[Results]:
     """The kind of results `directory` holds, by its manifest."""
-    return DistanceResults if manifest_kind(Path(directory)) == DISTANCE_KIND else LayeredResults
+    kind = manifest_kind(Path(directory))
+    return {DISTANCE_KIND: DistanceResults, SLIDING_KIND: SlidingResults}.get(kind, LayeredResults)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from curator.common.errors import SelectionError
 from curator.layered.puzzle import Puzzle, parse_drawing
+from curator.sliding.puzzle import SlidingPuzzle
 
 _NUMBER = {int: r"\d+", float: r"\d+(?:\.\d*)?|\.\d+"}
 _CELL = re.compile(r"\(?(-?\d+),(-?\d+)\)?")
@@ -101,14 +103,19 @@ def optional_number(text: str | None, what: str, minimum: int = 0) -> int | None
     return None if text is None else parse_number(text, what, minimum)
 
 
-def read_board(value: str, puzzle: Puzzle) -> tuple[int, ...]:
+def read_board(value: str, puzzle: Puzzle | SlidingPuzzle) -> Any:
     """`--board`: the position drawn in the file `value` names, else drawn in `value` itself
-    (see `curator.layered.puzzle.parse_drawing`)."""
+    (see `curator.layered.puzzle.parse_drawing` and `SlidingPuzzle.parse`)."""
+    def parse(text: str) -> Any:
+        if isinstance(puzzle, SlidingPuzzle):
+            return puzzle.parse(text, "--board")
+        return parse_drawing(text, puzzle)
+
     path = Path(value)
     if "\n" not in value and path.is_file():
-        return parse_drawing(path.read_text(encoding="utf-8"), puzzle)
+        return parse(path.read_text(encoding="utf-8"))
     try:
-        return parse_drawing(value, puzzle)
+        return parse(value)
     except SelectionError as exc:
         if "\n" not in value and ("." in value or "/" in value) and not path.exists():
             raise SelectionError(f"--board: no file {value!r}, and as a drawing: {exc}")

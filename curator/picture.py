@@ -355,3 +355,52 @@ def png_bytes(pic: Picture) -> bytes:
     out = io.BytesIO()
     png_image(pic).save(out, format="PNG")
     return out.getvalue()
+
+
+# -- sliding blocks ----------------------------------------------------------------------------
+
+BLOCK_COLOURS = ("#2471a3", "#117a65", "#7d3c98", "#b7950b", "#d35400", "#515a5a", "#1f618d")
+GOAL_BLOCK = "#c0392b"
+"""The goal's piece is red, as Rush Hour's car is; other letters take BLOCK_COLOURS in turn."""
+GOAL_TILE = "#f6e7a1"
+"""Board tiles under a sliding-block puzzle's goal cells."""
+BLOCK_GAP = 0.06
+"""Space between neighbouring blocks, in cells."""
+
+
+def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Picture:
+    """Lay out a position of a sliding-block puzzle: board tiles (the goal cells tinted), and
+    every piece as joined squares in its letter's colour, labelled at its anchor cell."""
+    letters = [s.letter for s in puzzle.shapes]
+    shape = _tile_shape("square")
+    centres = [(float(c), float(r)) for r, c in puzzle.board.cells]
+    width, height, px = _frame(centres, shape, unit)
+    tiles = [Tile(i, tuple(px(x + dx, y + dy) for dx, dy in shape),
+                  GOAL_TILE if i in puzzle.goal_cells else DEFAULT_STYLE["tile"], DEFAULT_STYLE["edge"])
+             for i, (x, y) in enumerate(centres)]
+    labels = []
+    for group, anchors in zip(puzzle.groups, position):
+        others = [letter for letter in letters if letter != puzzle.goal_letter]
+        colour = (GOAL_BLOCK if group.letter == puzzle.goal_letter
+                  else BLOCK_COLOURS[others.index(group.letter) % len(BLOCK_COLOURS)])
+        for anchor in anchors:
+            cells = set(puzzle.piece_cells(group, anchor))
+            for cell in sorted(cells):
+                tiles.append(Tile(cell, _block_square(puzzle.board, cell, cells, px), colour, colour))
+            x, y = centres[anchor]
+            labels.append(Disc(anchor, *px(x, y), round(0.2 * unit, 2), colour, _darker(colour),
+                               group.letter, group.letter))
+    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=(),
+                   pieces=tuple(labels), label_size=round(0.3 * unit, 2))
+
+
+def _block_square(board, cell: int, piece: set[int], px) -> tuple[tuple[float, float], ...]:
+    """A cell's square, pulled in on the sides where the piece does not go on."""
+    r, c = board.cells[cell]
+
+    def inset(dr: int, dc: int) -> float:
+        return 0.0 if board.index.get((r + dr, c + dc)) in piece else BLOCK_GAP
+
+    top, bottom = -0.5 + inset(-1, 0), 0.5 - inset(1, 0)
+    left, right = -0.5 + inset(0, -1), 0.5 - inset(0, 1)
+    return tuple(px(c + x, r + y) for x, y in ((left, top), (right, top), (right, bottom), (left, bottom)))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from curator.sliding import sweep
 from curator.sliding.puzzle import METRICS, MOVES, parse_sliding_puzzle
-from curator.sliding.tables import build_kernel, rank, scratch_arrays, unrank
+from curator.sliding.tables import build_kernel, rank, room, unrank
 from tests import sliding_reference as ref
 
 SPECS = {
@@ -102,7 +102,7 @@ def test_compiled_ranks_match_python(name, data):
     spec = SPECS[name]
     puzzle = parse_sliding_puzzle(toml_text(spec, "step", "step"))
     k = build_kernel(puzzle)
-    pos = scratch_arrays(k)[0]
+    pos = room(k)[0]
     r = data.draw(st.integers(0, puzzle.size - 1))
     expected = puzzle.unrank(r)
     occupied = unrank(k, r, pos)

@@ -53,6 +53,9 @@ from curator.options import (
     read_board,
 )
 from curator.progress import count_progress, layer_progress
+from curator.sliding.analysis import BYTES_PER_RANK
+from curator.sliding.puzzle import SlidingPuzzle, is_sliding_file
+from curator.sliding.results import SlidingResults
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "
@@ -143,7 +146,9 @@ def analyze_command(
 ) -> None:
     """Sweep every layer of a puzzle and store the solvable / unique / all-moves bits.
 
-    For a permutation puzzle, sweep the distance of every position from the solved state.
+    For a permutation puzzle, sweep the distance of every position from the solved state;
+    for a sliding-block puzzle, the distance to the goal of every placement of its pieces,
+    whether the shortest solution is unique, and the connected sets.
     Finished layers are kept: running the same command again continues where it stopped.
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
@@ -154,6 +159,12 @@ def analyze_command(
         if max_pieces is not None:
             raise UsageError("--max-pieces does not apply to a permutation puzzle")
         return _analyze_distances(puzzle_file, output, threads, force, ignore_limits)
+    if is_sliding_file(puzzle_file):
+        if scheduler:
+            raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a sliding-block puzzle")
+        if max_pieces is not None:
+            raise UsageError("--max-pieces does not apply to a sliding-block puzzle")
+        return _analyze_sliding(puzzle_file, output, threads, force, ignore_limits)
     if scheduler:
         try:
             check_address(scheduler)
@@ -190,6 +201,23 @@ def _analyze_distances(puzzle_file: Path, output: Path | None, threads: int, for
         results = analyze(puzzle_file, directory, None, threads, force, ignore_limits=ignore_limits,
                           warn=_warn, distance_done=_print_distance)
     out.print(render.distances_table(results.summary(), results.store.manifest))
+    err.print(f"results in {directory}", highlight=False)
+
+
+def _analyze_sliding(puzzle_file: Path, output: Path | None, threads: int, force: bool,
+                     ignore_limits: bool) -> None:
+    """`analyze` for a sliding-block puzzle: its distance, flag and connected-set tables."""
+    puzzle = load(puzzle_file)
+    directory = _results_folder(output, puzzle.name)
+    err.print(
+        f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.move} moves, {puzzle.metric} metric); "
+        f"{bytes_text(puzzle.size * BYTES_PER_RANK)} in memory and on disk; {threads} threads",
+        highlight=False,
+    )
+    with _resource_errors(""):
+        results = analyze(puzzle_file, directory, None, threads, force, ignore_limits=ignore_limits,
+                          warn=_warn, distance_done=_print_distance)
+    out.print(render.sliding_table(results.summary()))
     err.print(f"results in {directory}", highlight=False)
 
 
@@ -259,6 +287,11 @@ def verify_command(
             raise StoreError(result.problems[0])
         typer.echo(f"{directory}: distance table matches its checksum (ranks are not re-derived)")
         return
+    if isinstance(results, SlidingResults):
+        if not result.ok:
+            raise StoreError(result.problems[0])
+        typer.echo(f"{directory}: the {result.files} tables match their checksums (ranks are not re-derived)")
+        return
     shown = 50
     for problem in result.problems:
         err.print(problem, markup=False, highlight=False, soft_wrap=True)
@@ -288,6 +321,8 @@ def info_command(
         typer.echo(json.dumps(summary, indent=1))
     elif isinstance(results, DistanceResults):
         out.print(render.distances_table(summary, results.store.manifest))
+    elif isinstance(results, SlidingResults):
+        out.print(render.sliding_table(summary))
     else:
         out.print(render.layers_table(summary, len(results.puzzle.piece_types) > 1))
 
@@ -359,9 +394,44 @@ def _distance_keywords(directory: Path, options: dict) -> dict[str, Any]:
     return {"distance": distance, **_choice(options)}
 
 
+SLIDING_OPTIONS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
+"""Options of `select` (and `export`) that apply to sliding-block tables."""
+
+
+def _sliding_keywords(directory: Path, options: dict) -> dict[str, Any]:
+    """The API's keywords for `select` on sliding-block tables (other options are usage errors)."""
+    others = [name for name in options if name not in (*SLIDING_OPTIONS, "count_only", "as_json")]
+    given = [flag for name in others if (flag := _given_flag(name, options[name]))]
+    given += [f"--no-{name.replace('_', '-')}" for name in ("unique", "all_moves")
+              if options.get(name) is False]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to the sliding-block "
+            f"tables in {directory}; filter with --distance A..B, --unique, --all-moves, --cluster A..B, "
+            "--hardest "
+            "(and --sample, --seed, --limit)"
+        )
+    if options.get("seed") is not None and options.get("sample") is None:
+        raise UsageError("--seed only applies with --sample")
+    keywords: dict[str, Any] = {name: True for name in ("unique", "all_moves", "hardest")
+                                if options.get(name)}
+    for name in ("distance", "cluster"):
+        if options.get(name) is not None:
+            keywords[name] = parse_range(options[name], option_name(name), example="20..40")
+    return keywords
+
+
 def _selected(results: Results, options: dict) -> tuple[list, int | None]:
     """The levels (or distance positions) `select` lists for these options, and how many
     positions matched."""
+    if isinstance(results, SlidingResults):
+        keywords = _sliding_keywords(results.directory, options)
+        return results.select(**keywords, **_choice(options)), results.count(**keywords)
+    for name in ("cluster", "hardest"):
+        if options.get(name):
+            held = "a distance table" if isinstance(results, DistanceResults) else "layered results"
+            raise UsageError(f"{option_name(name)} applies to sliding-block tables; {results.directory} "
+                             f"holds {held}")
     if isinstance(results, DistanceResults):
         keywords = _distance_keywords(results.directory, options)
         return results.select(**keywords), results.count(keywords["distance"])
@@ -401,6 +471,10 @@ def _print_selection(results: Results, options: dict, as_json: bool) -> None:
         typer.echo(json.dumps(data, indent=1))
         return
     count = len(items)
+    if isinstance(results, SlidingResults):
+        title = f"{name}: {count} level{'' if count == 1 else 's'} of {matched:,} matching"
+        out.print(render.sliding_levels_table(items, title), width=None if out.is_terminal else 200)
+        return
     if isinstance(results, DistanceResults):
         span = options["distance"].strip()
         title = f"{name}: {count} position{'' if count == 1 else 's'} of {matched:,} at distance {span}"
@@ -435,7 +509,14 @@ def select_command(
         False, "--canonical", help="One position per class: symmetries, and shifts where the rules allow."
     ),
     distance: str | None = typer.Option(
-        None, "--distance", metavar="A..B", help="Distances to solved (permutation puzzles' distance tables)."
+        None, "--distance", metavar="A..B",
+        help="Distances to the goal (distance tables of permutation and sliding-block puzzles).",
+    ),
+    cluster: str | None = typer.Option(
+        None, "--cluster", metavar="A..B", help="Sliding blocks: positions in the level's connected set.",
+    ),
+    hardest: bool = typer.Option(
+        False, "--hardest", help="Sliding blocks: one level per connected set, the farthest from the goal.",
     ),
     sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
@@ -453,10 +534,16 @@ def select_command(
 
     See the README section "Selecting levels" for the order of these steps and the metrics.
     On the distance table of a permutation puzzle, `--distance A..B` picks positions (with
-    --sample, --seed, --limit), each with an optimal solution.
+    --sample, --seed, --limit), each with an optimal solution. On sliding-block tables,
+    --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest first.
     """
     options = {name: value for name, value in locals().items() if name != "directory"}
     results = _open(directory)
+    if count_only and isinstance(results, SlidingResults):
+        matched = results.count(**_sliding_keywords(directory, options))
+        data = {"puzzle": results.puzzle.name, "matched": matched}
+        typer.echo(json.dumps(data, indent=1) if as_json else f"total: {matched:,}")
+        return
     if count_only and isinstance(results, LayeredResults):
         if distance is not None:
             _selected(results, options)  # refuses --distance on layered results
@@ -489,6 +576,8 @@ def solve_command(
 ) -> None:
     """Solve one position: solvable / unique / all-moves, solution count and one solution."""
     puzzle = load(puzzle_file)
+    if isinstance(puzzle, SlidingPuzzle):
+        return _solve_sliding(puzzle, board, results, as_json)
     if isinstance(puzzle, PermutationPuzzle):
         raise UsageError("solve takes puzzles whose moves remove pieces; for a permutation puzzle use "
                          "`curator select DIR --distance A..B`")
@@ -503,6 +592,24 @@ def solve_command(
     typer.echo(render.level_text(puzzle, level))
 
 
+def _solve_sliding(puzzle: SlidingPuzzle, board: str, directory: Path | None, as_json: bool) -> None:
+    """`solve` for a sliding-block puzzle: read from its stored tables."""
+    directory = directory or Path("output") / puzzle.name
+    try:
+        stored = SlidingResults(directory, option_name)
+    except StoreError:
+        raise UsageError(f"no sliding-block tables in {directory}; run `curator analyze` on the puzzle "
+                         "first, or give --results DIR") from None
+    if stored.store.holds_other_puzzle(puzzle.sha256):
+        raise UsageError(f"--results {directory}: holds results of another puzzle file "
+                         f"({stored.store.manifest.get('puzzle')!r})")
+    level = stored.show(stored.puzzle.rank(read_board(board, stored.puzzle)))
+    if as_json:
+        typer.echo(json.dumps({**level.to_json(), "results": str(directory)}, indent=1))
+        return
+    typer.echo(render.sliding_level_text(level))
+
+
 @app.command("show", context_settings={"ignore_unknown_options": True})
 @friendly_errors
 def show_command(
@@ -515,6 +622,10 @@ def show_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Draw one stored position with its solvable / unique / all-moves bits."""
+    if isinstance(stored := _open(directory), SlidingResults):
+        level = stored.show(parse_number(rank, "RANK"), optional_number(pieces, "--pieces"), layer_key)
+        typer.echo(json.dumps(level.to_json(), indent=1) if as_json else render.sliding_level_text(level))
+        return
     results = LayeredResults(directory, option_name)  # a distance table has no layers to show
     found = results.show(parse_number(rank, "RANK"), optional_number(pieces, "--pieces"), layer_key)
     if as_json:
@@ -527,7 +638,7 @@ def show_command(
 
 SELECTION_OPTIONS = (
     "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
-    "canonical", "distance", "sample", "seed", "difficulty", "sort", "limit",
+    "canonical", "distance", "cluster", "hardest", "sample", "seed", "difficulty", "sort", "limit",
 )
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""
 
@@ -628,6 +739,9 @@ def pack_command(
     if isinstance(results, DistanceResults):
         raise UsageError(f"{directory} holds a distance table; pack takes layered results (for a "
                          "permutation puzzle, `curator export DIR --distance A..B`)")
+    if isinstance(results, SlidingResults):
+        raise UsageError(f"{directory} holds sliding-block tables; pack takes layered results (pick "
+                         "levels with `curator export DIR --hardest --distance A..B`)")
     keywords = _layered_keywords(filters, results.puzzle)
     with count_progress(err, "rating the pool") as progress:
         pack = results.pack(count, curve, pool=candidates, seed=optional_number(seed, "--seed") or 0,

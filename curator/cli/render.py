@@ -146,3 +146,51 @@ def positions_table(items: list[dict[str, Any]], title: str | None = None) -> Ta
             str(item["distance"]), str(item["rank"]), state_text(item["state"]), " ".join(item["solution"])
         )
     return table
+
+
+def sliding_table(summary: dict[str, Any]) -> Table:
+    """Positions per distance of sliding-block tables, with the unique and all-moves ones, and
+    the ranks that are not positions, the unsolvable positions and the connected sets."""
+    title = f"{summary['puzzle']} ({summary['move']} moves, {summary['metric']} metric)"
+    if not summary["complete"]:
+        title += " (incomplete)"
+    caption = None
+    if summary["complete"]:
+        caption = (f"{summary['positions']:,} positions in {summary['clusters']:,} connected sets "
+                   f"(largest {summary['largest_cluster']:,}); {summary['invalid']:,} of "
+                   f"{summary['ranks']:,} ranks are not positions")
+    table = Table(title=title, caption=caption)
+    for name in ("distance", "positions", "unique", "all moves"):
+        table.add_column(name, justify="right")
+    for item in summary["distances"]:
+        table.add_row(str(item["distance"]), f"{item['positions']:,}", f"{item.get('unique', 0):,}",
+                      f"{item.get('all_moves', 0):,}")
+    if summary.get("unsolvable"):
+        table.add_row("not solvable", f"{summary['unsolvable']:,}", "", "")
+    return table
+
+
+def sliding_levels_table(levels: Sequence[Any], title: str) -> Table:
+    """Selected sliding-block levels: distance, flags, connected set, rank and drawing."""
+    table = Table(title=title, caption=f"{len(levels)} level{'' if len(levels) == 1 else 's'}")
+    for name in ("distance", "unique", "all moves", "cluster", "rank", "board"):
+        table.add_column(name, justify="left" if name == "board" else "right")
+    for level in levels:
+        table.add_row(str(level.distance), _yes(level.unique), _yes(level.all_moves), f"{level.cluster:,}",
+                      str(level.rank), "/".join(level.board))
+    return table
+
+
+def sliding_level_text(level: Any) -> str:
+    """One sliding-block level as text: its drawing, figures and a shortest solution."""
+    distance = "not solvable" if level.distance is None else f"distance {level.distance}"
+    lines = [*level.board, "",
+             f"rank {level.rank}: {distance}; unique: {_yes(level.unique)}; all moves: "
+             f"{_yes(level.all_moves)}; connected set: {level.cluster:,} positions"]
+    if level.solution:
+        lines.append("solution: " + "; ".join(level.solution))
+    return "\n".join(lines)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"

@@ -25,7 +25,7 @@ from curator.common.errors import StoreError
 
 MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"
-RESULT_SUFFIXES = (".bits", ".packed", ".nib")
+RESULT_SUFFIXES = (".bits", ".packed", ".nib", ".u8", ".u16", ".u32")
 """Endings of the result files of both kinds of results."""
 TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
 """Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""

@@ -290,13 +290,6 @@ class SlidingPuzzle:
         except ValueError as exc:
             raise SelectionError(f"{what}: {exc}") from None
 
-    def describe_move(self, move: Move) -> str:
-        """A move in words: the piece's letter, where it stood and where it ends, as
-        'V 2,0 -> 3,0' ([row, col] of its anchor cell)."""
-        letter = self.groups[move.group].letter
-        (r0, c0), (r1, c1) = self.board.cells[move.source], self.board.cells[move.target]
-        return f"{letter} {r0},{c0} -> {r1},{c1}"
-
 
 def is_sliding_file(path: str | Path) -> bool:
     """Whether `path` is a TOML file whose [rules] family is `slide`."""

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from curator.common.kernels import build, kernel
-from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, unrank
+from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, room, unrank
 
 INVALID = 0xFFFF
 """Distance entry of a rank whose pieces overlap or leave the board."""
@@ -30,15 +30,6 @@ CHUNK = 1 << 14
 
 Progress = Callable[[int, int], None]
 """Called with (distance, positions) as each distance is finished."""
-
-
-@numba.njit(cache=True)
-def _room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-thread scratch for `moves`: pos, ranks, costs, scratch."""
-    pieces = k.first[-1]
-    room = 4 * k.cells
-    return (np.zeros(pieces, dtype=np.int64), np.zeros(pieces * room, dtype=np.int64),
-            np.zeros(pieces * room, dtype=np.int64), np.zeros((4, room), dtype=np.int64))
 
 
 @kernel(parallel=True)
@@ -87,7 +78,7 @@ def _unique(k: Kernel, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarr
     on a shortest solution, and it is unique itself (solved positions are unique)."""
     chunks = (len(ranks) + CHUNK - 1) // CHUNK
     for chunk in numba.prange(chunks):
-        pos, children, costs, scratch = _room(k)
+        pos, children, costs, scratch = room(k)
         for i in range(chunk * CHUNK, min(len(ranks), (chunk + 1) * CHUNK)):
             r = ranks[i]
             if distance == 0:
@@ -110,7 +101,7 @@ def _unique(k: Kernel, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarr
 def _relax(k: Kernel, distances: np.ndarray, ranks: np.ndarray, distance: int) -> int:
     """Give the parents of the positions `ranks` (at `distance`) distance + cost where that is
     shorter; return the largest distance given (or -1)."""
-    pos, parents, costs, scratch = _room(k)
+    pos, parents, costs, scratch = room(k)
     farthest = -1
     for i in range(len(ranks)):
         occupied = unrank(k, ranks[i], pos)
@@ -131,7 +122,7 @@ def _all_moves(k: Kernel, distances: np.ndarray, flags: np.ndarray) -> None:
     size = len(distances)
     chunks = (size + CHUNK - 1) // CHUNK
     for chunk in numba.prange(chunks):
-        pos, children, costs, scratch = _room(k)
+        pos, children, costs, scratch = room(k)
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             if distances[r] == INVALID or distances[r] == 0:
                 continue
@@ -158,7 +149,7 @@ def _clusters(k: Kernel, distances: np.ndarray) -> np.ndarray:
     (NO_CLUSTER for invalid ranks). Moves join positions in both directions."""
     size = len(distances)
     parent = np.arange(size, dtype=np.uint32)
-    pos, children, costs, scratch = _room(k)
+    pos, children, costs, scratch = room(k)
     for r in range(size):
         if distances[r] == INVALID:
             continue
@@ -191,9 +182,9 @@ def start(k: Kernel, size: int) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int, farthest: int
-           ) -> Iterator[tuple[int, int]]:
+           ) -> Iterator[tuple[int, int, int]]:
     """Sweep distances first, first + 1, ... (those before are done; `farthest` is the largest
-    distance given so far): yield (distance, positions) as each is finished."""
+    distance given so far): yield (distance, positions, farthest) as each is finished."""
     distance = first
     while distance <= farthest:
         if distance > MAX_DISTANCE - 64:
@@ -201,7 +192,7 @@ def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int, fart
         ranks = build(_at)(distances, distance)
         build(_unique)(k, distances, flags, ranks, distance)
         farthest = max(farthest, build(_relax)(k, distances, ranks, distance))
-        yield distance, len(ranks)
+        yield distance, len(ranks), farthest
         distance += 1
 
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from curator.common.ranking import BINOMIAL, bit_count, rank_colex_mask, unrank_colex_mask
+from curator.common.ranking import bit_count, rank_colex_mask, unrank_colex_mask
 from curator.sliding.puzzle import DIRECTIONS, METRICS, MOVES, STEERING, SlidingPuzzle
 
 STEP, LINE, UNTIL_BLOCKED = (MOVES.index(m) for m in ("step", "line", "until_blocked"))
@@ -111,7 +111,7 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
     )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _nth_free(occupied: np.uint64, nth: int) -> int:
     """The cell of the nth (from 0) zero bit of `occupied`."""
     cell = 0
@@ -123,7 +123,7 @@ def _nth_free(occupied: np.uint64, nth: int) -> int:
         cell += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def unrank(k: Kernel, rank: int, pos: np.ndarray) -> np.uint64:
     """Fill `pos` (int64[P]) with the anchors of a rank; return the occupied cells, or 0 if the
     rank is invalid (pieces overlap or leave the board)."""
@@ -150,7 +150,7 @@ def unrank(k: Kernel, rank: int, pos: np.ndarray) -> np.uint64:
     return occupied
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def rank(k: Kernel, pos: np.ndarray) -> np.int64:
     """The rank of a valid position; each group's anchors in `pos` must be ascending."""
     out = np.int64(0)
@@ -171,7 +171,7 @@ def rank(k: Kernel, pos: np.ndarray) -> np.int64:
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def is_goal(k: Kernel, pos: np.ndarray) -> bool:
     goal = k.goal[0]
     for p in range(len(pos)):
@@ -181,7 +181,7 @@ def is_goal(k: Kernel, pos: np.ndarray) -> bool:
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _moved_rank(k: Kernel, pos: np.ndarray, p: int, target: int) -> np.int64:
     """The rank after piece p moves to anchor `target` (the group kept in ascending order)."""
     g = k.group_of[p]
@@ -206,31 +206,29 @@ def _moved_rank(k: Kernel, pos: np.ndarray, p: int, target: int) -> np.int64:
     return out
 
 
-@numba.njit(cache=True)
-def _blocked(k: Kernel, g: int, a: int, d: int, others: np.uint64) -> bool:
-    """Whether a piece at anchor a cannot go one cell in direction d."""
-    t = k.steps[g, a, d]
-    return t < 0 or (k.masks[g, t] & others) != 0
-
-
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _slides(k: Kernel, g: int, a: int, others: np.uint64, rule: int, backward: bool,
             targets: np.ndarray, costs: np.ndarray) -> int:
     """The anchors one slide takes a piece at anchor a to (or, `backward`, comes from) under
     the move `rule`, with the cells moved; returns how many."""
+    steps, masks = k.steps, k.masks
     found = 0
     for d in range(4):
         if not k.steer[g, d]:
             continue
         if rule == UNTIL_BLOCKED and backward:
-            # It arrived going the other way, so it is blocked in that direction here, and
-            # started anywhere behind it.
-            if not _blocked(k, g, a, OPPOSITE[d], others):
+            # It arrived going the other way, so that way is blocked here, and it started
+            # anywhere behind it.
+            t = steps[g, a, OPPOSITE[d]]
+            if t >= 0 and (masks[g, t] & others) == 0:
                 continue
         x = a
         cells = 0
-        while not _blocked(k, g, x, d, others):
-            x = k.steps[g, x, d]
+        while True:
+            t = steps[g, x, d]
+            if t < 0 or (masks[g, t] & others) != 0:
+                break
+            x = t
             cells += 1
             if rule == STEP:
                 break
@@ -300,12 +298,13 @@ def moves(k: Kernel, pos: np.ndarray, occupied: np.uint64, metric: int, backward
     return found
 
 
-def scratch_arrays(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(pos, ranks, costs, scratch) sized for `moves` (for Python callers and tests)."""
-    pieces = int(k.first[-1])
-    room = 4 * k.cells
-    return (np.zeros(pieces, dtype=np.int64), np.zeros(pieces * room, dtype=np.int64),
-            np.zeros(pieces * room, dtype=np.int64), np.zeros((4, room), dtype=np.int64))
+@numba.njit(cache=True)
+def room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch for `moves` (one set per thread): pos, ranks, costs, scratch."""
+    pieces = k.first[-1]
+    space = 4 * k.cells
+    return (np.zeros(pieces, dtype=np.int64), np.zeros(pieces * space, dtype=np.int64),
+            np.zeros(pieces * space, dtype=np.int64), np.zeros((4, space), dtype=np.int64))
 
 
-__all__ = ["BINOMIAL", "Kernel", "build_kernel", "is_goal", "moves", "rank", "unrank"]
+__all__ = ["Kernel", "build_kernel", "is_goal", "moves", "rank", "room", "unrank"]

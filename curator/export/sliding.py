@@ -1,0 +1,125 @@
+"""Exports of levels picked from sliding-block tables (`curator.sliding.results.SlidingLevel`).
+
+The writers mirror the level exports and share their code:
+
+    write_json(puzzle, levels, "pack.json")     # format curator-sliding-pack/1
+    write_csv(puzzle, levels, "levels.csv")
+    write_svg(puzzle, levels, "pictures/")      # level-0001.svg, ...
+    write_png(puzzle, levels, "pictures/")
+    write_html(puzzle, levels, "gallery.html")
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from curator import __version__
+from curator.common.files import atomic_write
+from curator.export import write_pictures
+from curator.export.gallery import card_html, page_html, plural
+from curator.export.table import write_table
+from curator.picture import Picture, block_picture
+from curator.sliding.puzzle import FAMILY, SlidingPuzzle
+
+PACK_FORMAT = "curator-sliding-pack/1"
+"""The `format` value of level packs of sliding-block puzzles (docs/level-pack.md)."""
+COLUMNS = ("number", "puzzle", "rank", "board", "distance", "unique", "all_moves", "cluster", "solution")
+
+Level = Any
+"""A `curator.sliding.results.SlidingLevel` (not imported: the results import this module)."""
+
+
+def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> dict[str, Any]:
+    """The level pack as JSON-ready data."""
+    board = puzzle.board
+    return {
+        "format": PACK_FORMAT,
+        "generator": f"curator {__version__}",
+        "puzzle": {
+            "name": puzzle.name,
+            "title": puzzle.title,
+            "family": FAMILY,
+            "move": puzzle.move,
+            "metric": puzzle.metric,
+            "sha256": puzzle.sha256,
+            "pieces": {s.letter: {"cells": [list(c) for c in s.cells], "count": s.count, "along": s.along}
+                       for s in puzzle.shapes},
+            "goal": {"piece": puzzle.goal_letter, "cells": [list(board.cells[c]) for c in puzzle.goal_cells]},
+        },
+        "levels": [level.to_json() for level in levels],
+    }
+
+
+def write_json(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """Write the level pack (through a temporary file and a rename)."""
+    path = Path(path)
+    atomic_write(path, (json.dumps(pack_dict(puzzle, levels), indent=1, ensure_ascii=False) + "\n").encode())
+    return [path]
+
+
+def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """Write the CSV file: `board` as rows joined by '/', `solution` as moves joined by '; '."""
+    rows = [
+        {"number": str(n), "puzzle": puzzle.name, "rank": str(level.rank), "board": "/".join(level.board),
+         "distance": str(level.distance), "unique": str(level.unique).lower(),
+         "all_moves": str(level.all_moves).lower(), "cluster": str(level.cluster),
+         "solution": "; ".join(level.solution)}
+        for n, level in enumerate(levels, start=1)
+    ]
+    return write_table(path, COLUMNS, rows)
+
+
+def level_picture(puzzle: SlidingPuzzle, number: int, level: Level) -> Picture:
+    title = f"{puzzle.title}: level {number} (distance {level.distance})"
+    return block_picture(puzzle, level.position, title)
+
+
+def write_svg(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -> list[Path]:
+    """One SVG picture per level into the folder `out` (level-0001.svg, ...), or into the file
+    `out` if it ends in .svg and there is exactly one level."""
+    return write_pictures(levels, lambda n, level: level_picture(puzzle, n, level), out, ".svg")
+
+
+def write_png(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -> list[Path]:
+    """One PNG picture per level, named like `write_svg`'s."""
+    return write_pictures(levels, lambda n, level: level_picture(puzzle, n, level), out, ".png")
+
+
+def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> str:
+    """The gallery page: one card per level with its picture, figures and shortest solution."""
+    esc = html.escape
+    pieces = " · ".join(f"{s.letter}: {s.count} of {len(s.cells)} cells"
+                        + ("" if s.along == "any" else f", keeps its {s.along}") for s in puzzle.shapes)
+    facts = f"rules: {FAMILY} ({esc(puzzle.move)} moves, {esc(puzzle.metric)} metric) · {esc(pieces)}"
+    cards = []
+    for number, level in enumerate(levels, start=1):
+        texts = {"distance": str(level.distance), "unique": "yes" if level.unique else "no",
+                 "all_moves": "yes" if level.all_moves else "no", "cluster": f"{level.cluster:,}",
+                 "rank": str(level.rank)}
+        cards.append(card_html("level", number, {"rank": level.rank, "distance": str(level.distance)},
+                               f"Level {number} <small>#{level.rank}</small>",
+                               level_picture(puzzle, number, level),
+                               [(key, key.replace("_", " "), text) for key, text in texts.items()],
+                               level.solution, "Solved already: no moves."))
+    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name)
+
+
+def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """Write the gallery page to `path`."""
+    path = Path(path)
+    atomic_write(path, gallery_html(puzzle, levels).encode())
+    return [path]
+
+
+WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[Path]]] = {
+    "json": write_json,
+    "csv": write_csv,
+    "svg": write_svg,
+    "png": write_png,
+    "html": write_html,
+}
+"""Export formats of sliding-block levels by name; the same names as `curator.export.WRITERS`."""

@@ -1,0 +1,238 @@
+"""`SlidingResults`: the stored tables of a sliding-block puzzle, as the Python API shows them.
+
+The same shape as `LayeredResults` and `DistanceResults`: `puzzle`, `layers` (one entry per
+distance), `count`, `select`, `solve`, `show`, `verify` and `export`; positions come back as
+`SlidingLevel`s, each with its distance, flags, connected set and one shortest solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from curator.common.errors import SelectionError, StoreError
+from curator.common.files import Verification
+from curator.common.keywords import Naming, at_least, span
+from curator.export import write
+from curator.export.sliding import WRITERS
+from curator.sliding.puzzle import Position, SlidingPuzzle
+from curator.sliding.select import cluster_sizes, matching, move_text, solutions
+from curator.sliding.store import TABLES, SlidingStore
+from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
+from curator.sliding.tables import Kernel, build_kernel
+
+KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
+"""The keywords `select` takes (`count` takes those before `sample`)."""
+
+
+@dataclass(frozen=True)
+class SlidingLevel:
+    """One position of a sliding-block puzzle, what the tables say of it, and a shortest
+    solution."""
+
+    rank: int
+    position: Position
+    distance: int | None
+    """Moves to the goal in the puzzle's metric; None if it cannot be solved."""
+    unique: bool
+    all_moves: bool
+    cluster: int
+    """Positions in its connected set (moves join positions both ways)."""
+    solution: list[str]
+    """The moves of one shortest solution, as 'V 2,0 -> 3,0'."""
+    puzzle: SlidingPuzzle = field(repr=False, compare=False)
+
+    @property
+    def solvable(self) -> bool:
+        return self.distance is not None
+
+    @property
+    def board(self) -> list[str]:
+        """The drawing, one string per row."""
+        return self.puzzle.draw(self.position).split("\n")
+
+    def to_json(self) -> dict[str, Any]:
+        """The level as `select --json` prints it and the exports take it."""
+        return {"rank": self.rank, "board": self.board, "distance": self.distance, "unique": self.unique,
+                "all_moves": self.all_moves, "cluster": self.cluster, "solution": list(self.solution)}
+
+    def _repr_svg_(self) -> str:
+        from curator.picture import block_picture, svg_text
+
+        return svg_text(block_picture(self.puzzle, self.position, f"#{self.rank}, distance {self.distance}"))
+
+
+class SlidingResults:
+    """The stored tables of one sliding-block puzzle, opened with `curator.open`.
+
+    >>> import curator
+    >>> results = curator.analyze("puzzles/klotski.toml", output="output/klotski")
+    >>> results.solve(results.puzzle.draw(results.puzzle.start)).distance
+    81
+    """
+
+    kind = "sliding"
+
+    def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
+        """`name` spells keywords in error messages (the command line passes its options)."""
+        self.directory = Path(directory)
+        self.store = SlidingStore.open(self.directory)
+        self._name = name or (lambda keyword: keyword)
+
+    def __repr__(self) -> str:
+        return f"SlidingResults({str(self.directory)!r})"
+
+    @cached_property
+    def puzzle(self) -> SlidingPuzzle:
+        """The puzzle, read once from the folder's copy of its file."""
+        return self.store.puzzle()
+
+    @property
+    def complete(self) -> bool:
+        return self.store.complete
+
+    @property
+    def layers(self) -> list[dict[str, int]]:
+        """Positions (and unique, all_moves ones) per distance, as `curator info --json` prints them."""
+        return [dict(item) for item in self.store.manifest.get("distances", [])]
+
+    def summary(self) -> dict[str, Any]:
+        """What `curator info --json` prints."""
+        return self.store.summary()
+
+    # -- the tables, checked before use ---------------------------------------------------------
+
+    def _table(self, name: str) -> np.ndarray:
+        if not self.store.complete:
+            raise StoreError(f"{self.directory}: the analysis is not finished; run `curator analyze` again")
+        return self.store.load(name)
+
+    @cached_property
+    def distances(self) -> np.ndarray:
+        return self._table("distances")
+
+    @cached_property
+    def flags(self) -> np.ndarray:
+        return self._table("flags")
+
+    @cached_property
+    def clusters(self) -> np.ndarray:
+        return self._table("clusters")
+
+    @cached_property
+    def cluster_sizes(self) -> np.ndarray:
+        """Positions in each connected set, by its number."""
+        return cluster_sizes(self.clusters)
+
+    @cached_property
+    def kernel(self) -> Kernel:
+        return build_kernel(self.puzzle)
+
+    # -- selecting -----------------------------------------------------------------------------
+
+    def _ranks(self, distance: int | tuple[int, int] | None, unique: bool, all_moves: bool,
+               cluster: int | tuple[int, int] | None, hardest: bool) -> np.ndarray:
+        lo, hi = (1, UNSOLVABLE - 1) if distance is None else span(distance, self._name("distance"))
+        sizes = None if cluster is None else span(cluster, self._name("cluster"))
+        for key, value in (("unique", unique), ("all_moves", all_moves), ("hardest", hardest)):
+            if not isinstance(value, bool):
+                raise SelectionError(f"{self._name(key)} must be true or false, got {value!r}")
+        return matching(self.distances, self.flags, self.clusters, self.cluster_sizes, (lo, hi), unique,
+                        all_moves, sizes, hardest)
+
+    def count(self, distance: int | tuple[int, int] | None = None, unique: bool = False,
+              all_moves: bool = False, cluster: int | tuple[int, int] | None = None, hardest: bool = False,
+              **others: Any) -> int:
+        """How many solvable, unsolved positions pass the filters (see `select`)."""
+        self._refuse(others)
+        return len(self._ranks(distance, unique, all_moves, cluster, hardest))
+
+    def select(self, distance: int | tuple[int, int] | None = None, unique: bool = False,
+               all_moves: bool = False, cluster: int | tuple[int, int] | None = None, hardest: bool = False,
+               sample: int | None = None, seed: int | None = None, limit: int | None = None,
+               **others: Any) -> list[SlidingLevel]:
+        """Solvable, unsolved positions, farthest from the goal first, then by rank.
+
+        `distance` A or (A, B) keeps those distances; `unique` those with exactly one shortest
+        solution; `all_moves` those where every move keeps them solvable; `cluster` A or (A, B)
+        those whose connected set has that many positions; `hardest` the first of each
+        connected set that is left (its farthest position, smallest rank on ties). `sample`
+        draws that many at random (`seed`), `limit` keeps the first.
+        """
+        self._refuse(others)
+        if seed is not None and sample is None:
+            raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
+        sample = at_least(sample, 1, self._name("sample"))
+        limit = at_least(limit, 1, self._name("limit"))
+        seed = at_least(seed, 0, self._name("seed"))
+        ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
+        if sample is not None and sample < len(ranks):
+            ranks = ranks[np.sort(np.random.default_rng(seed or 0).choice(len(ranks), sample, replace=False))]
+        if limit is not None:
+            ranks = ranks[:limit]
+        return self._levels(ranks)
+
+    def _refuse(self, others: dict[str, Any]) -> None:
+        if others:
+            raise SelectionError(
+                f"{', '.join(self._name(k) for k in others)} {'does' if len(others) == 1 else 'do'} "
+                f"not apply to the sliding-block tables in {self.directory}; filters are "
+                f"{', '.join(self._name(k) for k in KEYWORDS)}")
+
+    def _levels(self, ranks: np.ndarray) -> list[SlidingLevel]:
+        longest = max(int(self.store.manifest.get("max_distance", 0)), 1)
+        try:
+            paths = solutions(self.kernel, self.distances, ranks, longest)
+        except ValueError as exc:
+            raise StoreError(f"{self.directory}: {exc} (damaged results)") from None
+        return [self._level(int(r), path) for r, path in zip(ranks, paths)]
+
+    def _level(self, rank: int, path: list[int] | None) -> SlidingLevel:
+        position = self.puzzle.unrank(rank)
+        steps = [] if path is None else [position, *(self.puzzle.unrank(r) for r in path)]
+        distance = int(self.distances[rank])
+        flags = int(self.flags[rank])
+        return SlidingLevel(
+            rank, position, None if distance >= UNSOLVABLE else distance, bool(flags & UNIQUE),
+            bool(flags & ALL_MOVES), int(self.cluster_sizes[self.clusters[rank]]),
+            [move_text(self.puzzle, a, b) for a, b in zip(steps, steps[1:])], self.puzzle)
+
+    # -- single positions ----------------------------------------------------------------------
+
+    def solve(self, board: str) -> SlidingLevel:
+        """The level of a drawn position (rows separated by line breaks or '/'), as `draw`
+        writes them: its distance, flags, connected set and a shortest solution."""
+        return self.show(self.puzzle.rank(self.puzzle.parse(board, self._name("board"))))
+
+    def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> SlidingLevel:
+        """The position with this rank."""
+        if pieces is not None or layer is not None:
+            raise SelectionError("sliding-block tables have no layers: give the rank only")
+        at_least(rank, 0, self._name("rank"))
+        if not 0 <= rank < self.puzzle.size:
+            raise SelectionError(f"rank {rank} out of range (0..{self.puzzle.size - 1})")
+        if self.distances[rank] == INVALID:
+            raise SelectionError(f"rank {rank} is not a position: its pieces overlap or leave the board")
+        return self._levels(np.array([rank], dtype=np.int64))[0]
+
+    # -- checking and exporting ----------------------------------------------------------------
+
+    def verify(self, sample: int = 0, seed: int = 0) -> Verification:
+        """Check every table file against its checksum."""
+        result = Verification(self.directory, files=len(TABLES))
+        for name in TABLES:
+            try:
+                self.store.load(name)
+            except StoreError as exc:
+                result.problems.append(str(exc))
+        return result
+
+    def export(self, levels: Sequence[SlidingLevel], path: str | Path, format: str = "json") -> list[Path]:
+        """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
+        return the files written (see `curator.export.sliding`)."""
+        return write(format, self.puzzle, levels, path, WRITERS)

@@ -1,0 +1,153 @@
+"""Stored sliding-block tables: distances, flags and connected sets, a copy of the puzzle file
+and a manifest ("kind": "sliding") with counts per distance and a checksum per file.
+
+Files are written with `curator.common.files.atomic_write` and checked before they are used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from curator import __version__
+from curator.common.files import (
+    MANIFEST,
+    PUZZLE_COPY,
+    ResultsFolder,
+    StoreError,
+    atomic_write,
+    file_sha256,
+    manifest_kind,
+    read_manifest,
+)
+from curator.sliding.puzzle import SlidingPuzzle, parse_sliding_puzzle
+
+KIND = "sliding"
+FORMAT = "curator-sliding/1"
+TABLES = {
+    "distances": ("distances.u16", np.uint16),
+    "flags": ("flags.u8", np.uint8),
+    "clusters": ("clusters.u32", np.uint32),
+}
+"""The tables: name -> (file, little-endian entry type); one entry per rank."""
+ENCODING = {
+    "distances": "moves to the goal in the puzzle's metric; 65534: not solvable; 65535: invalid rank",
+    "flags": "bit 0: unique (exactly one shortest solution); bit 1: all_moves",
+    "clusters": "the position's connected set, numbered from 0 in order of its smallest rank; "
+                "4294967295: invalid rank",
+}
+
+
+def holds_sliding(directory: Path) -> bool:
+    """Whether `directory` has a manifest of kind "sliding"."""
+    return manifest_kind(directory) == KIND
+
+
+class SlidingStore(ResultsFolder):
+    """The results folder of one sliding-block puzzle."""
+
+    OWN_FILES = (MANIFEST, PUZZLE_COPY, *(file for file, _ in TABLES.values()))
+
+    @classmethod
+    def open(cls, directory: Path) -> SlidingStore:
+        """Open an existing folder for reading."""
+        path = Path(directory) / MANIFEST
+        if not path.exists():
+            raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
+        manifest = read_manifest(path)
+        if manifest.get("kind") != KIND or manifest.get("format") != FORMAT:
+            raise StoreError(f"{path}: not a sliding-block table (format {FORMAT})")
+        return cls(directory, manifest)
+
+    @classmethod
+    def for_puzzle(cls, directory: Path, puzzle: SlidingPuzzle, force: bool) -> SlidingStore:
+        """Open or start the folder of `puzzle`, keeping its tables or checkpoint unless `force`."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / MANIFEST
+        manifest = read_manifest(path) if path.exists() else {}
+        if manifest and manifest.get("kind") != KIND:
+            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
+        store = cls(directory, manifest)
+        if not force:
+            store.refuse_other_puzzle(puzzle.sha256)
+        elif store.holds_other_puzzle(puzzle.sha256):
+            store.remove_results()
+        if force or store.holds_other_puzzle(puzzle.sha256):
+            store.manifest = manifest = {}
+        store.write_puzzle_copy(puzzle.text)
+        manifest.update(
+            kind=KIND,
+            complete=manifest.get("complete", False),
+            format=FORMAT,
+            curator_version=__version__,
+            puzzle=puzzle.name,
+            puzzle_sha256=puzzle.sha256,
+            puzzle_file=PUZZLE_COPY,
+            move=puzzle.move,
+            metric=puzzle.metric,
+            ranks=puzzle.size,
+            encoding=ENCODING,
+        )
+        store.write_manifest()
+        return store
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.manifest.get("complete"))
+
+    @property
+    def counts(self) -> list[int]:
+        """Positions per distance 0, 1, ... as far as the sweep has got."""
+        return [item["positions"] for item in self.manifest.get("distances", [])]
+
+    @property
+    def seconds(self) -> float:
+        return self.manifest.get("seconds", 0.0)
+
+    def puzzle(self) -> SlidingPuzzle:
+        """The puzzle of these tables, read from the folder's copy of its file."""
+        return parse_sliding_puzzle(*self.puzzle_text())
+
+    def load(self, name: str) -> np.ndarray:
+        """The table `name` (see TABLES), checked against the manifest's size and checksum."""
+        file, dtype = TABLES[name]
+        meta = self.manifest.get("files", {}).get(name)
+        if not meta:
+            raise StoreError(f"{self.directory}: no {name} table has been stored yet")
+        path = self.directory / file
+        expected = self.manifest["ranks"] * np.dtype(dtype).itemsize
+        try:
+            size = path.stat().st_size
+        except OSError:
+            raise StoreError(f"{path}: missing") from None
+        if size != expected or meta["bytes"] != expected:
+            raise StoreError(f"{path}: {size} bytes, expected {expected}")
+        if file_sha256(path) != meta["sha256"]:
+            raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+        return np.fromfile(path, dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype, copy=False)
+
+    def summary(self) -> dict[str, Any]:
+        """What `curator info --json` prints."""
+        keys = ("puzzle", "complete", "move", "metric", "ranks", "invalid", "positions", "solvable",
+                "unsolvable", "max_distance", "clusters", "largest_cluster")
+        out = {key: self.manifest.get(key) for key in keys}
+        out["distances"] = [dict(item) for item in self.manifest.get("distances", [])]
+        return out
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def save(self, tables: dict[str, np.ndarray], **facts: Any) -> None:
+        """Write these tables, then record them and `facts` in the manifest."""
+        files = self.manifest.setdefault("files", {})
+        for name, table in tables.items():
+            file, dtype = TABLES[name]
+            data = np.ascontiguousarray(table, dtype=np.dtype(dtype).newbyteorder("<"))
+            digest = atomic_write(self.directory / file, memoryview(data).cast("B"))
+            files[name] = {"path": file, "bytes": data.nbytes, "sha256": digest}
+        self.manifest.update(facts)
+        self.write_manifest()

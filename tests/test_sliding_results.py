@@ -1,0 +1,215 @@
+"""Sliding-block puzzles end to end: the bundled puzzles' published figures, stored tables,
+resuming, selection, solving, exports and the command line's errors."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import curator
+from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.sliding import analysis
+from curator.sliding.puzzle import load_sliding_puzzle, parse_sliding_puzzle
+from curator.sliding.select import move_text
+from curator.sliding.store import TABLES
+from tests.cli_helpers import error_line, invoke
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def reachable(puzzle, start):
+    """Plain breadth-first search from `start` with the reference moves: distance of each
+    position reached, and the first distance at which a goal is met."""
+    seen = {start: 0}
+    todo = deque([start])
+    best = None
+    while todo:
+        here = todo.popleft()
+        if best is None and puzzle.is_goal(here):
+            best = seen[here]
+        for move in puzzle.moves(here):
+            if move.child not in seen:
+                seen[move.child] = seen[here] + 1
+                todo.append(move.child)
+    return seen, best
+
+
+def test_rush_hour_start_needs_49_moves():
+    # Published: this start needs 49 moves, sliding a vehicle any distance as one move.
+    puzzle = load_sliding_puzzle(PUZZLES / "rush-hour.toml")
+    seen, best = reachable(puzzle, puzzle.start)
+    assert best == 49
+    assert len(seen) == 24_132
+
+
+@pytest.fixture(scope="module")
+def klotski(tmp_path_factory):
+    return curator.analyze(PUZZLES / "klotski.toml", tmp_path_factory.mktemp("klotski"))
+
+
+def test_klotski_published_figures(klotski):
+    # Published: 65,880 placements of the ten blocks; 25,955 positions reachable from the
+    # classic start, which needs 81 moves of one block each.
+    summary = klotski.summary()
+    assert summary["positions"] == 65_880
+    assert summary["ranks"] - summary["invalid"] == 65_880
+    level = klotski.solve(klotski.puzzle.draw(klotski.puzzle.start))
+    assert (level.distance, level.cluster) == (81, 25_955)
+    assert len(level.solution) == 81
+    seen, best = reachable(klotski.puzzle, klotski.puzzle.start)
+    assert best == 81 and len(seen) == 25_955
+
+
+def test_solutions_replay_to_the_goal(klotski):
+    puzzle = klotski.puzzle
+    for level in klotski.select(hardest=True):
+        position = level.position
+        for text in level.solution:
+            after = [m.child for m in puzzle.moves(position) if move_text(puzzle, position, m.child) == text]
+            assert len(after) == 1, text
+            position = after[0]
+        assert puzzle.is_goal(position)
+        assert len(level.solution) == level.distance
+
+
+def test_hardest_is_the_farthest_of_each_connected_set(klotski):
+    hardest = klotski.select(hardest=True)
+    distances, clusters = klotski.distances, klotski.clusters
+    sets = {int(clusters[level.rank]) for level in hardest}
+    assert len(sets) == len(hardest)
+    for level in hardest:
+        members = np.flatnonzero(clusters == clusters[level.rank])
+        solvable = members[(distances[members] > 0) & (distances[members] < 0xFFFE)]
+        farthest = solvable[distances[solvable] == distances[solvable].max()]
+        assert level.rank == farthest.min() and level.cluster == len(members)
+    # Every connected set with a solvable, unsolved position has its level.
+    with_goal = {int(c) for c in np.unique(clusters[(distances > 0) & (distances < 0xFFFE)])}
+    assert sets == with_goal
+
+
+def test_filters_count_what_they_select(klotski):
+    assert klotski.count(distance=(80, 90)) == len(klotski.select(distance=(80, 90)))
+    unique = klotski.select(unique=True, distance=(20, 30))
+    assert unique and all(level.unique and 20 <= level.distance <= 30 for level in unique)
+    # The classic start's connected set and its mirror image; their goal positions are not levels.
+    assert klotski.count(cluster=(25_955, 25_955)) + klotski.count(cluster=25_955, distance=0) == 2 * 25_955
+    picked = klotski.select(sample=5, seed=3)
+    assert picked == klotski.select(sample=5, seed=3) and len(picked) == 5
+    with pytest.raises(SelectionError, match="pieces"):
+        klotski.select(pieces=3)
+    with pytest.raises(SelectionError, match="rank 5 is not a position"):
+        klotski.show(5)
+
+
+def test_exports(klotski, tmp_path):
+    levels = klotski.select(hardest=True, limit=3)
+    (pack,) = klotski.export(levels, tmp_path / "pack.json")
+    data = json.loads(pack.read_text())
+    assert data["format"] == "curator-sliding-pack/1"
+    assert [level["rank"] for level in data["levels"]] == [level.rank for level in levels]
+    assert data["levels"][0]["board"] == levels[0].board
+    (gallery,) = klotski.export(levels, tmp_path / "g.html", "html")
+    assert gallery.read_text().count('<article class="level"') == 3
+    assert len(klotski.export(levels, tmp_path / "pics", "svg")) == 3
+    (table,) = klotski.export(levels, tmp_path / "t.csv", "csv")
+    assert table.read_text().splitlines()[1].split(",")[3] == "/".join(levels[0].board)
+
+
+def test_damaged_table_is_refused(klotski, tmp_path):
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for item in klotski.directory.iterdir():
+        (copy / item.name).write_bytes(item.read_bytes())
+    path = copy / TABLES["flags"][0]
+    data = bytearray(path.read_bytes())
+    data[12345] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="checksum"):
+        curator.open(copy).select(unique=True)
+    assert not curator.open(copy).verify().ok
+
+
+def test_resume_gives_the_same_tables(tmp_path, monkeypatch):
+    source = PUZZLES / "robots.toml"
+    whole = curator.analyze(source, tmp_path / "whole")
+    monkeypatch.setattr(analysis, "CHECKPOINT_SECONDS", 0.0)
+
+    def stop(distance, positions):
+        if distance == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        curator.analyze(source, tmp_path / "part", distance_done=stop)
+    assert not curator.open(tmp_path / "part").complete
+    resumed = curator.analyze(source, tmp_path / "part")
+    for name in TABLES:
+        assert np.array_equal(whole.store.load(name), resumed.store.load(name)), name
+
+
+def test_robots_start_is_unique_in_8(tmp_path):
+    results = curator.analyze(PUZZLES / "robots.toml", tmp_path)
+    level = results.solve("hRh.../h#..../....h./....#./....../......")
+    assert (level.distance, level.unique, len(level.solution)) == (8, True, 8)
+
+
+@pytest.mark.slow
+def test_rush_hour_tables(tmp_path):
+    results = curator.analyze(PUZZLES / "rush-hour.toml", tmp_path)
+    level = results.solve(results.puzzle.draw(results.puzzle.start))
+    assert (level.distance, level.cluster) == (49, 24_132)
+    assert results.summary()["max_distance"] == 49
+
+
+BAD = [
+    ('[rules]\nfamily = "slide"\nmove = "hop"', "rules.move"),
+    ('[rules]\nfamily = "slide"\nmetric = "cells"', "rules.metric"),
+    ('[pieces.AB]\ncells = [[0, 0]]', "pieces.AB"),
+    ('[pieces.A]\ncells = [[0, 0]]\nalong = "diagonal"', "pieces.A.along"),
+    ('[pieces.A]\ncells = [[0, 0]]\ncount = 3', "pieces.A.count"),
+    ('[goal]\npiece = "Q"\ncells = [[0, 0]]', "goal.piece"),
+    ('[goal]\npiece = "A"\ncells = [[9, 9]]', "goal.cells"),
+    ('[board]\nart = "AX."', "board.art"),
+]
+
+
+@pytest.mark.parametrize("change, key", BAD)
+def test_bad_files_name_the_key(change, key):
+    base = {"rules": '[rules]\nfamily = "slide"', "pieces.A": '[pieces.A]\ncells = [[0, 0]]',
+            "goal": '[goal]\npiece = "A"\ncells = [[0, 2]]', "board": '[board]\nart = "A.."'}
+    section = change.split("]")[0].strip("[")
+    base[next(k for k in base if section.startswith(k.split(".")[0]))] = change
+    text = 'name = "t"\n' + "\n".join(base.values()) + "\n"
+    with pytest.raises(PuzzleError, match=f": {key}: "):
+        parse_sliding_puzzle(text)
+
+
+def test_command_line(tmp_path):
+    out = tmp_path / "out"
+    result = invoke("analyze", PUZZLES / "robots.toml", "-o", out)
+    assert result.exit_code == 0, result.output
+    result = invoke("select", out, "--hardest", "--unique", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["matched"] == len(data["levels"]) == 1
+    result = invoke("solve", PUZZLES / "robots.toml", "--board", "hRh.../h#..../....h./....#./....../......",
+                    "--results", out, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["distance"] == 8
+    result = invoke("info", out, "--json")
+    assert json.loads(result.stdout)["positions"] == 34 * 33 * 32 * 31 * 30 // 24
+    assert invoke("verify", out).exit_code == 0
+    result = invoke("export", out, "--hardest", "-f", "csv", "-o", tmp_path / "l.csv")
+    assert result.exit_code == 0 and (tmp_path / "l.csv").exists()
+    for args, needle in [
+        (("select", out, "--pieces", "3"), "--pieces does not apply"),
+        (("select", out, "--distance", "9..2"), "--distance"),
+        (("solve", PUZZLES / "robots.toml", "--board", "RR..../", "--results", out), "--board"),
+        (("pack", out, "--size", "3", "-f", "json", "-o", tmp_path / "p.json"), "sliding-block tables"),
+        (("analyze", PUZZLES / "robots.toml", "--max-pieces", "3", "-o", out), "--max-pieces"),
+    ]:
+        result = invoke(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert needle in error_line(result.stderr)
