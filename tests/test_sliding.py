@@ -54,8 +54,8 @@ def toml_text(spec: ref.Spec, move: str, metric: str) -> str:
 
 def swept(puzzle):
     k = build_kernel(puzzle)
-    distances, flags, _ = sweep.start(k, puzzle.size)
-    for _ in sweep.expand(k, distances, flags, 0, 0):
+    distances, flags, solved = sweep.start(k, puzzle.size)
+    for _ in sweep.expand(k, distances, flags, 0, solved):
         pass
     clusters = sweep.finish(k, distances, flags)
     return distances, flags, clusters

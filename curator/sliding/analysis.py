@@ -64,21 +64,22 @@ def _sweep(puzzle: SlidingPuzzle, store: SlidingStore, distance_done: DistanceDo
     k = build_kernel(puzzle)
     resumed = _checkpoint(store)
     if resumed is None:
-        distances, flags, _ = sweep.start(k, puzzle.size)
-        first, farthest, counts, earlier = 0, 0, [], 0.0
+        distances, flags, solved = sweep.start(k, puzzle.size)
+        first, counts, earlier = 0, {}, 0.0
     else:
-        distances, flags, first, farthest = resumed
-        counts, earlier = store.counts, store.seconds
+        distances, flags, first = resumed
+        solved = None
+        counts = {item["distance"]: item["positions"] for item in store.manifest.get("distances", [])}
+        earlier = store.seconds
     saved = time.perf_counter()
-    for distance, found, farthest in sweep.expand(k, distances, flags, first, farthest):
-        counts.append(found)
+    for distance, found in sweep.expand(k, distances, flags, first, solved):
+        counts[distance] = found
         if distance_done:
             distance_done(distance, found)
         if time.perf_counter() - saved >= CHECKPOINT_SECONDS:
-            store.save({"distances": distances, "flags": flags}, complete=False,
-                       swept={"next": distance + 1, "farthest": farthest},
+            store.save({"distances": distances, "flags": flags}, complete=False, swept={"next": distance + 1},
                        seconds=round(earlier + time.perf_counter() - began, 3),
-                       distances=[{"distance": d, "positions": n} for d, n in enumerate(counts)])
+                       distances=[{"distance": d, "positions": n} for d, n in sorted(counts.items())])
             saved = time.perf_counter()
     clusters = sweep.finish(k, distances, flags)
     store.save({"distances": distances, "flags": flags, "clusters": clusters}, complete=True, swept=None,
@@ -108,12 +109,13 @@ def facts(distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray) -> dic
     }
 
 
-def _checkpoint(store: SlidingStore) -> tuple[np.ndarray, np.ndarray, int, int] | None:
-    """The tables and progress of an unfinished earlier run, or None if none verifies."""
+def _checkpoint(store: SlidingStore) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """The tables and the next distance to sweep of an unfinished earlier run, or None if
+    none verifies."""
     swept = store.manifest.get("swept")
     if not swept:
         return None
     try:
-        return store.load("distances"), store.load("flags"), swept["next"], swept["farthest"]
+        return store.load("distances"), store.load("flags"), swept["next"]
     except (StoreError, KeyError, TypeError):
         return None

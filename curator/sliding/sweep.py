@@ -1,9 +1,9 @@
 """The retrograde breadth-first sweep of a sliding-block puzzle over all its ranks.
 
-Every goal position starts at distance 0; distance d's positions are found, their unique
-bits set from their children, and their parents get distance d + cost when that is shorter
-(moves cost 1, or the cells slid under the step metric of robots on ice: buckets by
-distance, as in Dial's algorithm). Then all_moves, and the connected sets (clusters).
+Every goal position starts at distance 0; distance d's positions are taken from their bucket,
+their unique bits set from their children, and their parents get distance d + cost when that
+is shorter and go into that distance's bucket (moves cost 1, or the cells slid under the step
+metric of robots on ice, as in Dial's algorithm). Then all_moves, and the connected sets.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from curator.common.kernels import build, kernel
-from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, room, unrank
+from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, place, room, unrank
 
 INVALID = 0xFFFF
 """Distance entry of a rank whose pieces overlap or leave the board."""
@@ -32,41 +32,60 @@ Progress = Callable[[int, int], None]
 """Called with (distance, positions) as each distance is finished."""
 
 
-@kernel(parallel=True)
-def _start(k: Kernel, distances: np.ndarray) -> int:
-    """Mark every rank invalid, solved (0) or not yet solvable; return how many are solved."""
-    size = len(distances)
-    chunks = (size + CHUNK - 1) // CHUNK
-    solved = np.zeros(chunks, dtype=np.int64)
-    for chunk in numba.prange(chunks):
-        pos = np.zeros(k.first[-1], dtype=np.int64)
-        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
-            if unrank(k, r, pos) == 0:
-                distances[r] = INVALID
-            elif is_goal(k, pos):
-                distances[r] = 0
-                solved[chunk] += 1
-            else:
-                distances[r] = UNSOLVABLE
-    return solved.sum()
+@kernel
+def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
+    """Mark every position solved (0) or not yet solvable, the other ranks staying invalid;
+    return the solved ranks. Placements are enumerated group by group, so a group that
+    overlaps skips every rank that begins with it."""
+    groups = len(k.counts)
+    digits = np.zeros(groups, dtype=np.int64)
+    covered = np.zeros(groups + 1, dtype=np.uint64)
+    pos = np.zeros(k.first[-1], dtype=np.int64)
+    solved = np.empty(1024, dtype=np.int64)
+    found = 0
+    g = 0
+    digits[0] = -1
+    while g >= 0:
+        digits[g] += 1
+        if digits[g] >= k.radices[g]:
+            g -= 1
+            continue
+        occupied = place(k, g, digits[g], covered[g], pos)
+        if occupied == 0:
+            continue
+        if g + 1 < groups:
+            covered[g + 1] = occupied
+            g += 1
+            digits[g] = -1
+            continue
+        r = (digits * k.weights).sum()
+        if is_goal(k, pos):
+            distances[r] = 0
+            if found == len(solved):
+                solved = np.concatenate((solved, np.empty_like(solved)))
+            solved[found] = r
+            found += 1
+        else:
+            distances[r] = UNSOLVABLE
+    return solved[:found].copy()
 
 
 @kernel(parallel=True)
-def _at(distances: np.ndarray, distance: int) -> np.ndarray:
-    """The ranks at `distance`, ascending."""
+def _pending(distances: np.ndarray, first: int) -> np.ndarray:
+    """The ranks whose distance is at least `first` (given, not yet swept), ascending."""
     size = len(distances)
     chunks = (size + CHUNK - 1) // CHUNK
     counts = np.zeros(chunks + 1, dtype=np.int64)
     for chunk in numba.prange(chunks):
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
-            if distances[r] == distance:
+            if first <= distances[r] < UNSOLVABLE:
                 counts[chunk + 1] += 1
     starts = np.cumsum(counts)
     out = np.empty(starts[-1], dtype=np.int64)
     for chunk in numba.prange(chunks):
         at = starts[chunk]
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
-            if distances[r] == distance:
+            if first <= distances[r] < UNSOLVABLE:
                 out[at] = r
                 at += 1
     return out
@@ -98,11 +117,11 @@ def _unique(k: Kernel, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarr
 
 
 @kernel
-def _relax(k: Kernel, distances: np.ndarray, ranks: np.ndarray, distance: int) -> int:
+def _relax(k: Kernel, distances: np.ndarray, ranks: np.ndarray, distance: int, given: np.ndarray) -> int:
     """Give the parents of the positions `ranks` (at `distance`) distance + cost where that is
-    shorter; return the largest distance given (or -1)."""
+    shorter; write their ranks into `given` and return how many."""
     pos, parents, costs, scratch = room(k)
-    farthest = -1
+    found = 0
     for i in range(len(ranks)):
         occupied = unrank(k, ranks[i], pos)
         n = moves(k, pos, occupied, k.metric, True, parents, costs, scratch)
@@ -111,8 +130,9 @@ def _relax(k: Kernel, distances: np.ndarray, ranks: np.ndarray, distance: int) -
             d = distance + costs[j]
             if distances[p] > d:
                 distances[p] = d
-                farthest = max(farthest, d)
-    return farthest
+                given[found] = p
+                found += 1
+    return found
 
 
 @kernel(parallel=True)
@@ -174,26 +194,47 @@ def _clusters(k: Kernel, distances: np.ndarray) -> np.ndarray:
     return parent
 
 
-def start(k: Kernel, size: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """The distance table before the sweep, the zeroed flags and the number solved."""
-    distances = np.empty(size, dtype=np.uint16)
+def start(k: Kernel, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distance table before the sweep, the zeroed flags and the solved ranks."""
+    distances = np.full(size, INVALID, dtype=np.uint16)
     solved = build(_start)(k, distances)
-    return distances, np.zeros(size, dtype=np.uint8), int(solved)
+    return distances, np.zeros(size, dtype=np.uint8), solved
 
 
-def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int, farthest: int
-           ) -> Iterator[tuple[int, int, int]]:
-    """Sweep distances first, first + 1, ... (those before are done; `farthest` is the largest
-    distance given so far): yield (distance, positions, farthest) as each is finished."""
-    distance = first
-    while distance <= farthest:
+RELAX_ENTRIES = 1 << 21
+"""Parents gathered per call of the relaxing kernel (a buffer of int64)."""
+
+
+def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int,
+           solved: np.ndarray | None = None) -> Iterator[tuple[int, int]]:
+    """Sweep distances first, first + 1, ... (those before are done; `solved` lists the ranks
+    at distance 0 when first is 0, else the given distances are read from the table): yield
+    (distance, positions) for each distance that has positions."""
+    buckets: dict[int, list[np.ndarray]] = {}
+    waiting = solved if solved is not None else build(_pending)(distances, first)
+    _file(buckets, distances, waiting)
+    per_call = max(1, RELAX_ENTRIES // (int(k.first[-1]) * 4 * k.cells))
+    given = np.empty(per_call * int(k.first[-1]) * 4 * k.cells, dtype=np.int64)
+    while buckets:
+        distance = min(buckets)
         if distance > MAX_DISTANCE - 64:
             raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
-        ranks = build(_at)(distances, distance)
+        ranks = np.unique(np.concatenate(buckets.pop(distance)))
+        ranks = ranks[distances[ranks] == distance]  # those given a shorter distance since left
+        if not len(ranks):
+            continue
         build(_unique)(k, distances, flags, ranks, distance)
-        farthest = max(farthest, build(_relax)(k, distances, ranks, distance))
-        yield distance, len(ranks), farthest
-        distance += 1
+        for at in range(0, len(ranks), per_call):
+            found = build(_relax)(k, distances, ranks[at:at + per_call], distance, given)
+            _file(buckets, distances, given[:found].copy())
+        yield distance, len(ranks)
+
+
+def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np.ndarray) -> None:
+    """Put ranks into the buckets of their (tentative) distances."""
+    values = distances[ranks]
+    for value in np.unique(values):
+        buckets.setdefault(int(value), []).append(ranks[values == value])
 
 
 def finish(k: Kernel, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:

@@ -124,30 +124,39 @@ def _nth_free(occupied: np.uint64, nth: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
+def place(k: Kernel, g: int, digit: int, covered: np.uint64, pos: np.ndarray) -> np.uint64:
+    """Put group g's pieces where its part of the rank, `digit`, says, on a board whose cells
+    `covered` the groups before it hold: fill their entries of `pos` and return the cells
+    covered now, or 0 if a piece overlaps or leaves the board."""
+    n = k.cells - np.int64(bit_count(covered)) if k.free[g] else k.anchor_count[g]
+    chosen = unrank_colex_mask(digit, n, k.counts[g])
+    occupied = covered
+    p = k.first[g]
+    while chosen:
+        i = np.int64(0)
+        while not (chosen >> np.uint64(i)) & np.uint64(1):
+            i += 1
+        chosen &= chosen - np.uint64(1)
+        a = _nth_free(covered, i) if k.free[g] else k.anchors[g, i]
+        m = k.masks[g, a]
+        if m == 0 or (m & occupied):
+            return np.uint64(0)
+        occupied |= m
+        pos[p] = a
+        p += 1
+    return occupied
+
+
+@numba.njit(cache=True, inline="always")
 def unrank(k: Kernel, rank: int, pos: np.ndarray) -> np.uint64:
     """Fill `pos` (int64[P]) with the anchors of a rank; return the occupied cells, or 0 if the
     rank is invalid (pieces overlap or leave the board)."""
-    occupied = np.uint64(0)
-    covered = np.uint64(0)  # the cells of the groups before this one
+    covered = np.uint64(0)
     for g in range(len(k.counts)):
-        digit = (rank // k.weights[g]) % k.radices[g]
-        n = k.cells - np.int64(bit_count(covered)) if k.free[g] else k.anchor_count[g]
-        chosen = unrank_colex_mask(digit, n, k.counts[g])
-        p = k.first[g]
-        while chosen:
-            i = np.int64(0)
-            while not (chosen >> np.uint64(i)) & np.uint64(1):
-                i += 1
-            chosen &= chosen - np.uint64(1)
-            a = _nth_free(covered, i) if k.free[g] else k.anchors[g, i]
-            m = k.masks[g, a]
-            if m == 0 or (m & occupied):
-                return np.uint64(0)
-            occupied |= m
-            pos[p] = a
-            p += 1
-        covered = occupied
-    return occupied
+        covered = place(k, g, (rank // k.weights[g]) % k.radices[g], covered, pos)
+        if covered == 0:
+            break
+    return covered
 
 
 @numba.njit(cache=True, inline="always")
@@ -307,4 +316,4 @@ def room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(pieces * space, dtype=np.int64), np.zeros((4, space), dtype=np.int64))
 
 
-__all__ = ["Kernel", "build_kernel", "is_goal", "moves", "rank", "room", "unrank"]
+__all__ = ["Kernel", "build_kernel", "is_goal", "moves", "place", "rank", "room", "unrank"]
