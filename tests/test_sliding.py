@@ -112,3 +112,55 @@ def test_compiled_ranks_match_python(name, data):
         assert occupied != 0
         assert tuple(pos) == tuple(a for group in expected for a in group)
         assert rank(k, pos) == r == puzzle.rank(expected)
+
+
+SHAPES = {"dot": ((0, 0),), "bar": ((0, 0), (0, 1)), "post": ((0, 0), (1, 0)),
+          "ell": ((0, 0), (1, 0), (1, 1))}
+
+
+@st.composite
+def small_puzzles(draw):
+    """A random small puzzle: board with walls, up to three kinds of pieces, rules, goal."""
+    rows, cols = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    cells = {(r, c) for r in range(rows) for c in range(cols)}
+    walls = draw(st.sets(st.sampled_from(sorted(cells)), max_size=2))
+    cells = frozenset(cells - walls)
+    if min(r for r, _ in cells) or min(c for _, c in cells):
+        return None  # the file's coordinates start at the first row and column with a cell
+    shapes, counts = {}, {}
+    for letter in "ABC"[: draw(st.integers(1, 3))]:
+        shape = SHAPES[draw(st.sampled_from(sorted(SHAPES)))]
+        along = draw(st.sampled_from(["any", "any", "row", "column"]))
+        shapes[letter] = (shape, along)
+        if along == "any":
+            counts[(letter, None)] = draw(st.integers(1, 2))
+        else:
+            axis = 0 if along == "row" else 1
+            counts[(letter, draw(st.sampled_from(sorted({cell[axis] for cell in cells}))))] = 1
+    move, metric = draw(st.sampled_from(MOVES)), draw(st.sampled_from(METRICS))
+    spec = ref.Spec(cells, shapes, counts, move, metric, "A", frozenset())
+    places = spec.placements("A", next(line for letter, line in counts if letter == "A"))
+    if not places:
+        return None
+    goal = draw(st.sampled_from(sorted(sorted(p) for p in places)))
+    covered = frozenset(goal[: draw(st.integers(1, len(goal)))])
+    return ref.Spec(cells, shapes, counts, move, metric, "A", covered)
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=small_puzzles())
+def test_random_small_puzzles_match_brute_force(spec):
+    if spec is None or not ref.positions(spec) or len(ref.positions(spec)) > 3000:
+        return
+    puzzle = parse_sliding_puzzle(toml_text(spec, spec.move, spec.metric))
+    truth = ref.analyze(spec)
+    distances, flags, clusters = swept(puzzle)
+    sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
+    everything = ref.positions(spec)
+    assert (distances != sweep.INVALID).sum() == len(everything)
+    for position in everything:
+        r = puzzle.rank(puzzle.parse(ref.draw(spec, position)))
+        assert distances[r] == truth.distance.get(position, sweep.UNSOLVABLE)
+        assert bool(flags[r] & sweep.UNIQUE) == (truth.solutions.get(position) == 1)
+        assert bool(flags[r] & sweep.ALL_MOVES) == (position in truth.all_moves)
+        assert sizes[clusters[r]] == truth.cluster[position]

@@ -322,8 +322,12 @@ def _art_lines(art: str) -> list[str]:
 
 
 def _letters(lines: list[str]) -> dict[Cell, str]:
-    """The cells of a drawing (not walls) and what is drawn on each."""
-    return {(y, x): ch for y, line in enumerate(lines) for x, ch in enumerate(line) if ch not in WALLS}
+    """The cells of a drawing (not walls) and what is drawn on each, numbered from the first
+    row and column that hold a cell, as `Board.from_art` numbers them."""
+    drawn = {(y, x): ch for y, line in enumerate(lines) for x, ch in enumerate(line) if ch not in WALLS}
+    top = min((y for y, _ in drawn), default=0)
+    left = min((x for _, x in drawn), default=0)
+    return {(y - top, x - left): ch for (y, x), ch in drawn.items()}
 
 
 def _parse_position(puzzle: SlidingPuzzle, lines: list[str]) -> Position:
