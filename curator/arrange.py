@@ -339,3 +339,50 @@ def _can_follow(shapes: Counter, after: Shape | tuple, slots: int) -> bool:
     room = sum(min(count, slots // 2 if shape == after else (slots + 1) // 2)
                for shape, count in shapes.items())
     return room >= slots
+
+
+# -- sliding-block packs ------------------------------------------------------------------------
+
+
+SET_SLACK = 0.05
+"""How much farther from its target (a share of the pool's distance range, at least one move)
+a level of an unused connected set may be and still be preferred to a level of a used one."""
+
+
+def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_name) -> Pack:
+    """`size` levels of sliding-block tables (`SlidingLevel`s) whose distances follow `curve`,
+    from as many connected sets as the curve allows.
+
+    Positions of one connected set are one puzzle seen at different points of its solutions,
+    so sets are spread: the slots are filled from the hardest target down (long distances have
+    the fewest candidates), each with the unused level nearest to its target (the pool's
+    distance quantile `curve.fractions(size)[i]`), except that a level of a set not used yet
+    wins when it is at most SET_SLACK of the distance range (and at least one move) farther;
+    ties go to the smaller distance, then rank. Deterministic.
+    """
+    usable = sorted((lv for lv in pool if lv.solution), key=lambda lv: (lv.distance, lv.rank))
+    if size > len(usable):
+        raise SelectionError(f"{name('size')} {size} is larger than the pool of {len(usable)} levels; "
+                             "widen the filters")
+    distances = np.array([lv.distance for lv in usable], dtype=float)
+    sets = np.array([lv.connected_set for lv in usable])
+    targets = np.quantile(distances, curve.fractions(size))
+    slack = max(1.0, SET_SLACK * (distances[-1] - distances[0]))
+    free = np.ones(len(usable), dtype=bool)
+    used: set[int] = set()
+    chosen = np.empty(size, dtype=np.int64)
+    for slot in np.argsort(-targets, kind="stable"):
+        gap = np.where(free, np.abs(distances - targets[slot]), np.inf)
+        fresh = np.where(np.isin(sets, list(used)), np.inf, gap)
+        best = int(np.argmin(gap))  # the first of the nearest: smaller distance, then rank
+        if fresh.min() <= gap[best] + slack:
+            best = int(np.argmin(fresh))
+        free[best] = False
+        used.add(int(sets[best]))
+        chosen[slot] = best
+    chosen.sort()  # by distance, easiest first, to the slots in order of their targets
+    order = np.argsort(targets, kind="stable")
+    slots = [None] * size
+    for slot, index in zip(order, chosen):
+        slots[slot] = Slot(float(targets[slot]), usable[index])
+    return Pack(curve.name, len(pool), tuple(slots))

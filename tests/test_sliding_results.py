@@ -207,9 +207,49 @@ def test_command_line(tmp_path):
         (("select", out, "--pieces", "3"), "--pieces does not apply"),
         (("select", out, "--distance", "9..2"), "--distance"),
         (("solve", PUZZLES / "robots.toml", "--board", "RR..../", "--results", out), "--board"),
-        (("pack", out, "--size", "3", "-f", "json", "-o", tmp_path / "p.json"), "sliding-block tables"),
+        (("pack", out, "--size", "3", "--pieces", "2", "-f", "json", "-o", tmp_path / "p.json"), "--pieces"),
         (("analyze", PUZZLES / "robots.toml", "--max-pieces", "3", "-o", out), "--max-pieces"),
     ]:
         result = invoke(*args)
         assert result.exit_code == 2, (args, result.output)
         assert needle in error_line(result.stderr)
+
+
+def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):
+    pack = klotski.pack(8, "linear")
+    distances = [level.distance for level in pack]
+    assert distances == sorted(distances) and len(set(level.rank for level in pack)) == 8
+    targets = [slot.target for slot in pack.slots]
+    # Every distance 1..93 is in the pool, so a level is off its target by the set slack at most.
+    assert all(abs(d - t) <= 0.05 * 92 + 1 for d, t in zip(distances, targets))
+    # Short targets are met from small connected sets, not all from the two large ones.
+    assert len({level.connected_set for level in pack}) >= 5
+    assert pack == klotski.pack(8, "linear")
+    (path,) = klotski.export(pack, tmp_path / "pack.json")
+    data = json.loads(path.read_text())
+    assert data["curve"]["name"] == "linear" and len(data["curve"]["slots"]) == 8
+    result = invoke("pack", klotski.directory, "--size", "5", "--curve", "steps", "--unique", "-f", "csv",
+                    "-o", tmp_path / "p.csv")
+    assert result.exit_code == 0, result.output
+    header, *rows = (tmp_path / "p.csv").read_text().splitlines()
+    assert "target" in header.split(",") and len(rows) == 5
+    with pytest.raises(SelectionError, match="size 9999 is larger"):
+        klotski.pack(9999, pool=9999, distance=(90, 93))
+
+
+def test_arrange_sets_prefers_an_unused_set_within_the_slack():
+    from dataclasses import dataclass
+
+    from curator.arrange import CURVES, arrange_sets
+
+    @dataclass(frozen=True)
+    class Made:
+        distance: int
+        connected_set: int
+        rank: int
+        solution: tuple = ("a move",)
+
+    pool = [Made(d, 0, d) for d in range(1, 11)] + [Made(3, 1, 100), Made(7, 2, 200)]
+    pack = arrange_sets(pool, 3, CURVES["linear"])
+    assert [(lv.distance, lv.connected_set) for lv in pack] == [(1, 0), (7, 2), (10, 0)]
+    assert [slot.target for slot in pack.slots] == [1.0, 5.5, 10.0]

@@ -643,7 +643,8 @@ SELECTION_OPTIONS = (
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""
 
 
-PACK_FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
+PACK_FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
+                "distance", "cluster", "hardest")
 """The options of `select` that say which levels `pack` may choose from."""
 
 
@@ -730,7 +731,8 @@ def pack_command(
     them, then fills each slot with the candidate nearest to its target difficulty (the
     pool's quantile the curve gives), with variety: every piece count of the pool, no two
     neighbours opening with the same move. Prints the slots; json, csv and html record the
-    curve (docs/level-pack.md).
+    curve (docs/level-pack.md). On sliding-block tables the difficulty is the distance, and
+    the levels come from as many connected sets as the curve allows.
     """
     _format(fmt)
     count = parse_number(size, "--size", 1)
@@ -739,13 +741,21 @@ def pack_command(
     if isinstance(results, DistanceResults):
         raise UsageError(f"{directory} holds a distance table; pack takes layered results (for a "
                          "permutation puzzle, `curator export DIR --distance A..B`)")
+    seed_value = optional_number(seed, "--seed") or 0
     if isinstance(results, SlidingResults):
-        raise UsageError(f"{directory} holds sliding-block tables; pack takes layered results (pick "
-                         "levels with `curator export DIR --hardest --distance A..B`)")
+        pack = results.pack(count, curve, pool=candidates, seed=seed_value,
+                            **_sliding_keywords(directory, filters))
+        width = None if out.is_terminal else 200
+        out.print(render.sliding_pack_table(results.puzzle.name, pack), width=width)
+        _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
+        return
+    for name in ("distance", "cluster", "hardest"):
+        if filters.get(name):
+            raise UsageError(f"{option_name(name)} applies to sliding-block tables; {directory} holds "
+                             "layered results")
     keywords = _layered_keywords(filters, results.puzzle)
     with count_progress(err, "rating the pool") as progress:
-        pack = results.pack(count, curve, pool=candidates, seed=optional_number(seed, "--seed") or 0,
-                            progress=progress, **keywords)
+        pack = results.pack(count, curve, pool=candidates, seed=seed_value, progress=progress, **keywords)
     out.print(render.pack_table(results.puzzle, pack), width=None if out.is_terminal else 160)
     _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
 

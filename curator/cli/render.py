@@ -194,3 +194,15 @@ def sliding_level_text(level: Any) -> str:
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
+
+
+def sliding_pack_table(name: str, pack: Pack) -> Table:
+    """The slots of a sliding-block pack: target and achieved distance, connected set, level."""
+    table = Table(title=f"{name}: {len(pack)} levels along {pack.curve} from a pool of {pack.pool:,}")
+    for column in ("slot", "target", "distance", "unique", "set", "cluster", "rank", "board"):
+        table.add_column(column, justify="left" if column == "board" else "right")
+    for number, slot in enumerate(pack.slots, start=1):
+        level = slot.level
+        table.add_row(str(number), f"{slot.target:.1f}", str(level.distance), _yes(level.unique),
+                      str(level.connected_set), f"{level.cluster:,}", str(level.rank), "/".join(level.board))
+    return table

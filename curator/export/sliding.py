@@ -20,7 +20,8 @@ from typing import Any
 from curator import __version__
 from curator.common.files import atomic_write
 from curator.export import write_pictures
-from curator.export.gallery import card_html, page_html, plural
+from curator.export.gallery import card_html, curve_html, page_html, plural
+from curator.export.pack import PackCurve
 from curator.export.table import write_table
 from curator.picture import Picture, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
@@ -33,8 +34,9 @@ Level = Any
 """A `curator.sliding.results.SlidingLevel` (not imported: the results import this module)."""
 
 
-def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> dict[str, Any]:
-    """The level pack as JSON-ready data."""
+def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None,
+              ) -> dict[str, Any]:
+    """The level pack as JSON-ready data, with the distance curve it was arranged by if given."""
     board = puzzle.board
     return {
         "format": PACK_FORMAT,
@@ -50,19 +52,24 @@ def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> dict[str, Any]:
                        for s in puzzle.shapes},
             "goal": {"piece": puzzle.goal_letter, "cells": [list(board.cells[c]) for c in puzzle.goal_cells]},
         },
+        **({} if curve is None else {"curve": curve.to_json()}),
         "levels": [level.to_json() for level in levels],
     }
 
 
-def write_json(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+def write_json(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
+               curve: PackCurve | None = None) -> list[Path]:
     """Write the level pack (through a temporary file and a rename)."""
     path = Path(path)
-    atomic_write(path, (json.dumps(pack_dict(puzzle, levels), indent=1, ensure_ascii=False) + "\n").encode())
+    text = json.dumps(pack_dict(puzzle, levels, curve), indent=1, ensure_ascii=False) + "\n"
+    atomic_write(path, text.encode())
     return [path]
 
 
-def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
-    """Write the CSV file: `board` as rows joined by '/', `solution` as moves joined by '; '."""
+def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
+              curve: PackCurve | None = None) -> list[Path]:
+    """Write the CSV file: `board` as rows joined by '/', `solution` as moves joined by '; ';
+    a pack's curve adds the column `target` (the distance its slot aims at) after `distance`."""
     rows = [
         {"number": str(n), "puzzle": puzzle.name, "rank": str(level.rank), "board": "/".join(level.board),
          "distance": str(level.distance), "unique": str(level.unique).lower(),
@@ -70,7 +77,11 @@ def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) 
          "solution": "; ".join(level.solution)}
         for n, level in enumerate(levels, start=1)
     ]
-    return write_table(path, COLUMNS, rows)
+    if curve is None:
+        return write_table(path, COLUMNS, rows)
+    at = COLUMNS.index("distance") + 1
+    rows = [{**row, "target": repr(target)} for row, target in zip(rows, curve.targets)]
+    return write_table(path, (*COLUMNS[:at], "target", *COLUMNS[at:]), rows)
 
 
 def level_picture(puzzle: SlidingPuzzle, number: int, level: Level) -> Picture:
@@ -89,8 +100,9 @@ def write_png(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -
     return write_pictures(levels, lambda n, level: level_picture(puzzle, n, level), out, ".png")
 
 
-def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> str:
-    """The gallery page: one card per level with its picture, figures and shortest solution."""
+def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> str:
+    """The gallery page: one card per level with its picture, figures and shortest solution;
+    a pack's curve is drawn above them."""
     esc = html.escape
     pieces = " · ".join(f"{s.letter}: {s.count} of {len(s.cells)} cells"
                         + ("" if s.along == "any" else f", keeps its {s.along}") for s in puzzle.shapes)
@@ -105,13 +117,15 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> str:
                                level_picture(puzzle, number, level),
                                [(key, key.replace("_", " "), text) for key, text in texts.items()],
                                level.solution, "Solved already: no moves."))
-    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name)
+    chart = "" if curve is None else curve_html(curve)
+    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name, chart)
 
 
-def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
+               curve: PackCurve | None = None) -> list[Path]:
     """Write the gallery page to `path`."""
     path = Path(path)
-    atomic_write(path, gallery_html(puzzle, levels).encode())
+    atomic_write(path, gallery_html(puzzle, levels, curve).encode())
     return [path]
 
 

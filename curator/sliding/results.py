@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from curator.arrange import Pack, arrange_sets, read_curve
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import Naming, at_least, span
@@ -27,6 +28,8 @@ from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import Kernel, build_kernel
 
 KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
+POOL_SIZE = 5000
+"""Candidate levels a pack is chosen from, by default."""
 """The keywords `select` takes (`count` takes those before `sample`)."""
 
 
@@ -43,6 +46,8 @@ class SlidingLevel:
     all_moves: bool
     cluster: int
     """Positions in its connected set (moves join positions both ways)."""
+    connected_set: int
+    """The number of its connected set (sets are numbered in order of their smallest rank)."""
     solution: list[str]
     """The moves of one shortest solution, as 'V 2,0 -> 3,0'."""
     puzzle: SlidingPuzzle = field(repr=False, compare=False)
@@ -50,6 +55,12 @@ class SlidingLevel:
     @property
     def solvable(self) -> bool:
         return self.distance is not None
+
+    @property
+    def difficulty(self) -> float:
+        """The distance, by which sliding-block levels are rated (NaN if not solvable); packs
+        follow their curve in it."""
+        return float("nan") if self.distance is None else float(self.distance)
 
     @property
     def board(self) -> list[str]:
@@ -199,8 +210,27 @@ class SlidingResults:
         flags = int(self.flags[rank])
         return SlidingLevel(
             rank, position, None if distance >= UNSOLVABLE else distance, bool(flags & UNIQUE),
-            bool(flags & ALL_MOVES), int(self.cluster_sizes[self.clusters[rank]]),
+            bool(flags & ALL_MOVES), int(self.cluster_sizes[self.clusters[rank]]), int(self.clusters[rank]),
             [move_text(self.puzzle, a, b) for a, b in zip(steps, steps[1:])], self.puzzle)
+
+    def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
+             distance: int | tuple[int, int] | None = None, unique: bool = False, all_moves: bool = False,
+             cluster: int | tuple[int, int] | None = None, hardest: bool = False, **others: Any) -> Pack:
+        """A pack of `size` levels matching the filters (those of `select`) whose distances
+        follow `curve` from short to long: a name of `curator.arrange.CURVES` or a level pack
+        file whose order it follows. The candidates are at most `pool` matching levels drawn
+        with `seed`; see `curator.arrange.arrange_sets` for how connected sets are spread."""
+        self._refuse(others)
+        at_least(size, 1, self._name("size"))
+        at_least(pool, 1, self._name("pool"))
+        at_least(seed, 0, self._name("seed"))
+        if size > pool:
+            raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
+        shape = read_curve(curve, self._name("curve"))
+        ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
+        if pool < len(ranks):
+            ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]
+        return arrange_sets(self._levels(ranks), size, shape, self._name)
 
     # -- single positions ----------------------------------------------------------------------
 
@@ -234,5 +264,7 @@ class SlidingResults:
 
     def export(self, levels: Sequence[SlidingLevel], path: str | Path, format: str = "json") -> list[Path]:
         """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
-        return the files written (see `curator.export.sliding`)."""
-        return write(format, self.puzzle, levels, path, WRITERS)
+        return the files written (see `curator.export.sliding`). A `Pack` keeps its curve in
+        json, csv and html."""
+        curve = levels.record() if isinstance(levels, Pack) else None
+        return write(format, self.puzzle, list(levels), path, WRITERS, curve=curve)
