@@ -253,3 +253,29 @@ def test_arrange_sets_prefers_an_unused_set_within_the_slack():
     pack = arrange_sets(pool, 3, CURVES["linear"])
     assert [(lv.distance, lv.connected_set) for lv in pack] == [(1, 0), (7, 2), (10, 0)]
     assert [slot.target for slot in pack.slots] == [1.0, 5.5, 10.0]
+
+
+@pytest.mark.parametrize("table, change", [("flags", "unique"), ("distances", "distance"),
+                                           ("clusters", "connected set")])
+def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
+    from curator.common.files import file_sha256
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for item in klotski.directory.iterdir():
+        (copy / item.name).write_bytes(item.read_bytes())
+    start = klotski.puzzle.rank(klotski.puzzle.start)
+    path = copy / TABLES[table][0]
+    data = np.fromfile(path, dtype=TABLES[table][1])
+    tamper = {"flags": lambda v: v ^ 1, "distances": lambda v: v + 2, "clusters": lambda v: v + 1}
+    data[start] = tamper[table](data[start])
+    data.tofile(path)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["files"][table]["sha256"] = file_sha256(path)  # a consistent but wrong table
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert klotski.verify(sample=100_000).ok
+    found = curator.open(copy).verify(sample=100_000)
+    assert not found.ok
+    assert any(line.startswith(f"rank {start}: ") and change in line for line in found.bad_ranks)
+    result = invoke("verify", copy, "--sample", "100000")
+    assert result.exit_code == 1 and "bad ranks" in error_line(result.stderr)

@@ -288,9 +288,14 @@ def verify_command(
         typer.echo(f"{directory}: distance table matches its checksum (ranks are not re-derived)")
         return
     if isinstance(results, SlidingResults):
-        if not result.ok:
+        if result.problems:
             raise StoreError(result.problems[0])
-        typer.echo(f"{directory}: the {result.files} tables match their checksums (ranks are not re-derived)")
+        for bad in result.bad_ranks[:50]:
+            err.print(bad, markup=False, highlight=False, soft_wrap=True)
+        summary = f"{result.files} tables match their checksums, {result.ranks:,} ranks re-derived"
+        if result.bad_ranks:
+            raise _fail(1, f"verification failed: {summary}, {len(result.bad_ranks)} bad ranks")
+        typer.echo(f"{directory}: ok ({summary})")
         return
     shown = 50
     for problem in result.problems:

@@ -22,12 +22,14 @@ from curator.common.keywords import Naming, at_least, span
 from curator.export import write
 from curator.export.sliding import WRITERS
 from curator.sliding.puzzle import Position, SlidingPuzzle
-from curator.sliding.select import cluster_sizes, matching, move_text, solutions
+from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions
 from curator.sliding.store import TABLES, SlidingStore
 from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import Kernel, build_kernel
 
 KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
+DEFAULT_SAMPLE = 500
+"""Random ranks `verify` re-derives, by default."""
 POOL_SIZE = 5000
 """Candidate levels a pack is chosen from, by default."""
 """The keywords `select` takes (`count` takes those before `sample`)."""
@@ -252,14 +254,25 @@ class SlidingResults:
 
     # -- checking and exporting ----------------------------------------------------------------
 
-    def verify(self, sample: int = 0, seed: int = 0) -> Verification:
-        """Check every table file against its checksum."""
+    def verify(self, sample: int = DEFAULT_SAMPLE, seed: int = 0) -> Verification:
+        """Check every table file against its checksum, then re-derive the entries (distance,
+        unique, all_moves, connected set) of `sample` random positions, and the validity of a
+        tenth as many random ranks, from their children's under the puzzle's rules."""
         result = Verification(self.directory, files=len(TABLES))
         for name in TABLES:
             try:
                 self.store.load(name)
             except StoreError as exc:
                 result.problems.append(str(exc))
+        if result.problems or not sample:
+            return result
+        rng = np.random.default_rng(seed)
+        positions = np.flatnonzero(self.distances != INVALID)
+        ranks = np.concatenate((rng.choice(positions, min(sample, len(positions)), replace=False),
+                                rng.integers(0, self.puzzle.size, max(1, sample // 10))))
+        result.ranks = len(ranks)
+        found = recheck(self.kernel, self.distances, self.flags, self.clusters, ranks)
+        result.bad_ranks = [f"rank {r}: {', '.join(what)} do not follow from its moves" for r, what in found]
         return result
 
     def export(self, levels: Sequence[SlidingLevel], path: str | Path, format: str = "json") -> list[Path]:

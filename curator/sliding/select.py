@@ -1,5 +1,6 @@
 """Picking positions from stored sliding-block tables: filters over whole tables, one level per
-connected set (`hardest`), and a shortest solution for each pick.
+connected set (`hardest`), a shortest solution for each pick, and rechecking stored entries
+against the rules.
 
 A solution walks from a position to a child whose distance plus the move's cost is the
 position's distance, taking the first such move in the puzzle's move order.
@@ -12,8 +13,8 @@ import numpy as np
 
 from curator.common.kernels import build, kernel
 from curator.sliding.puzzle import Position, SlidingPuzzle
-from curator.sliding.sweep import ALL_MOVES, NO_CLUSTER, UNIQUE, UNSOLVABLE
-from curator.sliding.tables import Kernel, moves, room, unrank
+from curator.sliding.sweep import ALL_MOVES, INVALID, NO_CLUSTER, UNIQUE, UNSOLVABLE
+from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, room, unrank
 
 
 @kernel(parallel=True)
@@ -94,3 +95,60 @@ def matching(distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray, siz
 def cluster_sizes(clusters: np.ndarray) -> np.ndarray:
     """The number of positions in each connected set."""
     return np.bincount(clusters[clusters != NO_CLUSTER])
+
+
+@kernel(parallel=True)
+def _recheck(k: Kernel, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
+             ranks: np.ndarray) -> np.ndarray:
+    """For each rank, what of its stored entries does not follow from its children's under the
+    rules: bit 0 validity, 1 distance, 2 unique, 3 all_moves, 4 connected set (0: all agree)."""
+    wrong = np.zeros(len(ranks), dtype=np.int64)
+    for i in numba.prange(len(ranks)):
+        pos, children, costs, scratch = room(k)
+        r = ranks[i]
+        occupied = unrank(k, r, pos)
+        if (occupied == 0) != (distances[r] == INVALID) or (occupied == 0) != (clusters[r] == NO_CLUSTER):
+            wrong[i] = 1
+            continue
+        if occupied == 0:
+            continue
+        n = moves(k, pos, occupied, k.metric, False, children, costs, scratch)
+        d = np.int64(distances[r])
+        best = np.int64(UNSOLVABLE)
+        on_path = 0
+        last = -1
+        for j in range(n):
+            c = children[j]
+            if distances[c] < UNSOLVABLE:
+                best = min(best, np.int64(distances[c]) + costs[j])
+                if np.int64(distances[c]) + costs[j] == d:
+                    on_path += 1
+                    last = c
+        goal = is_goal(k, pos)
+        if (goal and d != 0) or (not goal and d != best):
+            wrong[i] |= 2
+        unique = goal or (d < UNSOLVABLE and on_path == 1 and (flags[last] & UNIQUE) != 0)
+        if unique != ((flags[r] & UNIQUE) != 0):
+            wrong[i] |= 4
+        n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
+        every = n > 0 and not goal
+        for j in range(n):
+            every &= distances[children[j]] < UNSOLVABLE
+            if clusters[children[j]] != clusters[r]:
+                wrong[i] |= 16
+        if every != ((flags[r] & ALL_MOVES) != 0):
+            wrong[i] |= 8
+    return wrong
+
+
+RECHECKED = ("valid", "distance", "unique", "all_moves", "connected set")
+"""What each bit of a rechecked rank names."""
+
+
+def recheck(k: Kernel, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
+            ranks: np.ndarray) -> list[tuple[int, list[str]]]:
+    """The ranks whose stored entries do not follow from their children's, each with what is
+    wrong (see RECHECKED)."""
+    wrong = build(_recheck)(k, distances, flags, clusters, np.asarray(ranks, dtype=np.int64))
+    return [(int(r), [name for bit, name in enumerate(RECHECKED) if w >> bit & 1])
+            for r, w in zip(ranks, wrong) if w]
