@@ -1,6 +1,7 @@
 """Results folders on disk: atomic writes, the folder lock, the manifest and the puzzle copy.
 
-Both kinds of results (layered bits, distance tables) live in a folder with a `manifest.json`
+Every kind of results (layered bits, distance tables, sliding-block tables) lives in a folder
+with a `manifest.json`
 that holds checksums and a copy of the puzzle file. Every write goes to a temporary file
 that is renamed into place, so a killed run never leaves a half-written file under a
 recorded name.
@@ -16,17 +17,18 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from curator import __version__
 from curator.common.errors import StoreError
 
 MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"
 RESULT_SUFFIXES = (".bits", ".packed", ".nib", ".u8", ".u16", ".u32")
-"""Endings of the result files of both kinds of results."""
+"""Endings of the result files of every kind of results."""
 TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
 """Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
 
@@ -100,6 +102,24 @@ def exclusive(directory: Path) -> Iterator[None]:
         os.close(fd)
 
 
+F = TypeVar("F", bound="ResultsFolder")
+
+
+@contextlib.contextmanager
+def claimed(directory: Path, open_store: Callable[[], F], warn: Callable[[str], None] | None = None
+            ) -> Iterator[F]:
+    """The store `open_store` opens in `directory`, held for one analysis: the folder is
+    created and locked (see `exclusive`), and the temporary files a killed run left there are
+    removed, `warn` getting one line for each."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with exclusive(directory):
+        store = open_store()
+        for name in store.remove_temporaries():
+            if warn:
+                warn(f"{directory / name}: removed, a temporary file left by an interrupted run")
+        yield store
+
+
 def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
@@ -139,6 +159,47 @@ class ResultsFolder:
     def __init__(self, directory: Path, manifest: dict[str, Any]) -> None:
         self.directory = Path(directory)
         self.manifest = manifest
+
+    KIND = ""
+    FORMAT = ""
+    WHAT = "results"
+    """The `kind` and `format` of the manifest of a kind of tables, and what it is called."""
+
+    @classmethod
+    def open_tables(cls: type[F], directory: Path) -> F:
+        """Open an existing folder of this kind of tables for reading."""
+        path = Path(directory) / MANIFEST
+        if not path.exists():
+            raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
+        manifest = read_manifest(path)
+        if manifest.get("kind") != cls.KIND or manifest.get("format") != cls.FORMAT:
+            raise StoreError(f"{path}: not {cls.WHAT} (format {cls.FORMAT})")
+        return cls(directory, manifest)
+
+    @classmethod
+    def start_tables(cls: type[F], directory: Path, name: str, sha256: str, text: str, force: bool,
+                     **facts: Any) -> F:
+        """Open or start the folder of the puzzle called `name` (file text `text`, digest
+        `sha256`) for this kind of tables, keeping what is there unless `force`; `facts` go
+        into the manifest."""
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        path = Path(directory) / MANIFEST
+        manifest = read_manifest(path) if path.exists() else {}
+        if manifest and manifest.get("kind") != cls.KIND:
+            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
+        store = cls(directory, manifest)
+        if not force:
+            store.refuse_other_puzzle(sha256)
+        elif store.holds_other_puzzle(sha256):
+            store.remove_results()
+        if force or store.holds_other_puzzle(sha256):
+            store.manifest = manifest = {}
+        store.write_puzzle_copy(text)
+        manifest.update(kind=cls.KIND, complete=manifest.get("complete", False), format=cls.FORMAT,
+                        curator_version=__version__, puzzle=name, puzzle_sha256=sha256,
+                        puzzle_file=PUZZLE_COPY, **facts)
+        store.write_manifest()
+        return store
 
     @property
     def manifest_path(self) -> Path:

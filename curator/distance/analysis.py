@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from curator.common.errors import StoreError
-from curator.common.files import exclusive
+from curator.common.files import claimed
 from curator.common.resources import Shortfall, shortfalls, threads
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.store import TABLE_FILE, DistanceStore
@@ -42,12 +42,8 @@ def analyze_distances(
     temporary file of an interrupted run that is removed.
     """
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    with exclusive(directory), threads(workers):
-        store = DistanceStore.for_puzzle(directory, puzzle, force)
-        for name in store.remove_temporaries():
-            if warn:
-                warn(f"{directory / name}: removed, a temporary file left by an interrupted run")
+    with threads(workers), claimed(directory, lambda: DistanceStore.for_puzzle(directory, puzzle, force),
+                                   warn) as store:
         if not store.complete:
             _sweep(puzzle, store, distance_done)
     return store

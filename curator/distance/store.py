@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from curator import __version__
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
@@ -20,7 +19,6 @@ from curator.common.files import (
     atomic_write,
     file_sha256,
     manifest_kind,
-    read_manifest,
 )
 from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
 
@@ -43,49 +41,21 @@ class DistanceStore(ResultsFolder):
 
     OWN_FILES = (MANIFEST, PUZZLE_COPY, TABLE_FILE)
 
+    KIND = KIND
+    FORMAT = FORMAT
+    WHAT = "a distance table"
+
     @classmethod
     def open(cls, directory: Path) -> DistanceStore:
         """Open an existing distance-table folder for reading."""
-        path = Path(directory) / MANIFEST
-        if not path.exists():
-            raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
-        manifest = read_manifest(path)
-        if manifest.get("kind") != KIND or manifest.get("format") != FORMAT:
-            raise StoreError(f"{path}: not a distance table (format {FORMAT})")
-        return cls(directory, manifest)
+        return cls.open_tables(directory)
 
     @classmethod
     def for_puzzle(cls, directory: Path, puzzle: PermutationPuzzle, force: bool) -> DistanceStore:
         """Open or start the folder of `puzzle`, keeping its table or checkpoint unless `force`."""
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / MANIFEST
-        manifest = read_manifest(path) if path.exists() else {}
-        if manifest and manifest.get("kind") != KIND:
-            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
-        store = cls(directory, manifest)
-        if not force:
-            store.refuse_other_puzzle(puzzle.sha256)
-        elif store.holds_other_puzzle(puzzle.sha256):
-            store.remove_results()
-        if force or store.holds_other_puzzle(puzzle.sha256):
-            store.manifest = manifest = {}
-        store.write_puzzle_copy(puzzle.text)
-        manifest.update(
-            kind=KIND,
-            complete=manifest.get("complete", False),
-            format=FORMAT,
-            curator_version=__version__,
-            puzzle=puzzle.name,
-            puzzle_sha256=puzzle.sha256,
-            puzzle_file=PUZZLE_COPY,
-            metric=puzzle.metric,
-            moves=[m.name for m in puzzle.moves],
-            positions=puzzle.size,
-            encoding=ENCODING,
-        )
-        store.write_manifest()
-        return store
+        return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force,
+                                metric=puzzle.metric, moves=[m.name for m in puzzle.moves],
+                                positions=puzzle.size, encoding=ENCODING)
 
     # -- reading ---------------------------------------------------------------------------
 

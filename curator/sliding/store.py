@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from curator import __version__
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
@@ -20,7 +19,6 @@ from curator.common.files import (
     atomic_write,
     file_sha256,
     manifest_kind,
-    read_manifest,
 )
 from curator.sliding.puzzle import SlidingPuzzle, parse_sliding_puzzle
 
@@ -50,49 +48,20 @@ class SlidingStore(ResultsFolder):
 
     OWN_FILES = (MANIFEST, PUZZLE_COPY, *(file for file, _ in TABLES.values()))
 
+    KIND = KIND
+    FORMAT = FORMAT
+    WHAT = "sliding-block tables"
+
     @classmethod
     def open(cls, directory: Path) -> SlidingStore:
         """Open an existing folder for reading."""
-        path = Path(directory) / MANIFEST
-        if not path.exists():
-            raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
-        manifest = read_manifest(path)
-        if manifest.get("kind") != KIND or manifest.get("format") != FORMAT:
-            raise StoreError(f"{path}: not a sliding-block table (format {FORMAT})")
-        return cls(directory, manifest)
+        return cls.open_tables(directory)
 
     @classmethod
     def for_puzzle(cls, directory: Path, puzzle: SlidingPuzzle, force: bool) -> SlidingStore:
         """Open or start the folder of `puzzle`, keeping its tables or checkpoint unless `force`."""
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / MANIFEST
-        manifest = read_manifest(path) if path.exists() else {}
-        if manifest and manifest.get("kind") != KIND:
-            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
-        store = cls(directory, manifest)
-        if not force:
-            store.refuse_other_puzzle(puzzle.sha256)
-        elif store.holds_other_puzzle(puzzle.sha256):
-            store.remove_results()
-        if force or store.holds_other_puzzle(puzzle.sha256):
-            store.manifest = manifest = {}
-        store.write_puzzle_copy(puzzle.text)
-        manifest.update(
-            kind=KIND,
-            complete=manifest.get("complete", False),
-            format=FORMAT,
-            curator_version=__version__,
-            puzzle=puzzle.name,
-            puzzle_sha256=puzzle.sha256,
-            puzzle_file=PUZZLE_COPY,
-            move=puzzle.move,
-            metric=puzzle.metric,
-            ranks=puzzle.size,
-            encoding=ENCODING,
-        )
-        store.write_manifest()
-        return store
+        return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force, move=puzzle.move,
+                                metric=puzzle.metric, ranks=puzzle.size, encoding=ENCODING)
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -191,27 +191,27 @@ def is_goal(k: Kernel, pos: np.ndarray) -> bool:
 
 
 @numba.njit(cache=True, inline="always")
+def _settle(k: Kernel, pos: np.ndarray, g: int, q: int) -> int:
+    """Move the anchor at pos[q] to its place among group g's ascending anchors; return it."""
+    while q > k.first[g] and pos[q - 1] > pos[q]:
+        pos[q - 1], pos[q] = pos[q], pos[q - 1]
+        q -= 1
+    while q + 1 < k.first[g + 1] and pos[q + 1] < pos[q]:
+        pos[q + 1], pos[q] = pos[q], pos[q + 1]
+        q += 1
+    return q
+
+
+@numba.njit(cache=True, inline="always")
 def _moved_rank(k: Kernel, pos: np.ndarray, p: int, target: int) -> np.int64:
-    """The rank after piece p moves to anchor `target` (the group kept in ascending order)."""
+    """The rank after piece p moves to anchor `target`; `pos` is as it was afterwards."""
     g = k.group_of[p]
     source = pos[p]
     pos[p] = target
-    q = p
-    while q > k.first[g] and pos[q - 1] > pos[q]:
-        pos[q - 1], pos[q] = pos[q], pos[q - 1]
-        q -= 1
-    while q + 1 < k.first[g + 1] and pos[q + 1] < pos[q]:
-        pos[q + 1], pos[q] = pos[q], pos[q + 1]
-        q += 1
+    q = _settle(k, pos, g, p)
     out = rank(k, pos)
-    # Undo: the moved piece sits at q; put the source back and re-sort.
     pos[q] = source
-    while q > k.first[g] and pos[q - 1] > pos[q]:
-        pos[q - 1], pos[q] = pos[q], pos[q - 1]
-        q -= 1
-    while q + 1 < k.first[g + 1] and pos[q + 1] < pos[q]:
-        pos[q + 1], pos[q] = pos[q], pos[q + 1]
-        q += 1
+    _settle(k, pos, g, q)
     return out
 
 
