@@ -52,14 +52,17 @@ def gather_bmi2(x, source, target):
 
 def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
     """PACK[m << 8 | x] = pext(x, m) and SPREAD[m << 8 | x] = pdep(x, m) for bytes m and x."""
-    pack = np.zeros(1 << 16, dtype=np.uint8)
-    spread = np.zeros(1 << 16, dtype=np.uint8)
-    for m in range(256):
-        places = [i for i in range(8) if m >> i & 1]
-        for x in range(256):
-            pack[m << 8 | x] = sum((x >> place & 1) << i for i, place in enumerate(places))
-            spread[m << 8 | x] = sum((x >> i & 1) << place for i, place in enumerate(places))
-    return pack, spread
+    m = np.arange(256, dtype=np.uint16)[:, None]
+    x = np.arange(256, dtype=np.uint16)[None, :]
+    pack = np.zeros((256, 256), dtype=np.uint16)
+    spread = np.zeros((256, 256), dtype=np.uint16)
+    below = np.zeros_like(m)  # set bits of m below bit i: where bit i of x is packed
+    for i in range(8):
+        place = (m >> i) & 1
+        pack |= ((x >> i) & 1 & place) << below
+        spread |= ((x >> below) & 1 & place) << i
+        below += place
+    return pack.astype(np.uint8).ravel(), spread.astype(np.uint8).ravel()
 
 
 PACK, SPREAD = _byte_tables()
