@@ -21,7 +21,9 @@ import pytest
 import reference as ref
 
 from curator.common.ranking import rank_placement, unrank_placement
+from curator.layered import sweep
 from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.gather import gather_bytes
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.layered.sweep import goal_layer, sweep_layer
@@ -670,3 +672,131 @@ def test_rank_mapping_round_trips_with_state_space():
             board = space.unrank(layer, rank)
             assert board == unrank_placement(rank, layer.cells, layer.counts)
             assert space.rank(board) == (layer, rank) and rank_placement(board, layer.counts) == rank
+
+
+# --------------------------------------------------------------------------------------------
+# The split-rank kernel against the general kernel, on random bits below
+# --------------------------------------------------------------------------------------------
+
+
+def random_child_bits(layer: Layer, rng: np.random.Generator, density: float) -> LayerBits:
+    """Bits of a child layer: solvable with this density, unique drawn on its own (the
+    kernels must ignore it on unsolvable children); padding bits zero."""
+    def draw(p):
+        flat = rng.random(layer.words * 64) < p
+        flat[layer.size:] = False
+        return np.packbits(flat, bitorder="little").view("<u8").astype(np.uint64)
+
+    zeros = np.zeros(layer.words, dtype=np.uint64)
+    return LayerBits(layer, draw(density), draw(0.5), zeros)
+
+
+def kernel_bits(puzzle: Puzzle, layer: Layer, below: LayerBits, kind: str, step_once: bool,
+                first: int = 0, last: int | None = None) -> tuple[np.ndarray, ...]:
+    """Words first..last-1 of `layer` by the sweep kernel `kind`, with step_once forced."""
+    run, args = sweep.KERNELS[kind][1](puzzle.rules, layer, [below], step_once)
+    last = layer.words if last is None else last
+    out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
+    run(*args, layer.size, first, last, *out)
+    return out
+
+
+def assert_kernels_agree(puzzle: Puzzle, pieces: list[int], seed: int, first_word: int = 0) -> int:
+    """The split-rank kernel gives the general kernel's words on every layer of `pieces`,
+    for step_once both ways and children a quarter, half and three quarters solvable.
+    Returns how many positions were compared."""
+    rng = np.random.default_rng(seed)
+    space = StateSpace(puzzle)
+    compared = 0
+    for k in pieces:
+        (layer,) = space.layers_with(k)
+        (child_layer,) = space.layers_with(k - 1)
+        for density in (0.25, 0.5, 0.75):
+            below = random_child_bits(child_layer, rng, density)
+            for step_once in (False, True):
+                first = min(first_word, layer.words - 1)
+                want = kernel_bits(puzzle, layer, below, "masks", step_once, first)
+                got = kernel_bits(puzzle, layer, below, "patterns", step_once, first)
+                for name, w, g in zip(PROPERTIES, want, got, strict=True):
+                    assert np.array_equal(w, g), (
+                        f"{puzzle.name} k={k} density {density} step_once {step_once}: {name} "
+                        f"differs first at word {first + int(np.flatnonzero(w != g)[0])}")
+                compared += layer.size - first * 64
+    return compared
+
+
+ENGLISH = (PUZZLES / "peg.toml").read_text().split('"""')[1].strip("\n")
+FRENCH = (PUZZLES / "french.toml").read_text().split('"""')[1].strip("\n")
+
+
+def test_split_kernel_equals_general_kernel_on_the_english_board():
+    # Blocks of C(16, c) positions: 1, 16, 120, 560, ... never a whole number of words.
+    puzzle = Case("english", ENGLISH, "jump").puzzle()
+    assert assert_kernels_agree(puzzle, [2, 3, 4, 5, 31, 32], seed=1) > 6 * 237336
+
+
+def test_split_kernel_equals_general_kernel_from_a_later_word():
+    # Chunks that start inside a block and inside a run.
+    puzzle = Case("french-diagonal", FRENCH, "jump", rules={"diagonal": True}).puzzle()
+    assert_kernels_agree(puzzle, [4, 5], seed=2, first_word=1001)
+
+
+SMALL_SPLITS = [
+    # (board, rules, (low_bits, run_bits)): blocks and runs of a few positions each
+    (Case("square-4x5-diagonal", ".....\n.....\n.....\n.....", "jump", rules={"diagonal": True}),
+     [(9, 4), (7, 3), (12, 7), (5, 0)]),
+    (Case("hexagon", "  . . .\n . . . .\n. . . . .\n . . . .\n  . . .", "jump", grid="triangular"),
+     [(10, 5), (6, 2), (16, 7)]),
+    (Case("octagon-diagonal", OCTAGON, "jump", rules={"diagonal": True}), [(5, 3), (8, 1)]),
+]
+
+
+@pytest.mark.parametrize(("case", "splits"), SMALL_SPLITS, ids=lambda c: getattr(c, "id", ""))
+def test_split_kernel_equals_general_kernel_with_small_blocks(monkeypatch, case, splits):
+    puzzle = case.puzzle()
+    cells = puzzle.board.size
+    for low_bits, run_bits in splits:
+        monkeypatch.setattr(sweep, "LOW_BITS", low_bits)
+        monkeypatch.setattr(sweep, "RUN_BITS", run_bits)
+        assert_kernels_agree(puzzle, list(range(1, cells + 1)), seed=low_bits * 10 + run_bits)
+
+
+def test_split_kernel_with_byte_gather_equals_general_kernel(monkeypatch):
+    """The gather every processor has, whichever one this processor picks."""
+    monkeypatch.setattr(sweep, "fast_gather", lambda: gather_bytes)
+    puzzle = Case("english", ENGLISH, "jump").puzzle()
+    assert_kernels_agree(puzzle, [4, 30], seed=3)
+    monkeypatch.setattr(sweep, "LOW_BITS", 9)
+    monkeypatch.setattr(sweep, "RUN_BITS", 5)
+    assert_kernels_agree(Case("octagon", OCTAGON, "jump").puzzle(), list(range(1, 13)), seed=4)
+
+
+def test_split_kernel_threads_do_not_change_a_bit():
+    if _threads() < 2:
+        pytest.skip("needs numba to allow 2 threads")
+    puzzle = Case("english", ENGLISH, "jump").puzzle()
+    (layer,) = StateSpace(puzzle).layers_with(6)
+    (child_layer,) = StateSpace(puzzle).layers_with(5)
+    below = random_child_bits(child_layer, np.random.default_rng(5), 0.5)
+    assert layer.words > 8 * sweep.CHUNK_WORDS  # several chunks per thread
+    runs = {}
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            runs[threads] = kernel_bits(puzzle, layer, below, "patterns", False)
+    finally:
+        numba.set_num_threads(before)
+    for name, one, two in zip(PROPERTIES, runs[1], runs[2], strict=True):
+        assert np.array_equal(one, two), f"{name} differs between 1 and 2 threads"
+
+
+def test_split_moves_drop_repeated_moves():
+    puzzle = Case("english", ENGLISH, "jump").puzzle()
+    moves = puzzle.rules.mask_moves()
+    once = sweep.SplitMoves(moves, puzzle.board.size)
+    twice = sweep.SplitMoves(moves + moves[::-1], puzzle.board.size)
+    for x, y in zip(once.args(), twice.args(), strict=True):
+        assert np.array_equal(x, y)
+    with pytest.raises(ValueError, match="do not fit in a word"):
+        sweep.SplitMoves(moves, puzzle.board.size, run_bits=8)

@@ -9,6 +9,7 @@ the same for any number of threads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from math import comb
 
 import numba
@@ -29,6 +30,7 @@ from curator.common.ranking import (
     unrank_multiset_sequence,
 )
 from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.gather import fast_gather
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, tier_offsets
 from curator.rules import MAX_CHILDREN, Rules
@@ -44,6 +46,8 @@ children = Slot("children")
 """`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
 reach = Slot("reach")
 """The `reach` of `Rules.captures`: what each piece of a mask may capture."""
+gather = Slot("gather")
+"""One of `curator.layered.gather` (the same results), bound by processor."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -114,36 +118,72 @@ def _binary_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
             mask = next_colex_mask(mask)
 
 
+LOW_BITS = 16
+"""Cells below which the split-rank kernel reads a child's rank from a table (2**16 entries)."""
+RUN_BITS = 7
+"""Low cells of the split-rank kernel's runs: C(7, 3) = 35 positions, the most that fit a word."""
+
+
 class SplitMoves:
     """Move tables for families whose moves are fixed cell patterns (`Rules.mask_moves`).
 
-    A mask is split into its low `low_bits` cells L and the rest H. Positions sharing H form
-    a run of consecutive ranks, ordered by the colex rank of L, so within such a block a
-    child's rank is a per-block base plus `colex[L']`. Moves are sorted by where their cells
-    lie: all low (children's low ranks read from a table indexed by L), all high (legal for the whole
-    block) or crossing (high part checked once per block, low part per position).
+    A move flips its cells: those of `full` must be occupied, those of `empty` empty. Cells
+    are split three ways: high cells (from `low_bits` on), mid cells (from `run_bits` on) and
+    low cells. Positions sharing their high cells form a block of consecutive ranks, ordered
+    by the colex rank of their other cells; within a block, positions sharing their mid cells
+    too form a run of consecutive ranks, ordered by the colex rank of their low cells A (at
+    most C(7, 3) = 35 positions: a run fits in a word). A child's rank is a per-block base
+    (its high cells, see `_child_base`) plus `colex` of its cells below `low_bits`, so moves
+    are sorted by their lowest cell:
+
+    * high moves map a block onto consecutive ranks of the child layer;
+    * mid moves map a run onto consecutive ranks, a run of the child layer;
+    * low moves are legal on a fixed subset of a run's positions, `pattern[i, a]` for the
+      class i of the move's low cells and a pieces on low cells, and map them onto a fixed
+      subset of a child run, `pattern[j, a']` for the class j of the move taken backwards
+      (the child's low cells are A - full + empty, in the same order as A).
+
+    Repeated moves are dropped: distinct legal moves then give distinct children (a child is
+    the mask with full | empty flipped, and full is the part of it that was occupied).
     """
 
-    def __init__(self, moves: list[tuple[int, int]], cells: int) -> None:
-        self.low_bits = min(16, cells)
+    def __init__(self, moves: list[tuple[int, int]], cells: int, low_bits: int = LOW_BITS,
+                 run_bits: int = RUN_BITS) -> None:
+        moves = list(dict.fromkeys(moves))
+        self.low_bits = min(low_bits, cells)
+        self.run_bits = min(run_bits, self.low_bits)
+        if comb(self.run_bits, self.run_bits // 2) > 64:
+            raise ValueError(f"runs of {self.run_bits} low cells do not fit in a word")
         low_select = (1 << self.low_bits) - 1
-        patterns = np.arange(1 << self.low_bits, dtype=np.uint64)
-        self.colex = rank_colex_masks(patterns)
-        low = [(f, e) for f, e in moves if not (f | e) & ~low_select]
-        legal = np.array([((patterns & np.uint64(f)) == f) & ((patterns & np.uint64(e)) == 0)
-                          for f, e in low], dtype=bool).reshape(len(low), len(patterns))
-        flips = np.array([f | e for f, e in low], dtype=np.uint64)
-        pattern_of, move_of = np.nonzero(legal.T)
-        self.low_start = np.searchsorted(pattern_of, np.arange(len(patterns) + 1)).astype(np.int64)
-        # The colex rank of the low cells after each legal low move, ready to add to a base.
-        self.low_child = self.colex[patterns[pattern_of] ^ flips[move_of]]
-        self.high = np.array([m for m in moves if not (m[0] | m[1]) & low_select],
-                             dtype=np.uint64).reshape(-1, 2)
-        self.cross = np.array([m for m in moves if (m[0] | m[1]) & low_select
-                               and (m[0] | m[1]) & ~low_select], dtype=np.uint64).reshape(-1, 2)
+        under = (1 << self.run_bits) - 1
+        self.colex = rank_colex_masks(np.arange(1 << self.low_bits, dtype=np.uint64))
+
+        def table(rows):
+            return np.array(rows, dtype=np.uint64).reshape(-1, 2)
+
+        self.high = table([m for m in moves if not (m[0] | m[1]) & low_select])
+        self.mid = table([m for m in moves if (m[0] | m[1]) & low_select and not (m[0] | m[1]) & under])
+        low = [m for m in moves if (m[0] | m[1]) & under]
+        self.low = table(low)
+        classes: dict[tuple[int, int], int] = {}
+        for full, empty in low:
+            for key in ((full & under, empty & under), (empty & under, full & under)):
+                classes.setdefault(key, len(classes))
+        self.low_class = np.array(
+            [(classes[(f & under, e & under)], classes[(e & under, f & under)],
+              (e & under).bit_count() - (f & under).bit_count()) for f, e in low],
+            dtype=np.int64).reshape(-1, 3)
+        runs = [sorted(sum(1 << c for c in cells) for cells in combinations(range(self.run_bits), a))
+                for a in range(self.run_bits + 1)]
+        self.pattern = np.zeros((max(len(classes), 1), self.run_bits + 1), dtype=np.uint64)
+        for (full, empty), i in classes.items():
+            for a, run in enumerate(runs):
+                self.pattern[i, a] = sum(1 << at for at, cells in enumerate(run)
+                                         if cells & full == full and not cells & empty)
 
     def args(self) -> tuple:
-        return (self.low_bits, self.colex, self.low_start, self.low_child, self.high, self.cross)
+        return (self.low_bits, self.run_bits, self.colex, self.high, self.mid, self.low,
+                self.low_class, self.pattern)
 
 
 @numba.njit(cache=True, inline="always")
@@ -152,66 +192,188 @@ def _filled(count):
     return (np.uint64(1) << np.uint64(count)) - np.uint64(1)
 
 
+@numba.njit(cache=True, inline="always")
+def _bits_from(words, index):
+    """The 64 bits of `words` from bit `index` on, bit `index` lowest. Bits past the end of
+    the array are garbage (the last word read again): callers mask them off."""
+    at = index >> 6
+    shift = np.uint64(index & 63)
+    after = words[min(at + 1, words.shape[0] - 1)]
+    # Two shifts: a shift by 64 is undefined, and shift is 0 for aligned reads.
+    return (words[at] >> shift) | ((after << np.uint64(1)) << (np.uint64(63) - shift))
+
+
+@numba.njit(cache=True, inline="always")
+def _legal_above(upper, full, empty, low_select):
+    """Whether the cells of move (full, empty) from `low_select` on allow it in a block."""
+    return (upper & full) == (full & ~low_select) and (upper & empty) == 0
+
+
+@numba.njit(cache=True, inline="always")
+def _child_base(upper, c, full, empty, low_select):
+    """The rank of a block's children by move (full, empty) less the colex rank of their
+    cells below `low_select`: the child's high cells over the lowest cells it fills below."""
+    after = (c - np.int64(bit_count(full & low_select)) + np.int64(bit_count(empty & low_select)))
+    return rank_colex_mask((upper ^ ((full | empty) & ~low_select)) | _filled(after))
+
+
+@numba.njit(cache=True, inline="always")
+def _add(some, two, single, s, u):
+    """Add children with solvable bits s and unique bits u to the running words: some child
+    solvable, two solvable, and the first solvable one unique."""
+    return some | s, two | (some & s), single | (s & ~some & u)
+
+
+@numba.njit(cache=True, inline="always")
+def _high_words(at, count, start, solvable, unique):
+    """The running words of the high moves for 64 positions of a block from rank `at`."""
+    some = np.uint64(0)
+    two = np.uint64(0)
+    single = np.uint64(0)
+    every = ~np.uint64(0)
+    for j in range(count):
+        child = start[j] + at
+        s = _bits_from(solvable, child)
+        some, two, single = _add(some, two, single, s, _bits_from(unique, child))
+        every &= s
+    return some, two, single, every
+
+
 @kernel
 def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
-    low_bits, colex, low_start, low_child, high, cross, n, k, solvable, unique, step_once = args
-    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
-    block_high = np.empty(high.shape[0], dtype=np.int64)
-    cross_full = np.empty(cross.shape[0], dtype=np.int64)
-    cross_empty = np.empty(cross.shape[0], dtype=np.int64)
-    cross_base = np.empty(cross.shape[0], dtype=np.int64)
+    """Positions lo..hi-1 with moves that are cell patterns, 64 or a run at a time.
+
+    Per word, the high moves' children give the words some (a child solvable), two (two
+    solvable), single (the first solvable one unique) and every (all solvable); per run, the
+    mid and low moves' children give the same words for the run, which are shifted into the
+    word. Child ranks are distinct (see `SplitMoves`), so two counts distinct children.
+    """
+    low_bits, run_bits, colex, high, mid, low, low_class, pattern, n, k, solvable, unique, step_once = args
+    high_start = np.empty(high.shape[0], dtype=np.int64)
+    mid_moves = np.empty((mid.shape[0], 3), dtype=np.int64)  # mid cells full, empty; base
+    low_moves = np.empty((low.shape[0], 6), dtype=np.int64)  # the same, then low_class
+    run_start = np.empty(mid.shape[0], dtype=np.int64)
     low_select = _filled(low_bits)
+    shift_mid = np.uint64(run_bits)
+    zero = np.uint64(0)
+    ones = ~zero
+    once = ones if step_once else zero
     mask = unrank_colex_mask(lo, n, k)
     r = lo
     while r < hi:
+        # A block: the positions sharing the high cells of `mask`.
         upper = mask & ~low_select
-        low = np.int64(mask & low_select)
         c = k - np.int64(bit_count(upper))
         start = rank_colex_mask(upper | _filled(c))
-        end = start + BINOMIAL[low_bits, c]
-        low_base = rank_colex_mask(upper | _filled(c - 1)) if c > 0 else np.int64(0)
-        # Moves whose cells are all high: legal for the whole block.
+        last = min(hi, start + BINOMIAL[low_bits, c])
         nh = 0
         for m in range(high.shape[0]):
-            full = high[m, 0]
-            if (upper & full) == full and (upper & high[m, 1]) == 0:
-                block_high[nh] = rank_colex_mask((upper ^ (full | high[m, 1])) | _filled(c))
+            if _legal_above(upper, high[m, 0], high[m, 1], low_select):
+                high_start[nh] = _child_base(upper, c, high[m, 0], high[m, 1], low_select) - start
                 nh += 1
-        # Crossing moves whose high cells allow them: the low cells are checked per position.
-        nc = 0
-        for m in range(cross.shape[0]):
-            full = cross[m, 0]
-            empty = cross[m, 1]
-            if (upper & full) == (full & ~low_select) and (upper & empty) == 0:
-                after = (c - np.int64(bit_count(full & low_select))
-                         + np.int64(bit_count(empty & low_select)))
-                cross_full[nc] = np.int64(full & low_select)
-                cross_empty[nc] = np.int64(empty & low_select)
-                cross_base[nc] = rank_colex_mask((upper ^ ((full | empty) & ~low_select))
-                                                 | _filled(after))
-                nc += 1
-        last = min(hi, end)
-        while True:
-            count = 0
-            for j in range(low_start[low], low_start[low + 1]):
-                ranks[count] = low_base + low_child[j]
-                count += 1
-            for j in range(nh):
-                ranks[count] = block_high[j] + (r - start)
-                count += 1
-            for j in range(nc):
-                full = cross_full[j]
-                if (low & full) == full and (low & cross_empty[j]) == 0:
-                    ranks[count] = cross_base[j] + colex[low ^ (full | cross_empty[j])]
-                    count += 1
-            s, u, a = _classify(ranks, count, solvable, unique, step_once)
-            _record(r, base, s, u, a, out_s, out_u, out_a)
-            r += 1
-            if r >= last:
-                break
-            low = np.int64(next_colex_mask(np.uint64(low)))
+        nm = 0
+        for m in range(mid.shape[0]):
+            if _legal_above(upper, mid[m, 0], mid[m, 1], low_select):
+                mid_moves[nm, 0] = np.int64((mid[m, 0] & low_select) >> shift_mid)
+                mid_moves[nm, 1] = np.int64((mid[m, 1] & low_select) >> shift_mid)
+                mid_moves[nm, 2] = _child_base(upper, c, mid[m, 0], mid[m, 1], low_select)
+                nm += 1
+        nl = 0
+        for m in range(low.shape[0]):
+            if _legal_above(upper, low[m, 0], low[m, 1], low_select):
+                low_moves[nl, 0] = np.int64((low[m, 0] & low_select) >> shift_mid)
+                low_moves[nl, 1] = np.int64((low[m, 1] & low_select) >> shift_mid)
+                low_moves[nl, 2] = _child_base(upper, c, low[m, 0], low[m, 1], low_select)
+                low_moves[nl, 3:] = low_class[m]
+                nl += 1
+        has_high = ones if nh > 0 else zero
+        # The word being made holds positions word_lo..word_hi-1, position word_lo in bit 0.
+        word_lo = r
+        word_hi = min(last, ((r >> 6) + 1) * 64)
+        some_h, two_h, single_h, every_h = _high_words(word_lo, nh, high_start, solvable, unique)
+        some_l = two_l = single_l = failed_l = has_l = zero
+        cells = np.int64(mask & low_select)  # position r's cells below low_bits
+        top = a = np.int64(0)
+        while r < last:
+            # The run holding position r: a pieces on low cells, its mid cells `middle`.
+            middle = cells >> run_bits
+            top = middle << run_bits
+            a = c - np.int64(bit_count(np.uint64(middle)))
+            fill = np.int64(_filled(a))
+            run = start + colex[top | fill]
+            size = BINOMIAL[run_bits, a]
+            run_end = min(last, run + size)
+            whole = ones >> np.uint64(64 - size)  # every position of the run
+            some = two = single = failed = has = zero
+            nr = 0
+            for j in range(nm):
+                full = mid_moves[j, 0]
+                empty = mid_moves[j, 1]
+                if (middle & full) == full and (middle & empty) == 0:
+                    run_start[nr] = mid_moves[j, 2] + colex[(top ^ ((full | empty) << run_bits)) | fill]
+                    nr += 1
+            for j in range(nr):
+                s = _bits_from(solvable, run_start[j]) & whole
+                some, two, single = _add(some, two, single, s, _bits_from(unique, run_start[j]))
+                failed |= whole & ~s
+            if nr > 0:
+                has = whole
+            for j in range(nl):
+                full = low_moves[j, 0]
+                empty = low_moves[j, 1]
+                legal = pattern[low_moves[j, 3], a]
+                if (middle & full) != full or (middle & empty) != 0 or legal == 0:
+                    continue
+                after = a + low_moves[j, 5]
+                children = pattern[low_moves[j, 4], after]
+                child = low_moves[j, 2] + colex[(top ^ ((full | empty) << run_bits))
+                                                | np.int64(_filled(after))]
+                s = gather(_bits_from(solvable, child), children, legal)
+                u = gather(_bits_from(unique, child), children, legal)
+                some, two, single = _add(some, two, single, s, u)
+                failed |= legal & ~s
+                has |= legal
+            # Hand the run's words to the output word(s) it covers.
+            while True:
+                stop = min(run_end, word_hi)
+                at = run - word_lo
+                if at >= 0:
+                    shift = np.uint64(at)
+                    add = (some << shift, two << shift, single << shift, failed << shift, has << shift)
+                else:
+                    shift = np.uint64(-at)
+                    add = (some >> shift, two >> shift, single >> shift, failed >> shift, has >> shift)
+                part = (ones >> np.uint64(64 - (stop - r))) << np.uint64(r - word_lo)
+                some_l |= add[0] & part
+                two_l |= add[1] & part
+                single_l |= add[2] & part
+                failed_l |= add[3] & part
+                has_l |= add[4] & part
+                r = stop
+                if r == word_hi:
+                    s = some_h | some_l
+                    t = two_h | two_l | (some_h & some_l)
+                    u = s & ((~t & ((single_h & ~some_l) | (single_l & ~some_h))) | once)
+                    all_moves = (has_high | has_l) & every_h & ~failed_l
+                    valid = ones >> np.uint64(64 - (word_hi - word_lo))
+                    shift = np.uint64(word_lo & 63)
+                    word = (word_lo >> 6) - base
+                    out_s[word] |= (s & valid) << shift
+                    out_u[word] |= (u & valid) << shift
+                    out_a[word] |= (all_moves & valid) << shift
+                    word_lo = word_hi
+                    word_hi = min(last, word_lo + 64)
+                    some_l = two_l = single_l = failed_l = has_l = zero
+                    if word_lo < last:
+                        some_h, two_h, single_h, every_h = _high_words(word_lo, nh, high_start,
+                                                                       solvable, unique)
+                if r >= run_end:
+                    break
+            if r < last:
+                # The next run starts after this run's last position (its low cells highest).
+                cells = np.int64(next_colex_mask(np.uint64(top | (fill << (run_bits - a)))))
         if r < hi:
-            mask = next_colex_mask(upper | np.uint64(low))
+            mask = next_colex_mask(upper | np.uint64(top | (np.int64(_filled(a)) << (run_bits - a))))
 
 
 @numba.njit(cache=True)
@@ -501,9 +663,9 @@ def _masks_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once:
 
 def _patterns_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     (child,) = below
-    split = SplitMoves(rules.mask_moves(), layer.cells)
+    split = SplitMoves(rules.mask_moves(), layer.cells, LOW_BITS, RUN_BITS)
     args = (*split.args(), layer.cells, layer.pieces, child.solvable, child.unique, step_once)
-    return build(_split_run), (args,)
+    return build(_split_run, gather=fast_gather()), (args,)
 
 
 def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
