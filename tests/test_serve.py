@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"
 CHESS = ROOT / "puzzles" / "solitaire-chess.toml"
 EIGHT = ROOT / "puzzles" / "eight-puzzle.toml"
+KLOTSKI = ROOT / "puzzles" / "klotski.toml"
 PACK_SCHEMA = json.loads((ROOT / "schemas" / "level-pack.schema.json").read_text())
 STORED_UP_TO = 8
 """The partial triangle folder stores layers up to this many pieces."""
@@ -57,6 +58,22 @@ def chess(base):
 @pytest.fixture(scope="module")
 def client(triangle, partial, chess):
     return TestClient(create_app([triangle.directory, partial.directory, chess.directory]))
+
+
+@pytest.fixture(scope="module")
+def eight(base):
+    return curator.analyze(EIGHT, output=base / "eight", workers=1)
+
+
+@pytest.fixture(scope="module")
+def klotski(base):
+    return curator.analyze(KLOTSKI, output=base / "klotski", workers=1)
+
+
+@pytest.fixture(scope="module")
+def blocks(klotski, eight, triangle):
+    """A workspace on sliding-block tables (folder 0), a distance table (1) and layered results (2)."""
+    return TestClient(create_app([klotski.directory, eight.directory, triangle.directory]))
 
 
 @pytest.fixture(autouse=True)
@@ -136,6 +153,40 @@ def test_folders_are_listed_by_index_and_name(client, triangle, chess):
     typed = client.get("/api/folders/2").json()
     assert typed["board"]["piece_types"] == list(chess.puzzle.piece_types)
     assert typed["layers"][0]["counts"] == chess.layers[0]["counts"]
+
+
+def test_every_kind_of_folder_is_listed_and_detailed(blocks, klotski, eight):
+    folders = blocks.get("/api/folders").json()
+    assert [(f["kind"], f["puzzle"]) for f in folders] == [
+        ("sliding", "klotski"), ("distance", "eight-puzzle"), ("layers", "triangle")]
+    table = blocks.get("/api/folders/1").json()
+    assert [(row["distance"], row["positions"]) for row in table["layers"]] == [
+        (row["distance"], row["positions"]) for row in eight.layers]
+    assert table["complete"] and table["board"] is table["blocks"] is table["figures"] is None
+    detail = blocks.get("/api/folders/0").json()
+    assert detail["kind"] == "sliding" and detail["complete"] and detail["board"] is None
+    keys = ("distance", "positions", "unique", "all_moves")
+    rows = [{key: row[key] for key in keys} for row in detail["layers"]]
+    assert rows == klotski.layers and rows[81]["distance"] == 81
+    summary = klotski.summary()
+    figures = detail["figures"]
+    assert (figures["positions"], figures["ranks"] - figures["invalid"]) == (65_880, 65_880)
+    for key in ("invalid", "clusters", "largest_cluster", "max_distance", "solvable", "unsolvable"):
+        assert figures[key] == summary[key], key
+    assert figures["largest_cluster"] == 25_955
+    shape = detail["blocks"]
+    assert (shape["rows"], shape["cols"], len(shape["cells"])) == (5, 4, 20)
+    assert [(p["letter"], p["count"]) for p in shape["pieces"]] == [("S", 1), ("V", 4), ("H", 1), ("N", 4)]
+    assert shape["goal_piece"] == "S" and shape["goal_cells"] == [[3, 1], [3, 2], [4, 1], [4, 2]]
+    assert shape["start"] == "VSSV/VSSV/VHHV/VNNV/N..N" and shape["metric"] == "piece"
+
+
+def test_layered_endpoints_point_elsewhere_for_other_kinds(blocks):
+    detail = problem(blocks.get("/api/folders/0/levels"))
+    assert detail == ("folder 0 (klotski) holds sliding-block tables: their levels are under "
+                      "/api/folders/0/sliding/")
+    assert "holds a distance table" in problem(blocks.get("/api/folders/1/levels"))
+    assert "sliding-block tables" in problem(blocks.post("/api/folders/0/position", json={"position": [0]}))
 
 
 def test_two_folders_with_one_name_get_two_names(triangle, tmp_path):
@@ -287,8 +338,7 @@ def test_bad_arrangements_get_one_line(client, query, words):
     assert words in problem(client.get("/api/folders/0/arrange", params=query))
 
 
-def test_arranging_needs_a_folder_of_levels(client, base):
-    eight = curator.analyze(EIGHT, output=base / "eight", workers=1)
+def test_arranging_needs_a_folder_of_levels(client, eight):
     distances = TestClient(create_app([eight.directory]))
     assert "distance table" in problem(distances.get("/api/folders/0/arrange", params={"size": 3}))
     assert "no folder 3" in problem(client.get("/api/folders/3/arrange", params={"size": 3}), 404)

@@ -27,6 +27,8 @@ from curator.layered.results import LayeredResults
 from curator.level import Level
 from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import picture, svg_text
+from curator.sliding.puzzle import SlidingPuzzle
+from curator.sliding.results import SlidingResults
 from curator.web import models
 from curator.web.folders import Entry, Folders
 
@@ -87,10 +89,24 @@ def _entry(request: Request, folder: int) -> tuple[Folders, Entry]:
     return folders, entry
 
 
+HELD = {"layers": "layered results", "distance": "a distance table", "sliding": "sliding-block tables"}
+"""What a folder holds, by its results' kind, as error messages say it."""
+
+
 def _layered(results: Any, entry: Entry) -> LayeredResults:
+    if isinstance(results, SlidingResults):
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds sliding-block tables: their levels "
+                                 f"are under /api/folders/{entry.id}/sliding/")
     if not isinstance(results, LayeredResults):
         raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds a distance table: it has no levels "
                                  "to select or play here")
+    return results
+
+
+def _sliding(results: Any, entry: Entry) -> SlidingResults:
+    if not isinstance(results, SlidingResults):
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {HELD[results.kind]}, not "
+                                 "sliding-block tables")
     return results
 
 
@@ -112,17 +128,35 @@ def list_folders(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/folders/{folder}", response_model=models.FolderDetail)
 def folder_detail(request: Request, folder: int) -> dict[str, Any]:
-    """A folder's layer table (what `curator info` shows) and, for layered results, its board."""
+    """A folder's table (what `curator info` shows): layers of layered results, with the
+    board; positions per distance of a distance table; positions, unique and all-moves ones
+    per distance of sliding-block tables, with their counts and what it takes to draw and
+    play them."""
     folders, entry = _entry(request, folder)
     with folders.results(folder) as results:
         summary = results.summary()
-        detail = {**_folder(entry, results), "complete": summary["complete"], "layers": summary["layers"]}
-        if isinstance(results, LayeredResults):
+        layered = isinstance(results, LayeredResults)
+        detail = {**_folder(entry, results), "complete": summary["complete"],
+                  "layers": summary["layers"] if layered else results.layers}
+        if layered:
             puzzle = results.puzzle
             detail["board"] = {"grid": puzzle.board.grid, "cells": list(puzzle.board.cells),
                                "piece_types": list(puzzle.piece_types), "family": puzzle.rules.family,
                                "goal_pieces": puzzle.goal.pieces}
+        if isinstance(results, SlidingResults):
+            detail["figures"] = {key: summary.get(key) for key in models.SlidingFigures.model_fields}
+            detail["blocks"] = _blocks(results.puzzle)
         return detail
+
+
+def _blocks(puzzle: SlidingPuzzle) -> dict[str, Any]:
+    board = puzzle.board
+    return {"rows": board.rows, "cols": board.cols, "cells": list(board.cells),
+            "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
+                       for s in puzzle.shapes],
+            "goal_piece": puzzle.goal_letter, "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
+            "move": puzzle.move, "metric": puzzle.metric,
+            "start": None if puzzle.start is None else puzzle.draw(puzzle.start).replace("\n", "/")}
 
 
 # -- levels ---------------------------------------------------------------------------------
