@@ -16,12 +16,14 @@ import tracemalloc
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
 from cli_helpers import error_line, invoke
 from fastapi.testclient import TestClient
 
 import curator
 from curator.arrange import CURVES
+from curator.export.sliding import pack_dict
 from curator.web import folders as web_folders
 from curator.web.app import SEARCH_ABOVE, create_app
 
@@ -29,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"
 CHESS = ROOT / "puzzles" / "solitaire-chess.toml"
 EIGHT = ROOT / "puzzles" / "eight-puzzle.toml"
+KLOTSKI = ROOT / "puzzles" / "klotski.toml"
 PACK_SCHEMA = json.loads((ROOT / "schemas" / "level-pack.schema.json").read_text())
 STORED_UP_TO = 8
 """The partial triangle folder stores layers up to this many pieces."""
@@ -57,6 +60,22 @@ def chess(base):
 @pytest.fixture(scope="module")
 def client(triangle, partial, chess):
     return TestClient(create_app([triangle.directory, partial.directory, chess.directory]))
+
+
+@pytest.fixture(scope="module")
+def eight(base):
+    return curator.analyze(EIGHT, output=base / "eight", workers=1)
+
+
+@pytest.fixture(scope="module")
+def klotski(base):
+    return curator.analyze(KLOTSKI, output=base / "klotski", workers=1)
+
+
+@pytest.fixture(scope="module")
+def blocks(klotski, eight, triangle):
+    """A workspace on sliding-block tables (folder 0), a distance table (1) and layered results (2)."""
+    return TestClient(create_app([klotski.directory, eight.directory, triangle.directory]))
 
 
 @pytest.fixture(autouse=True)
@@ -138,6 +157,40 @@ def test_folders_are_listed_by_index_and_name(client, triangle, chess):
     assert typed["layers"][0]["counts"] == chess.layers[0]["counts"]
 
 
+def test_every_kind_of_folder_is_listed_and_detailed(blocks, klotski, eight):
+    folders = blocks.get("/api/folders").json()
+    assert [(f["kind"], f["puzzle"]) for f in folders] == [
+        ("sliding", "klotski"), ("distance", "eight-puzzle"), ("layers", "triangle")]
+    table = blocks.get("/api/folders/1").json()
+    assert [(row["distance"], row["positions"]) for row in table["layers"]] == [
+        (row["distance"], row["positions"]) for row in eight.layers]
+    assert table["complete"] and table["board"] is table["blocks"] is table["figures"] is None
+    detail = blocks.get("/api/folders/0").json()
+    assert detail["kind"] == "sliding" and detail["complete"] and detail["board"] is None
+    keys = ("distance", "positions", "unique", "all_moves")
+    rows = [{key: row[key] for key in keys} for row in detail["layers"]]
+    assert rows == klotski.layers and rows[81]["distance"] == 81
+    summary = klotski.summary()
+    figures = detail["figures"]
+    assert (figures["positions"], figures["ranks"] - figures["invalid"]) == (65_880, 65_880)
+    for key in ("invalid", "clusters", "largest_cluster", "max_distance", "solvable", "unsolvable"):
+        assert figures[key] == summary[key], key
+    assert figures["largest_cluster"] == 25_955
+    shape = detail["blocks"]
+    assert (shape["rows"], shape["cols"], len(shape["cells"])) == (5, 4, 20)
+    assert [(p["letter"], p["count"]) for p in shape["pieces"]] == [("S", 1), ("V", 4), ("H", 1), ("N", 4)]
+    assert shape["goal_piece"] == "S" and shape["goal_cells"] == [[3, 1], [3, 2], [4, 1], [4, 2]]
+    assert shape["start"] == "VSSV/VSSV/VHHV/VNNV/N..N" and shape["metric"] == "piece"
+
+
+def test_layered_endpoints_point_elsewhere_for_other_kinds(blocks):
+    detail = problem(blocks.get("/api/folders/0/levels"))
+    assert detail == ("folder 0 (klotski) holds sliding-block tables: their levels are under "
+                      "/api/folders/0/sliding/")
+    assert "holds a distance table" in problem(blocks.get("/api/folders/1/levels"))
+    assert "sliding-block tables" in problem(blocks.post("/api/folders/0/position", json={"position": [0]}))
+
+
 def test_two_folders_with_one_name_get_two_names(triangle, tmp_path):
     other = tmp_path / "x" / "triangle"
     shutil.copytree(triangle.directory, other)
@@ -176,11 +229,15 @@ def test_openapi_documents_every_endpoint(client):
     for path in ("/api/folders", "/api/folders/{folder}", "/api/folders/{folder}/levels",
                  "/api/folders/{folder}/position", "/api/folders/{folder}/move",
                  "/api/folders/{folder}/picture", "/api/folders/{folder}/pack",
-                 "/api/folders/{folder}/arrange"):
+                 "/api/folders/{folder}/arrange", "/api/folders/{folder}/sliding/levels",
+                 "/api/folders/{folder}/sliding/position", "/api/folders/{folder}/sliding/move",
+                 "/api/folders/{folder}/sliding/pack"):
         assert path in paths, path
     schemas = document["components"]["schemas"]
     for model in ("Folder", "FolderDetail", "Selection", "LevelOut", "PositionReport", "MoveIn", "PackIn",
-                  "Problem", "Arrangement", "CurveIn"):
+                  "Problem", "Arrangement", "CurveIn", "SlidingSelection", "SlidingLevelOut",
+                  "SlidingReport", "SlidingMoveOut", "BoardIn", "BoardMoveIn", "SlidingPackIn",
+                  "SlidingFigures", "BlockBoard"):
         assert model in schemas, model
     levels = {p["name"] for p in paths["/api/folders/{folder}/levels"]["get"]["parameters"]}
     assert {"solvable", "pieces", "must_include", "sample", "seed", "sort", "limit", "difficulty"} <= levels
@@ -188,6 +245,10 @@ def test_openapi_documents_every_endpoint(client):
     assert {"solvable", "pieces", "must_include", "size", "curve", "pool", "seed"} <= arrange
     assert not {"sample", "sort", "limit", "difficulty"} & arrange
     assert schemas["CurveName"]["enum"] == list(CURVES)
+    sliding = {p["name"] for p in paths["/api/folders/{folder}/sliding/levels"]["get"]["parameters"]}
+    assert sliding == {"folder", "distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed",
+                       "limit"}
+    assert schemas["Folder"]["properties"]["kind"]["enum"] == ["layers", "distance", "sliding"]
 
 
 # -- levels --------------------------------------------------------------------------------------
@@ -287,8 +348,7 @@ def test_bad_arrangements_get_one_line(client, query, words):
     assert words in problem(client.get("/api/folders/0/arrange", params=query))
 
 
-def test_arranging_needs_a_folder_of_levels(client, base):
-    eight = curator.analyze(EIGHT, output=base / "eight", workers=1)
+def test_arranging_needs_a_folder_of_levels(client, eight):
     distances = TestClient(create_app([eight.directory]))
     assert "distance table" in problem(distances.get("/api/folders/0/arrange", params={"size": 3}))
     assert "no folder 3" in problem(client.get("/api/folders/3/arrange", params={"size": 3}), 404)
@@ -450,6 +510,178 @@ def test_a_curve_takes_only_rated_levels(client):
     body = arranged_body(client)
     body["positions"][0] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]  # two corners: not solvable
     assert "level 1 has no difficulty" in problem(client.post("/api/folders/0/pack", json=body))
+
+
+# -- sliding-block tables ------------------------------------------------------------------------
+
+
+def drawing(level):
+    """A level's board as the play endpoints take it: rows joined by '/'."""
+    return "/".join(level.board)
+
+
+def cells_of(text):
+    """The from/to cells of a move written 'V 2,0 -> 3,0'."""
+    source, target = text[2:].split(" -> ")
+    return {"from": [int(v) for v in source.split(",")], "to": [int(v) for v in target.split(",")]}
+
+
+@pytest.mark.parametrize("query, keywords", [
+    ({"hardest": "true", "limit": 5}, {"hardest": True, "limit": 5}),
+    ({"distance": "30..40", "unique": "true", "sample": 4, "seed": 2},
+     {"distance": (30, 40), "unique": True, "sample": 4, "seed": 2}),
+    ({"distance": "30", "all_moves": "true", "cluster": "100..30000", "limit": 7},
+     {"distance": (30, 30), "all_moves": True, "cluster": (100, 30_000), "limit": 7}),
+    ({"hardest": "true", "cluster": "25955"}, {"hardest": True, "cluster": (25_955, 25_955)}),
+])
+def test_sliding_levels_are_those_select_returns(blocks, klotski, query, keywords):
+    found = blocks.get("/api/folders/0/sliding/levels", params=query).json()
+    expected = klotski.selection(**keywords)
+    assert found["puzzle"] == "klotski" and found["matched"] == expected.matched > 0
+    assert [level.pop("picture") for level in found["levels"]][0].startswith("<svg")
+    assert found["levels"] == [level.to_json() for level in expected.levels]
+
+
+def test_sliding_levels_have_their_pictures(blocks, klotski):
+    found = blocks.get("/api/folders/0/sliding/levels", params={"hardest": "true", "limit": 2}).json()
+    first = found["levels"][0]
+    assert (first["distance"], first["cluster"]) == (klotski.summary()["max_distance"], 25_955)
+    assert first["picture"].count('class="piece"') == 10  # one label per block
+    assert "<?xml" not in first["picture"] and found["levels"][1]["picture"] != first["picture"]
+
+
+def test_sliding_levels_are_capped(blocks, klotski):
+    detail = problem(blocks.get("/api/folders/0/sliding/levels", params={"distance": "1..90"}))
+    assert detail == (f"{klotski.count(distance=(1, 90)):,} levels match; at most 200 are returned at once "
+                      "(add limit N or sample N)")
+    found = blocks.get("/api/folders/0/sliding/levels", params={"distance": "1..90", "sample": 200}).json()
+    assert len(found["levels"]) == 200 and found["matched"] == klotski.count(distance=(1, 90))
+
+
+@pytest.mark.parametrize("query, words", [
+    ({"distance": "x"}, "distance must look like"),
+    ({"distance": "9..2"}, "9 is larger than 2"),
+    ({"cluster": "big", "limit": 3}, "cluster must look like"),
+    ({"seed": "4"}, "seed only applies with sample"),
+    ({"sample": "0"}, "sample"),
+    ({"limit": "201"}, "limit"),
+    ({"hardest": "perhaps"}, "hardest"),
+    ({"pieces": "3"}, "pieces"),
+    ({"distance": "1" * 50}, "distance"),
+])
+def test_bad_sliding_queries_get_one_line(blocks, query, words):
+    assert words in problem(blocks.get("/api/folders/0/sliding/levels", params=query))
+
+
+def test_sliding_endpoints_need_sliding_tables(blocks):
+    assert problem(blocks.get("/api/folders/1/sliding/levels")) == (
+        "folder 1 (eight) holds a distance table, not sliding-block tables")
+    layered = blocks.post("/api/folders/2/sliding/position", json={"board": "x"})
+    assert "holds layered results" in problem(layered)
+    assert "no folder 3" in problem(blocks.get("/api/folders/3/sliding/levels"), 404)
+
+
+def test_a_drawing_gets_its_report(blocks, klotski):
+    start = klotski.solve(klotski.puzzle.start)
+    report = blocks.post("/api/folders/0/sliding/position", json={"board": drawing(start)}).json()
+    assert (report["distance"], report["cluster"], report["rank"]) == (81, 25_955, start.rank)
+    assert report["solvable"] and not report["goal"] and report["solution"] == start.solution
+    assert report["picture"].startswith("<svg") and report["picture"].count('class="piece"') == 10
+    expected = klotski.moves(start.position)
+    assert [(m["piece"], m["text"], m["distance"], m["closer"]) for m in report["moves"]] == [
+        (m.piece, m.text, m.distance, m.closer) for m in expected]
+    assert [(m["from"], m["to"]) for m in report["moves"]] == [
+        (list(m.source), list(m.target)) for m in expected]
+    assert {m["distance"] for m in report["moves"] if m["closer"]} == {80}
+    assert report["moves"][0] == {"piece": "N", "from": [3, 1], "to": [4, 1], "text": "N 3,1 -> 4,1",
+                                  "cost": 1, "distance": 80, "closer": True, "solvable": True}
+
+
+def test_a_closer_move_lowers_the_distance_by_one(blocks, klotski):
+    board = drawing(klotski.solve(klotski.puzzle.start))
+    report = blocks.post("/api/folders/0/sliding/position", json={"board": board}).json()
+    for closer in (True, False):
+        move = next(m for m in report["moves"] if m["closer"] is closer)
+        after = blocks.post("/api/folders/0/sliding/move",
+                            json={"board": board, "move": {"from": move["from"], "to": move["to"]}}).json()
+        assert after["distance"] == move["distance"] == (80 if closer else 81)
+        level = klotski.solve("/".join(after["board"]))
+        assert after["rank"] == level.rank and after["distance"] == level.distance
+
+
+def test_playing_a_solution_reaches_the_goal(blocks, klotski):
+    level = klotski.select(distance=6, unique=True, limit=1)[0]
+    board = drawing(level)
+    for step, text in enumerate(level.solution):
+        body = {"board": board, "move": cells_of(text)}
+        report = blocks.post("/api/folders/0/sliding/move", json=body).json()
+        assert report["distance"] == level.distance - step - 1
+        assert report["goal"] == (step == len(level.solution) - 1)
+        board = "/".join(report["board"])
+    assert report["goal"] and report["solution"] == [] and report["distance"] == 0
+
+
+def test_a_lost_position_says_so(blocks, klotski):
+    lost = klotski.puzzle.unrank(int(np.flatnonzero(klotski.distances == 0xFFFE)[0]))
+    report = blocks.post("/api/folders/0/sliding/position", json={"board": klotski.puzzle.draw(lost)}).json()
+    assert report["distance"] is None and not report["solvable"] and not report["goal"]
+    assert report["moves"] and not any(m["solvable"] or m["closer"] for m in report["moves"])
+
+
+@pytest.mark.parametrize("move, words", [
+    ({"from": [0, 0], "to": [0, 1]}, "move 0,0 -> 0,1: not a legal move here"),
+    ({"from": [4, 1], "to": [3, 1]}, "move 4,1 -> 3,1: not a legal move here"),
+    ({"from": [3, 1], "to": [9, 9]}, "move 3,1 -> 9,9: cell 9,9 is not on the board"),
+    ({"from": [3, 1]}, "move.to"),
+    ({"from": "3,1", "to": [4, 1]}, "move.from"),
+])
+def test_illegal_sliding_moves_get_one_line(blocks, move, words):
+    body = {"board": "VSSV/VSSV/VHHV/VNNV/N..N", "move": move}
+    assert words in problem(blocks.post("/api/folders/0/sliding/move", json=body))
+
+
+@pytest.mark.parametrize("board, words", [
+    ("VSSV/VSSV/VHHV/VNNV", "board: the drawing's cells are not the puzzle's board"),
+    ("VSSV/VSSV/VHHV/VNNV/NN.N", "pieces N drawn"),
+    ("XSSV/VSSV/VHHV/VNNV/N..N", "'X' at row 0, column 0 is not a piece"),
+    ("", "board"),
+    ("V" * 1001, "board"),
+])
+def test_bad_drawings_get_one_line(blocks, board, words):
+    assert words in problem(blocks.post("/api/folders/0/sliding/position", json={"board": board}))
+    assert problem(blocks.post("/api/folders/0/sliding/position", json={"board": [board]}))
+
+
+def test_sliding_pack_downloads_follow_the_order_given(blocks, klotski):
+    levels = klotski.select(hardest=True, limit=3)
+    order = [levels[2], levels[0], levels[1]]
+    body = {"ranks": [level.rank for level in order]}
+    response = blocks.post("/api/folders/0/sliding/pack", json=body)
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == 'attachment; filename="klotski-pack.json"'
+    pack = response.json()
+    expected = pack_dict(klotski.puzzle, order)
+    assert pack["format"] == "curator-sliding-pack/1" == expected["format"]
+    assert pack["puzzle"] == expected["puzzle"] and pack["levels"] == expected["levels"]
+    assert [level["rank"] for level in pack["levels"]] == body["ranks"]
+    html = blocks.post("/api/folders/0/sliding/pack", params={"format": "html"}, json=body)
+    assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+    assert html.text.count('<article class="level"') == 3 and html.text.count("<svg") == 3
+    assert html.headers["content-disposition"] == 'attachment; filename="klotski-pack.html"'
+
+
+@pytest.mark.parametrize("params, body, words", [
+    ({}, {"ranks": [5]}, "rank 5 is not a position"),
+    ({}, {"ranks": [10**12]}, "out of range"),
+    ({}, {"ranks": [-1]}, "rank must be at least 0"),
+    ({}, {"ranks": []}, "ranks"),
+    ({}, {"ranks": [0] * 201}, "ranks"),
+    ({}, {"ranks": ["223085"]}, "ranks"),
+    ({}, {"positions": [[0]]}, "ranks"),
+    ({"format": "csv"}, {"ranks": [223085]}, "format"),
+])
+def test_bad_sliding_packs_get_one_line(blocks, params, body, words):
+    assert words in problem(blocks.post("/api/folders/0/sliding/pack", params=params, json=body))
 
 
 # -- damaged stores, bounded memory ------------------------------------------------------------------

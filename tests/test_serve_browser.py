@@ -4,6 +4,8 @@ by Playwright (Debian's chromium; skipped when none is installed).
 Open the page, filter levels, play one to the goal by the hint alone, build a three-level
 pack, reorder it and download it; the download must be a valid level pack in that order.
 Arrange a pack from the filters: the download keeps its curve until the order is changed.
+On sliding-block tables (Klotski, the second folder): the distance table, the hardest levels,
+a move that brings a level closer lowers the distance shown by one, undo, and a pack.
 """
 
 from __future__ import annotations
@@ -45,12 +47,20 @@ def triangle(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(triangle):
-    """The URL of `curator serve` running on a free port in its own process."""
+def klotski(tmp_path_factory):
+    output = tmp_path_factory.mktemp("e2e") / "klotski"
+    return curator.analyze(ROOT / "puzzles" / "klotski.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(triangle, klotski):
+    """The URL of `curator serve` on the triangle (folder 0) and Klotski (folder 1), running on
+    a free port in its own process."""
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+                                str(klotski.directory), "--port", str(port)],
+                               env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -215,3 +225,65 @@ def test_illegal_clicks_are_refused(page, triangle):
     for cell in stuck[:1]:
         page.locator(f"#board .piece[data-cell='{cell}']").click()
         assert page.locator("#board .selected").count() == 0
+
+
+def open_sliding(page):
+    page.locator("#layer-table tbody tr").first.wait_for()
+    page.select_option("#folder", "1")
+    page.wait_for_function("() => document.body.classList.contains('sliding')")
+
+
+def test_sliding_distance_table(page, klotski):
+    open_sliding(page)
+    rows = page.locator("#layer-table tbody tr")
+    assert rows.count() == len(klotski.layers) == klotski.summary()["max_distance"] + 1
+    headings = page.locator("#layer-table thead th").all_inner_texts()
+    assert headings == ["distance", "positions", "unique", "all moves"]
+    assert rows.nth(81).locator("td").all_inner_texts() == [
+        f"{klotski.layers[81][key]:,}" for key in ("distance", "positions", "unique", "all_moves")]
+    assert page.inner_text("#figures").startswith("65,880 positions (4,302,120 of 4,368,000 ranks")
+    assert page.locator("#chart rect[data-series=unique]").count() == len(klotski.layers)
+    assert not page.locator("#filters").is_visible()
+
+
+def test_sliding_hardest_levels_play_closer_and_pack(page, klotski):
+    open_sliding(page)
+    page.click(".tab[data-tab=levels]")
+    page.check("#sliding-filters [name=hardest]")
+    page.fill("#sliding-filters [name=limit]", "5")
+    page.click("#sliding-find")
+    page.wait_for_selector("figure.level")
+    expected = klotski.selection(hardest=True, limit=5)
+    cards = page.locator("figure.level")
+    assert cards.count() == 5
+    assert page.inner_text("#matched") == f"5 levels of {expected.matched:,} matching"
+    ranks = [int(cards.nth(i).get_attribute("data-rank")) for i in range(5)]
+    assert ranks == [x.rank for x in expected.levels]
+    assert cards.first.locator(".picture svg .piece").count() == 10
+
+    level = expected.levels[1]
+    cards.nth(1).locator("button.play").click()
+    page.wait_for_selector("#board svg .piece")
+    assert page.inner_text("#distance-now") == str(level.distance)
+    closer = page.locator("#move-list button.closer")
+    assert closer.count() == sum(m.closer for m in klotski.moves(level.position)) > 0
+    closer.first.click()
+    page.wait_for_function(MOVES_MADE, arg=1)
+    assert page.inner_text("#distance-now") == str(level.distance - 1)
+    page.click("#undo")
+    page.wait_for_function(MOVES_MADE, arg=0)
+    assert page.inner_text("#distance-now") == str(level.distance)
+    losing = page.locator("#move-list button.loses")
+    assert losing.count() == sum(not m.solvable for m in klotski.moves(level.position))
+
+    page.click(".tab[data-tab=levels]")
+    cards.nth(2).locator("button.add").click()
+    cards.nth(0).locator("button.add").click()
+    page.click(".tab[data-tab=pack]")
+    assert page.locator("#pack-list li").count() == 2 and page.inner_text("#curve-title") == "Distance curve"
+    with page.expect_download() as download:
+        page.click("#download-json")
+    assert download.value.suggested_filename == "klotski-pack.json"
+    pack = json.loads(Path(download.value.path()).read_text())
+    assert pack["format"] == "curator-sliding-pack/1"
+    assert [x["rank"] for x in pack["levels"]] == [expected.levels[2].rank, expected.levels[0].rank]

@@ -105,6 +105,54 @@ def test_filters_count_what_they_select(klotski):
         klotski.show(5)
 
 
+def test_selection_counts_once_and_caps(klotski):
+    chosen = klotski.selection(distance=(30, 40), unique=True, sample=4, seed=2)
+    assert chosen.matched == klotski.count(distance=(30, 40), unique=True) > 4
+    assert chosen.levels == klotski.select(distance=(30, 40), unique=True, sample=4, seed=2)
+    assert len(chosen.levels) == 4 and all(level.unique for level in chosen.levels)
+    hardest = klotski.count(hardest=True)
+    assert len(klotski.selection(hardest=True, cap=hardest).levels) == hardest
+    with pytest.raises(SelectionError, match=f"{hardest:,} levels match; at most 10 "):
+        klotski.selection(hardest=True, cap=10)
+    assert len(klotski.selection(hardest=True, limit=10, cap=10).levels) == 10
+
+
+def test_moves_know_where_they_lead(klotski):
+    puzzle = klotski.puzzle
+    start = klotski.solve(puzzle.draw(puzzle.start))
+    moves = klotski.moves(start.position)
+    assert [m.position for m in moves] == [m.child for m in puzzle.moves(start.position)]
+    cells = puzzle.board.cells
+    for move, plain in zip(moves, puzzle.moves(start.position)):
+        level = klotski.solve(move.position)
+        assert move.distance == level.distance and move.solvable
+        assert move.closer == (move.distance == start.distance - 1)
+        assert (move.source, move.target) == (cells[plain.source], cells[plain.target])
+        assert move.text == move_text(puzzle, start.position, move.position)
+        assert move.text.startswith(move.piece + " ")
+    closer = [m for m in moves if m.closer]
+    assert closer and start.solution[0] in {m.text for m in closer}
+    assert klotski.moves(puzzle.draw(start.position)) == moves  # a drawing names it too
+    # A position that cannot be solved: its moves lead to others that cannot.
+    lost = klotski.solve(puzzle.unrank(int(np.flatnonzero(klotski.distances == 0xFFFE)[0])))
+    assert lost.distance is None
+    assert all(not m.solvable and not m.closer for m in klotski.moves(lost.position))
+
+
+def test_a_move_is_found_by_its_cells(klotski):
+    puzzle = klotski.puzzle
+    first = klotski.moves(puzzle.start)[0]
+    assert klotski.move(puzzle.start, first.source, first.target) == first
+    assert klotski.move(puzzle.draw(puzzle.start), list(first.source), list(first.target)) == first
+    with pytest.raises(SelectionError, match="move 0,0 -> 0,1: not a legal move here"):
+        klotski.move(puzzle.start, (0, 0), (0, 1))
+    with pytest.raises(SelectionError, match="cell 9,9 is not on the board"):
+        klotski.move(puzzle.start, (0, 0), (9, 9))
+    for bad in [((0,),) * len(puzzle.groups), puzzle.start[:-1], (("a",),), 7]:
+        with pytest.raises(SelectionError, match="not a position of klotski"):
+            klotski.moves(bad)
+
+
 def test_exports(klotski, tmp_path):
     levels = klotski.select(hardest=True, limit=3)
     (pack,) = klotski.export(levels, tmp_path / "pack.json")

@@ -431,7 +431,8 @@ def _selected(results: Results, options: dict) -> tuple[list, int | None]:
     positions matched."""
     if isinstance(results, SlidingResults):
         keywords = _sliding_keywords(results.directory, options)
-        return results.select(**keywords, **_choice(options)), results.count(**keywords)
+        chosen = results.selection(**keywords, **_choice(options))
+        return chosen.levels, chosen.matched
     for name in ("cluster", "hardest"):
         if options.get(name):
             held = "a distance table" if isinstance(results, DistanceResults) else "layered results"

@@ -21,7 +21,7 @@ from curator.common.files import Verification
 from curator.common.keywords import Naming, at_least, span
 from curator.export import write
 from curator.export.sliding import WRITERS
-from curator.sliding.puzzle import Position, SlidingPuzzle
+from curator.sliding.puzzle import Cell, Position, SlidingPuzzle
 from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions
 from curator.sliding.store import TABLES, SlidingStore
 from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
@@ -78,6 +78,40 @@ class SlidingLevel:
         from curator.picture import block_picture, svg_text
 
         return svg_text(block_picture(self.puzzle, self.position, f"#{self.rank}, distance {self.distance}"))
+
+
+@dataclass(frozen=True)
+class SlidingMove:
+    """One legal move of a position and where it leads (see `SlidingResults.moves`)."""
+
+    piece: str
+    """The letter of the piece that moves."""
+    source: Cell
+    """Its anchor cell (first cell in row-major order) before the move, as (row, col)."""
+    target: Cell
+    """Its anchor cell after the move."""
+    cost: int
+    """What the move adds to a solution's length in the puzzle's metric."""
+    position: Position
+    """The position the move leads to."""
+    distance: int | None
+    """The distance of that position; None if it cannot be solved."""
+    closer: bool
+    """The move starts a shortest solution: its distance plus its cost is the one before."""
+    text: str
+    """The move as solutions write it: 'V 2,0 -> 3,0'."""
+
+    @property
+    def solvable(self) -> bool:
+        return self.distance is not None
+
+
+@dataclass(frozen=True)
+class SlidingSelection:
+    """The levels `select` returns, and how many positions passed the filters."""
+
+    levels: list[SlidingLevel]
+    matched: int
 
 
 class SlidingResults:
@@ -177,18 +211,34 @@ class SlidingResults:
         connected set that is left (its farthest position, smallest rank on ties). `sample`
         draws that many at random (`seed`), `limit` keeps the first.
         """
+        return self.selection(distance, unique, all_moves, cluster, hardest, sample, seed, limit,
+                              **others).levels
+
+    def selection(self, distance: int | tuple[int, int] | None = None, unique: bool = False,
+                  all_moves: bool = False, cluster: int | tuple[int, int] | None = None,
+                  hardest: bool = False, sample: int | None = None, seed: int | None = None,
+                  limit: int | None = None, cap: int | None = None, **others: Any) -> SlidingSelection:
+        """The levels `select` returns and the number of positions the filters kept. With
+        `cap`, more than that many levels to return (after `sample` and `limit`) is a
+        SelectionError, raised before any solution is walked."""
         self._refuse(others)
         if seed is not None and sample is None:
             raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
         sample = at_least(sample, 1, self._name("sample"))
         limit = at_least(limit, 1, self._name("limit"))
         seed = at_least(seed, 0, self._name("seed"))
+        cap = at_least(cap, 1, self._name("cap"))
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
+        matched = len(ranks)
+        keep = min(matched, sample or matched, limit or matched)
+        if cap is not None and keep > cap:
+            raise SelectionError(f"{keep:,} levels match; at most {cap:,} are returned at once "
+                                 f"(add {self._name('limit')} N or {self._name('sample')} N)")
         if sample is not None and sample < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed or 0).choice(len(ranks), sample, replace=False))]
         if limit is not None:
             ranks = ranks[:limit]
-        return self._levels(ranks)
+        return SlidingSelection(self._levels(ranks), matched)
 
     def _refuse(self, others: dict[str, Any]) -> None:
         if others:
@@ -236,10 +286,59 @@ class SlidingResults:
 
     # -- single positions ----------------------------------------------------------------------
 
-    def solve(self, board: str) -> SlidingLevel:
+    def position(self, board: str | Position) -> Position:
+        """The position `board` names: a drawing (as `solve` takes it) or the groups' anchor
+        cells (as `SlidingLevel.position` holds them); SelectionError if it is not one of
+        this puzzle's positions."""
+        if isinstance(board, str):
+            return self.puzzle.parse(board, self._name("board"))
+        try:
+            position = tuple(tuple(int(a) for a in anchors) for anchors in board)
+        except (TypeError, ValueError):
+            position = None
+        if position is None or self.puzzle.cover(position) is None:
+            raise SelectionError(f"{self._name('board')}: not a position of {self.puzzle.name} "
+                                 "(pieces overlap, leave the board or are missing)")
+        return position
+
+    def distance(self, board: str | Position) -> int | None:
+        """The stored distance of a position to the goal; None if it cannot be solved."""
+        distance = int(self.distances[self.puzzle.rank(self.position(board))])
+        return None if distance >= UNSOLVABLE else distance
+
+    def moves(self, board: str | Position) -> list[SlidingMove]:
+        """Every legal move of a position (in the puzzle's move order) with the stored
+        distance of the position it leads to: which moves keep the level solvable, and which
+        bring it closer to the goal."""
+        position = self.position(board)
+        before = self.distance(position)
+        cells = self.puzzle.board.cells
+        out = []
+        for move in self.puzzle.moves(position):
+            after = self.distance(move.child)
+            closer = before is not None and after is not None and after + move.cost == before
+            letter = self.puzzle.groups[move.group].letter
+            out.append(SlidingMove(letter, cells[move.source], cells[move.target], move.cost, move.child,
+                                   after, closer, move_text(self.puzzle, position, move.child)))
+        return out
+
+    def move(self, board: str | Position, source: Cell, target: Cell) -> SlidingMove:
+        """The legal move of the piece anchored at `source` to the anchor `target` (cells as
+        (row, col)); SelectionError if there is none."""
+        wanted = (tuple(source), tuple(target))
+        for move in self.moves(board):
+            if (move.source, move.target) == wanted:
+                return move
+        (r0, c0), (r1, c1) = wanted
+        on_board = set(self.puzzle.board.cells)
+        where = next((f"cell {r},{c} is not on the board" for r, c in wanted if (r, c) not in on_board), None)
+        raise SelectionError(f"move {r0},{c0} -> {r1},{c1}: {where or 'not a legal move here'}")
+
+    def solve(self, board: str | Position) -> SlidingLevel:
         """The level of a drawn position (rows separated by line breaks or '/'), as `draw`
-        writes them: its distance, flags, connected set and a shortest solution."""
-        return self.show(self.puzzle.rank(self.puzzle.parse(board, self._name("board"))))
+        writes them, or of a position (see `position`): its distance, flags, connected set
+        and a shortest solution."""
+        return self.show(self.puzzle.rank(self.position(board)))
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> SlidingLevel:
         """The position with this rank."""

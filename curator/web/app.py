@@ -26,7 +26,9 @@ from curator.export.pack import PackCurve
 from curator.layered.results import LayeredResults
 from curator.level import Level
 from curator.options import parse_cells, parse_counts, parse_range
-from curator.picture import picture, svg_text
+from curator.picture import block_picture, picture, svg_text
+from curator.sliding.puzzle import Position, SlidingPuzzle
+from curator.sliding.results import SlidingLevel, SlidingResults
 from curator.web import models
 from curator.web.folders import Entry, Folders
 
@@ -87,10 +89,24 @@ def _entry(request: Request, folder: int) -> tuple[Folders, Entry]:
     return folders, entry
 
 
+HELD = {"layers": "layered results", "distance": "a distance table", "sliding": "sliding-block tables"}
+"""What a folder holds, by its results' kind, as error messages say it."""
+
+
 def _layered(results: Any, entry: Entry) -> LayeredResults:
+    if isinstance(results, SlidingResults):
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds sliding-block tables: their levels "
+                                 f"are under /api/folders/{entry.id}/sliding/")
     if not isinstance(results, LayeredResults):
         raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds a distance table: it has no levels "
                                  "to select or play here")
+    return results
+
+
+def _sliding(results: Any, entry: Entry) -> SlidingResults:
+    if not isinstance(results, SlidingResults):
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {HELD[results.kind]}, not "
+                                 "sliding-block tables")
     return results
 
 
@@ -112,17 +128,35 @@ def list_folders(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/folders/{folder}", response_model=models.FolderDetail)
 def folder_detail(request: Request, folder: int) -> dict[str, Any]:
-    """A folder's layer table (what `curator info` shows) and, for layered results, its board."""
+    """A folder's table (what `curator info` shows): layers of layered results, with the
+    board; positions per distance of a distance table; positions, unique and all-moves ones
+    per distance of sliding-block tables, with their counts and what it takes to draw and
+    play them."""
     folders, entry = _entry(request, folder)
     with folders.results(folder) as results:
         summary = results.summary()
-        detail = {**_folder(entry, results), "complete": summary["complete"], "layers": summary["layers"]}
-        if isinstance(results, LayeredResults):
+        layered = isinstance(results, LayeredResults)
+        detail = {**_folder(entry, results), "complete": summary["complete"],
+                  "layers": summary["layers"] if layered else results.layers}
+        if layered:
             puzzle = results.puzzle
             detail["board"] = {"grid": puzzle.board.grid, "cells": list(puzzle.board.cells),
                                "piece_types": list(puzzle.piece_types), "family": puzzle.rules.family,
                                "goal_pieces": puzzle.goal.pieces}
+        if isinstance(results, SlidingResults):
+            detail["figures"] = {key: summary.get(key) for key in models.SlidingFigures.model_fields}
+            detail["blocks"] = _blocks(results.puzzle)
         return detail
+
+
+def _blocks(puzzle: SlidingPuzzle) -> dict[str, Any]:
+    board = puzzle.board
+    return {"rows": board.rows, "cols": board.cols, "cells": list(board.cells),
+            "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
+                       for s in puzzle.shapes],
+            "goal_piece": puzzle.goal_letter, "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
+            "move": puzzle.move, "metric": puzzle.metric,
+            "start": None if puzzle.start is None else puzzle.draw(puzzle.start).replace("\n", "/")}
 
 
 # -- levels ---------------------------------------------------------------------------------
@@ -274,9 +308,7 @@ def pack(request: Request, folder: int, body: models.PackIn,
             target = Path(scratch) / f"pack.{format}"
             write(format, layered.puzzle, chosen, target, curve=curve)
             data = target.read_bytes()
-        name = re.sub(r"[^A-Za-z0-9._-]+", "-", layered.puzzle.name).strip("-") or "levels"
-    disposition = f'attachment; filename="{name}-pack.{format}"'
-    return Response(data, media_type=PACK_TYPES[format], headers={"Content-Disposition": disposition})
+        return _download(data, layered.puzzle.name, format)
 
 
 def _curve(curve: models.CurveIn | None, levels: Sequence[Level]) -> PackCurve | None:
@@ -292,3 +324,87 @@ def _curve(curve: models.CurveIn | None, levels: Sequence[Level]) -> PackCurve |
                                  "so it cannot stand in an arranged pack")
     return PackCurve(curve.name.value, curve.pool, tuple(curve.targets),
                      tuple(level.difficulty for level in levels))
+
+
+# -- sliding-block tables -------------------------------------------------------------------
+
+
+def _block_svg(puzzle: SlidingPuzzle, position: Position, prefix: str) -> str:
+    return svg_text(block_picture(puzzle, position), standalone=False, id_prefix=prefix)
+
+
+def _sliding_level(puzzle: SlidingPuzzle, level: SlidingLevel) -> dict[str, Any]:
+    return {**level.to_json(), "picture": _block_svg(puzzle, level.position, f"level{level.rank}")}
+
+
+@router.get("/folders/{folder}/sliding/levels", response_model=models.SlidingSelection)
+def sliding_levels(request: Request, folder: int,
+                   query: Annotated[models.SlidingQuery, Query()]) -> dict[str, Any]:
+    """Levels chosen as `curator select` chooses them on sliding-block tables: solvable,
+    unsolved positions passing the filters, farthest from the goal first, then by rank;
+    sampled, then limited. At most 200 levels in one request."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        sliding = _sliding(results, entry)
+        keywords: dict[str, Any] = {name: getattr(query, name) for name in ("unique", "all_moves", "hardest")}
+        for name in ("distance", "cluster"):
+            if getattr(query, name) is not None:
+                keywords[name] = parse_range(getattr(query, name), name, "20..40")
+        chosen = sliding.selection(**keywords, sample=query.sample, seed=query.seed, limit=query.limit,
+                                   cap=models.MAX_LEVELS)
+        return {"puzzle": sliding.puzzle.name, "matched": chosen.matched,
+                "levels": [_sliding_level(sliding.puzzle, level) for level in chosen.levels]}
+
+
+def _sliding_report(results: SlidingResults, position: Position) -> dict[str, Any]:
+    level = results.solve(position)
+    moves = [{"piece": m.piece, "from": m.source, "to": m.target, "text": m.text, "cost": m.cost,
+              "distance": m.distance, "closer": m.closer, "solvable": m.solvable}
+             for m in results.moves(position)]
+    return {**level.to_json(), "goal": results.puzzle.is_goal(position), "solvable": level.solvable,
+            "moves": moves, "picture": _block_svg(results.puzzle, position, "board")}
+
+
+@router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport)
+def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dict[str, Any]:
+    """Where a drawn position stands: its distance to the goal (null if it cannot be
+    solved), flags, connected set, a shortest solution, whether the goal is reached, and
+    every legal move with the distance it leads to."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        sliding = _sliding(results, entry)
+        return _sliding_report(sliding, sliding.position(body.board))
+
+
+@router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport)
+def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dict[str, Any]:
+    """Play one move (a piece's anchor cell before and after): the report of the position it
+    leads to; 422 if it is not legal."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        sliding = _sliding(results, entry)
+        move = sliding.move(body.board, body.move.from_, body.move.to)
+        return _sliding_report(sliding, move.position)
+
+
+@router.post("/folders/{folder}/sliding/pack", response_class=Response, responses={200: {"content": {
+    "application/json": {}, "text/html": {}}, "description": "The pack as a file to download."}})
+def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
+                 format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
+    """The levels of these ranks, in order, as a sliding-block level pack (format
+    curator-sliding-pack/1, docs/level-pack.md) or an HTML gallery, to download."""
+    folders, entry = _entry(request, folder)
+    with folders.results(folder) as results:
+        sliding = _sliding(results, entry)
+        chosen = [sliding.show(rank) for rank in body.ranks]
+        with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
+            (target,) = sliding.export(chosen, Path(scratch) / f"pack.{format}", format)
+            data = target.read_bytes()
+        return _download(data, sliding.puzzle.name, format)
+
+
+def _download(data: bytes, puzzle: str, suffix: str) -> Response:
+    """A pack's bytes as a download named after the puzzle."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", puzzle).strip("-") or "levels"
+    disposition = f'attachment; filename="{name}-pack.{suffix}"'
+    return Response(data, media_type=PACK_TYPES[suffix], headers={"Content-Disposition": disposition})

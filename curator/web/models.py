@@ -26,6 +26,8 @@ MAX_POOL = 20_000
 POOL = 1_000
 """Candidate levels an arrangement rates unless told otherwise (a request of a few seconds)."""
 MAX_SEED = 2**63 - 1
+MAX_DRAWING = 1_000
+"""Most characters of a board drawing (a 64-cell board inside its walls takes far fewer)."""
 
 CurveName = Enum("CurveName", {name: name for name in CURVES}, type=str)  # type: ignore[misc]
 """A named curve of `curator.arrange.CURVES` (the workspace takes no curve files)."""
@@ -44,8 +46,9 @@ class Folder(BaseModel):
     id: int
     name: str
     """The folder's name (made unique with a suffix when two share one)."""
-    kind: Literal["layers", "distances"]
-    """Layered results (levels to select and play) or a permutation puzzle's distance table."""
+    kind: Literal["layers", "distance", "sliding"]
+    """Layered results (levels to select and play), a permutation puzzle's distance table, or
+    a sliding-block puzzle's tables (levels under `/api/folders/{id}/sliding/`)."""
     puzzle: str
     title: str
 
@@ -57,7 +60,7 @@ class LayerRow(BaseModel):
     pieces: int | None = None
     """Pieces of the layer's positions (layered results)."""
     distance: int | None = None
-    """Distance from the solved state (distance tables)."""
+    """Distance from the solved state (distance tables), or to the goal (sliding blocks)."""
     solvable: int | None = None
     unique: int | None = None
     all_moves: int | None = None
@@ -78,12 +81,61 @@ class BoardShape(BaseModel):
     goal_pieces: int
 
 
+class SlidingFigures(BaseModel):
+    """The counts of a sliding-block folder (what `curator info` shows); null while the
+    analysis is not finished."""
+
+    ranks: int | None
+    """Ranks of the tables: placements of the pieces group by group, some overlapping."""
+    invalid: int | None
+    """Ranks that are not positions (pieces overlap or leave the board)."""
+    positions: int | None
+    solvable: int | None
+    unsolvable: int | None
+    max_distance: int | None
+    clusters: int | None
+    """Connected sets: positions joined by moves, in either direction."""
+    largest_cluster: int | None
+
+
+class BlockPiece(BaseModel):
+    """A kind of piece of a sliding-block puzzle, named by the letter that draws it."""
+
+    letter: str
+    cells: list[Cell]
+    """Its shape: cells relative to its anchor, its first cell in row-major order."""
+    count: int
+    along: Literal["any", "row", "column"]
+    """The line a piece keeps, if any."""
+
+
+class BlockBoard(BaseModel):
+    """What a client needs to draw and play a sliding-block puzzle: the board's box and cells,
+    the pieces, the goal, the move rule and metric, and the file's start if it draws one."""
+
+    rows: int
+    cols: int
+    cells: list[Cell]
+    """The cells of the board in order (`data-cell` of a picture is an index into this list);
+    the rest of the rows x cols box is wall."""
+    pieces: list[BlockPiece]
+    goal_piece: str
+    goal_cells: list[Cell]
+    move: str
+    metric: str
+    start: str | None
+    """The file's start, rows joined by '/' (as a drawing is posted to `sliding/position`)."""
+
+
 class FolderDetail(Folder):
-    """A folder with its layer table, and the board for layered results."""
+    """A folder with its table (layers, or positions per distance), the board for layered
+    results, and the counts and board of sliding-block tables."""
 
     complete: bool
     layers: list[LayerRow]
     board: BoardShape | None = None
+    figures: SlidingFigures | None = None
+    blocks: BlockBoard | None = None
 
 
 class Move(BaseModel):
@@ -231,3 +283,90 @@ class ArrangeQuery(LevelFilters):
     pool: int = Field(POOL, ge=1, le=MAX_POOL, description="Candidate levels drawn and rated.")
     seed: int = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
     canonical: bool = Field(True, description="Always true: a pack keeps one level per class.")
+
+
+# -- sliding-block tables ------------------------------------------------------------------
+
+
+class SlidingQuery(BaseModel):
+    """The options of `curator select` on sliding-block tables, as query parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    distance: str | None = Field(None, max_length=40, description="Distances to the goal, e.g. 60..90.")
+    unique: bool = Field(False, description="Only levels with exactly one shortest solution.")
+    all_moves: bool = Field(False, description="Only levels where every move keeps them solvable.")
+    cluster: str | None = Field(None, max_length=40, description="Size of its connected set, A..B.")
+    hardest: bool = Field(False, description="One level per connected set: its farthest from the goal.")
+    sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
+    limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
+
+
+class SlidingLevelOut(BaseModel):
+    """A level as `curator select --json` prints it on sliding-block tables, with its picture."""
+
+    rank: int
+    board: list[str]
+    """The drawing, one string per row: letters for pieces, '.' empty, '#' wall."""
+    distance: int | None
+    """Moves to the goal in the puzzle's metric; null if it cannot be solved."""
+    unique: bool
+    all_moves: bool
+    cluster: int
+    """Positions in its connected set."""
+    solution: list[str]
+    """One shortest solution, moves written 'V 2,0 -> 3,0' (letter, anchor before and after)."""
+    picture: str
+    """The position as SVG markup (pieces' labels carry data-cell, their anchor's index)."""
+
+
+class SlidingSelection(BaseModel):
+    """The levels a selection returns and how many positions matched its filters."""
+
+    puzzle: str
+    matched: int
+    levels: list[SlidingLevelOut]
+
+
+class BoardIn(BaseModel):
+    """A position of a sliding-block puzzle, drawn as `draw` writes it."""
+
+    board: str = Field(min_length=1, max_length=MAX_DRAWING,
+                       description="Rows joined by '/' (or line breaks), e.g. VSSV/VSSV/VHHV/VNNV/N..N.")
+
+
+class BoardMoveIn(BoardIn):
+    """A drawn position and a move to play from it: a piece's anchor cell before and after."""
+
+    move: Move
+
+
+class SlidingMoveOut(Move):
+    """A legal move: the piece, its anchor before (`from`) and after (`to`), and where it leads."""
+
+    piece: str
+    text: str
+    """The move as solutions write it: 'V 2,0 -> 3,0'."""
+    cost: int
+    """What it adds to a solution's length in the puzzle's metric."""
+    distance: int | None
+    """The distance of the position it leads to; null if that cannot be solved."""
+    closer: bool
+    """It starts a shortest solution (its distance plus its cost is the one before)."""
+    solvable: bool
+
+
+class SlidingReport(SlidingLevelOut):
+    """Where a drawn position stands for a player, and what each legal move does."""
+
+    goal: bool
+    """The goal is reached: the level is solved."""
+    solvable: bool
+    moves: list[SlidingMoveOut]
+
+
+class SlidingPackIn(BaseModel):
+    """The ranks of a pack's levels, in order (as levels and reports give them)."""
+
+    ranks: list[StrictInt] = Field(min_length=1, max_length=MAX_PACK)

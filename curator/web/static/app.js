@@ -1,5 +1,7 @@
 // The workspace page: layer tables, level search, play with hints, and pack building,
-// all through the JSON API under /api/ (see /openapi.json).
+// all through the JSON API under /api/ (see /openapi.json). Sliding-block tables have their
+// own level search, play (legal moves as buttons with the distance each leads to) and packs,
+// under /api/folders/{id}/sliding/.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -9,8 +11,8 @@ const state = {
   folder: null,       // the FolderDetail shown
   cellIndex: {},      // "row,col" -> cell index
   levels: [],         // the levels last found
-  play: null,         // {level, start, history: [report], selected, hint}
-  pack: {folder: null, items: [], curve: null},  // curve: {name, pool, targets} of an arranged pack
+  play: null,         // {folder, kind, level, history: [report], selected, hint}
+  pack: {folder: null, kind: null, items: [], curve: null},  // curve: {name, pool, targets} of an arranged pack
 };
 
 // -- talking to the API -------------------------------------------------------------------
@@ -61,6 +63,16 @@ function svgEl(tag, attributes = {}) {
 const pictureUrl = (folder, position) => `/api/folders/${folder}/picture?position=${position.join(",")}`;
 const cellText = (cell) => `${cell[0]},${cell[1]}`;
 const figure = (value, digits = 2) => (value === null || value === undefined ? "-" : Number(value).toFixed(digits));
+const count = (value) => (value === null || value === undefined ? "-" : Number(value).toLocaleString("en"));
+const plural = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
+const levelName = (level) => (level.layer ? `${level.layer} #${level.rank}` : `#${level.rank}`);
+
+function svgBox(markup, attributes = {}) {
+  // A picture the API sends as SVG markup (sliding-block levels), in a box of its own.
+  const box = el("div", {class: "picture", ...attributes});
+  box.innerHTML = markup;
+  return box;
+}
 
 // -- tabs and folders ---------------------------------------------------------------------
 
@@ -78,17 +90,37 @@ async function loadFolders() {
   if (folders.length) await openFolder(folders[0].id);
 }
 
+const KIND_NAMES = {layers: "layers", distance: "distance table", sliding: "sliding-block tables"};
+
 async function openFolder(id) {
   const folder = await getJson(`/api/folders/${id}`);
   state.folder = folder;
   state.cellIndex = {};
-  (folder.board ? folder.board.cells : []).forEach((cell, i) => { state.cellIndex[cellText(cell)] = i; });
-  $("#puzzle-title").textContent = `${folder.title}: ${folder.kind === "layers" ? "layers" : "distance table"}` +
+  const cells = folder.board ? folder.board.cells : folder.blocks ? folder.blocks.cells : [];
+  cells.forEach((cell, i) => { state.cellIndex[cellText(cell)] = i; });
+  $("#puzzle-title").textContent = `${folder.title}: ${KIND_NAMES[folder.kind]}` +
     `${folder.complete ? "" : " (incomplete)"}`;
   document.body.classList.toggle("typed", Boolean(folder.board && folder.board.piece_types.length > 1));
+  document.body.classList.toggle("sliding", folder.kind === "sliding");
+  document.body.classList.toggle("distances", folder.kind === "distance");
+  $("#figures").textContent = figuresText(folder);
   showLayers(folder);
   $("#level-list").replaceChildren();
   $("#matched").textContent = "";
+  if (state.play && state.play.folder !== folder.id) clearPlay();
+  if (folder.blocks) $("#load-board [name=board]").value = folder.blocks.start || "";
+  const tab = document.querySelector(".tab.active");
+  if (folder.kind === "distance" && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
+}
+
+function figuresText(folder) {
+  const f = folder.figures;
+  if (!f) return "";
+  const blocks = folder.blocks;
+  return `${count(f.positions)} positions (${count(f.invalid)} of ${count(f.ranks)} ranks are not positions), ` +
+    `${count(f.solvable)} solvable, ${count(f.unsolvable)} not; farthest ${count(f.max_distance)} from the goal; ` +
+    `${count(f.clusters)} connected sets, the largest of ${count(f.largest_cluster)}; ` +
+    `${blocks.move} moves, ${blocks.metric} metric; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
 }
 
 // -- the layer table and its chart --------------------------------------------------------
@@ -105,35 +137,51 @@ function byPieces(layers) {
   return [...rows.values()].sort((a, b) => a.pieces - b.pieces);
 }
 
+const COLUMNS = {
+  // The layer table's columns by the folder's kind: [field, heading].
+  layers: [["pieces", "pieces"], ["positions", "positions"], ["solvable", "solvable"], ["unique", "unique"],
+           ["all_moves", "all moves"]],
+  distance: [["distance", "distance"], ["positions", "positions"]],
+  sliding: [["distance", "distance"], ["positions", "positions"], ["unique", "unique"], ["all_moves", "all moves"]],
+};
+const SERIES = [["solvable", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]];
+const KIND_SERIES = {layers: SERIES, distance: [["positions", "#2f7d32"]],
+                     sliding: [["positions", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]]};
+
 function showLayers(folder) {
-  const rows = byPieces(folder.layers);
+  const columns = COLUMNS[folder.kind];
+  const rows = folder.kind === "layers" ? byPieces(folder.layers) : folder.layers;
+  $("#layer-table thead").replaceChildren(el("tr", {}, ...columns.map(([, heading]) => el("th", {}, heading))));
   const body = $("#layer-table tbody");
   body.replaceChildren(...rows.map((row) => el("tr", {},
-    ...[row.pieces, row.positions, row.solvable, row.unique, row.all_moves]
-      .map((value) => el("td", {}, Number(value).toLocaleString("en"))))));
-  $("#chart").replaceChildren(countChart(rows));
+    ...columns.map(([name]) => el("td", {}, count(row[name]))))));
+  const key = columns[0][0];
+  $("#chart").replaceChildren(countChart(rows, KIND_SERIES[folder.kind], key));
 }
 
-const SERIES = [["solvable", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]];
-
-function countChart(rows) {
-  // Grouped bars per piece count on a log scale (counts span many powers of ten).
+function countChart(rows, series = SERIES, key = "pieces") {
+  // Grouped bars per piece count (or distance) on a log scale (counts span many powers of ten).
   const width = 520, height = 240, left = 44, bottom = 28, top = 24;
   const svg = svgEl("svg", {viewBox: `0 0 ${width} ${height}`, class: "counts", role: "img"});
-  const most = Math.max(1, ...rows.flatMap((row) => SERIES.map(([name]) => row[name])));
+  const most = Math.max(1, ...rows.flatMap((row) => series.map(([name]) => row[name] || 0)));
   const scale = (value) => (value > 0 ? Math.log10(value + 1) / Math.log10(most + 1) : 0);
   const slot = (width - left) / Math.max(1, rows.length);
-  const bar = Math.max(2, (slot - 4) / SERIES.length);
+  const gap = slot > 8 ? 2 : 0;
+  const bar = Math.max(slot > 8 ? 2 : 0.5, (slot - 2 * gap) / series.length);
+  const every = Math.ceil(rows.length / 24);  // label at most about 24 rows
+  const noun = key === "pieces" ? "pieces" : "from the goal";
   rows.forEach((row, i) => {
-    SERIES.forEach(([name, colour], j) => {
-      const h = scale(row[name]) * (height - top - bottom);
-      const rect = svgEl("rect", {x: left + i * slot + 2 + j * bar, y: height - bottom - h, width: bar - 1,
-                                  height: h, fill: colour, "data-series": name, "data-pieces": row.pieces});
-      rect.append(Object.assign(svgEl("title"), {textContent: `${row.pieces} pieces: ${row[name]} ${name}`}));
+    series.forEach(([name, colour], j) => {
+      const h = scale(row[name] || 0) * (height - top - bottom);
+      const rect = svgEl("rect", {x: left + i * slot + gap + j * bar, y: height - bottom - h,
+                                  width: Math.max(0.5, bar - (gap ? 1 : 0)), height: h, fill: colour,
+                                  "data-series": name, [`data-${key}`]: row[key]});
+      rect.append(Object.assign(svgEl("title"), {textContent: `${row[key]} ${noun}: ${row[name]} ${name}`}));
       svg.append(rect);
     });
+    if (i % every) return;
     const label = svgEl("text", {x: left + (i + 0.5) * slot, y: height - 10, "text-anchor": "middle"});
-    label.textContent = row.pieces;
+    label.textContent = row[key];
     svg.append(label);
   });
   for (const power of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].filter((p) => 10 ** p <= most)) {
@@ -143,7 +191,7 @@ function countChart(rows) {
     tick.textContent = power < 3 ? String(10 ** power) : `1e${power}`;
     svg.append(tick);
   }
-  SERIES.forEach(([name, colour], j) => {
+  series.forEach(([name, colour], j) => {
     svg.append(svgEl("rect", {x: left + 8 + j * 110, y: 6, width: 12, height: 12, fill: colour}));
     const text = svgEl("text", {x: left + 24 + j * 110, y: 16});
     text.textContent = name.replace("_", " ");
@@ -190,12 +238,38 @@ function levelCard(folder, level) {
       el("span", {class: "buttons"}, play, add)));
 }
 
+async function findSlidingLevels(event) {
+  event.preventDefault();
+  const query = filterQuery($("#sliding-filters"));
+  const found = await getJson(`/api/folders/${state.folder.id}/sliding/levels?${query}`);
+  state.levels = found.levels;
+  $("#matched").textContent = `${plural(found.levels.length, "level")} of ${found.matched.toLocaleString("en")} matching`;
+  $("#level-list").replaceChildren(...found.levels.map((level) => slidingCard(state.folder.id, level)));
+}
+
+function slidingCard(folder, level) {
+  const start = () => guarded(() => startSlidingPlay(level.board.join("/"), level));
+  const play = el("button", {type: "button", class: "play"}, "Play");
+  play.addEventListener("click", start);
+  const add = el("button", {type: "button", class: "add"}, "Add to pack");
+  add.addEventListener("click", () => addToPack(folder, level));
+  const picture = svgBox(level.picture, {title: "Play this level"});
+  picture.addEventListener("click", start);
+  const flags = [level.unique ? "unique" : "", level.all_moves ? "all moves" : ""].filter(Boolean);
+  return el("figure", {class: "level", "data-rank": level.rank, "data-distance": level.distance}, picture,
+    el("figcaption", {},
+      el("strong", {}, `#${level.rank}`),
+      el("span", {}, `distance ${level.distance}` + (flags.length ? `, ${flags.join(", ")}` : "")),
+      el("span", {}, `connected set of ${count(level.cluster)}`),
+      el("span", {class: "buttons"}, play, add)));
+}
+
 // -- playing ------------------------------------------------------------------------------
 
 async function startPlay(level) {
   const report = await (await postJson(`/api/folders/${state.folder.id}/position`,
                                         {position: level.position})).json();
-  state.play = {folder: state.folder.id, level, history: [report], selected: null,
+  state.play = {folder: state.folder.id, kind: "layers", level, history: [report], selected: null,
                 hint: state.play ? state.play.hint : false};
   $("#play-title").textContent = `${level.layer} #${level.rank}: ${level.pieces} pieces, ` +
     `difficulty ${figure(level.difficulty)}`;
@@ -222,6 +296,7 @@ function mark(top, cell, name) {
 }
 
 function drawPlay() {
+  if (state.play.kind === "sliding") { drawSlidingPlay(); return; }
   const play = state.play;
   const report = current();
   const board = $("#board");
@@ -258,7 +333,7 @@ function statusText(report) {
 async function clickBoard(event) {
   const play = state.play;
   const node = event.target.closest("[data-cell]");
-  if (!play || !node || current().goal) return;
+  if (!play || play.kind !== "layers" || !node || current().goal) return;
   const cell = Number(node.dataset.cell);
   const chosen = play.selected === null ? [] : movesFrom(play.selected)
     .filter((move) => state.cellIndex[cellText(move.to)] === cell);
@@ -295,6 +370,90 @@ function toggleHint() {
   drawPlay();
 }
 
+function clearPlay() {
+  state.play = null;
+  $("#board").replaceChildren();
+  $("#play-title").textContent = "Pick a level to play";
+  for (const id of ["#status", "#moves-made", "#distance-now"]) $(id).textContent = "";
+  $("#move-list").replaceChildren();
+  $("#solved").hidden = true;
+}
+
+// -- playing sliding blocks: every legal move a button, with the distance it leads to --------
+
+async function startSlidingPlay(board, level = null) {
+  const folder = state.folder.id;
+  const report = await (await postJson(`/api/folders/${folder}/sliding/position`, {board})).json();
+  state.play = {folder, kind: "sliding", level: level || report, history: [report], selected: null, hint: false};
+  $("#play-title").textContent = `#${report.rank}: ` +
+    (report.distance === null ? "not solvable" : `distance ${report.distance}`) +
+    `, connected set of ${count(report.cluster)}`;
+  showTab("play");
+  drawPlay();
+}
+
+const MOVE_KINDS = [["closer", "one step closer"], ["keeps", "keeps it solvable"], ["loses", "loses it"]];
+const moveKind = (move) => (move.closer ? "closer" : move.solvable ? "keeps" : "loses");
+
+function drawSlidingPlay() {
+  const play = state.play;
+  const report = current();
+  $("#board").innerHTML = report.picture;
+  const distance = $("#distance-now");
+  distance.textContent = report.distance === null ? "not solvable" : String(report.distance);
+  distance.dataset.distance = report.distance === null ? "" : report.distance;
+  const moves = play.history.length - 1;
+  const first = play.history[0].distance;
+  $("#moves-made").textContent = `${moves} move${moves === 1 ? "" : "s"} played` +
+    (first === null ? "" : `; the level started ${first} from the goal`);
+  $("#status").textContent = slidingStatus(report);
+  $("#status").className = report.goal || report.solvable ? "good" : "bad";
+  $("#solved").hidden = !report.goal;
+  $("#solved-moves").textContent = `in ${moves} move${moves === 1 ? "" : "s"}`;
+  const order = (move) => MOVE_KINDS.findIndex(([kind]) => kind === moveKind(move));
+  const listed = report.goal ? [] : report.moves.map((move, i) => [move, i])
+    .sort(([a, i], [b, j]) => order(a) - order(b) || i - j);
+  $("#move-list").replaceChildren(...listed.map(([move]) => el("li", {}, moveButton(move))));
+}
+
+function moveButton(move) {
+  const kind = moveKind(move);
+  const after = move.distance === null ? "lost" : `→ ${move.distance}`;
+  const button = el("button", {type: "button", class: kind, "data-from": cellText(move.from),
+                               "data-to": cellText(move.to), "data-distance": move.distance ?? "",
+                               title: `${move.text}: ${MOVE_KINDS.find(([k]) => k === kind)[1]}`},
+    move.text, el("small", {}, after));
+  const piece = () => $(`#board .piece[data-cell="${state.cellIndex[cellText(move.from)]}"]`);
+  button.addEventListener("mouseenter", () => { const node = piece(); if (node) node.classList.add("pointed"); });
+  button.addEventListener("mouseleave", () => { const node = piece(); if (node) node.classList.remove("pointed"); });
+  button.addEventListener("click", () => guarded(() => playSlidingMove(move)));
+  return button;
+}
+
+function slidingStatus(report) {
+  if (report.goal) return "Solved: the goal is reached.";
+  if (!report.solvable) return "Not solvable any more: no move brings it back. Undo or reset.";
+  const closer = report.moves.filter((m) => m.closer).length;
+  return `Solvable in ${report.distance} (${report.unique ? "one shortest solution" : "several shortest solutions"}` +
+    `): ${closer} of ${plural(report.moves.length, "move")} bring it closer.`;
+}
+
+async function playSlidingMove(move) {
+  const play = state.play;
+  const board = current().board.join("/");
+  const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`,
+                                        {board, move: {from: move.from, to: move.to}})).json();
+  play.history.push(report);
+  drawPlay();
+}
+
+async function loadBoard(event) {
+  event.preventDefault();
+  const board = $("#load-board [name=board]").value.trim();
+  if (!board) throw new Error("Draw a position first: its rows joined by '/'.");
+  await startSlidingPlay(board);
+}
+
 // -- the pack -----------------------------------------------------------------------------
 
 function addToPack(folder, level) {
@@ -304,9 +463,10 @@ function addToPack(folder, level) {
     return;
   }
   pack.folder = folder;
+  pack.kind = state.folder.kind;
   pack.items.push(level);
   pack.curve = null;
-  say(`Added ${level.layer} #${level.rank}: the pack holds ${pack.items.length} levels.`);
+  say(`Added ${levelName(level)}: the pack holds ${pack.items.length} levels.`);
   drawPack();
 }
 
@@ -326,7 +486,8 @@ function removeItem(i) {
 }
 
 function drawPack() {
-  const {folder, items, curve} = state.pack;
+  const {folder, kind, items, curve} = state.pack;
+  const sliding = kind === "sliding";
   $("#pack-count").textContent = items.length;
   $("#pack-list").replaceChildren(...items.map((level, i) => {
     const buttons = [["up", "↑", () => moveItem(i, -1)], ["down", "↓", () => moveItem(i, 1)],
@@ -335,12 +496,19 @@ function drawPack() {
       button.addEventListener("click", action);
       return button;
     });
+    if (sliding) {
+      return el("li", {"data-rank": level.rank}, svgBox(level.picture),
+        el("span", {}, `#${level.rank}, distance ${level.distance === null ? "-" : level.distance}`),
+        el("span", {class: "buttons"}, ...buttons));
+    }
     return el("li", {"data-rank": level.rank},
       el("img", {src: pictureUrl(folder, level.position), alt: `${level.layer} #${level.rank}`}),
       el("span", {}, `${level.layer} #${level.rank}, difficulty ${figure(level.difficulty)}`),
       el("span", {class: "buttons"}, ...buttons));
   }));
-  $("#curve").replaceChildren(curveChart(items.map((level) => level.difficulty), curve ? curve.targets : []));
+  $("#curve-title").textContent = sliding ? "Distance curve" : "Difficulty curve";
+  const values = items.map((level) => (sliding ? level.distance : level.difficulty));
+  $("#curve").replaceChildren(curveChart(values, curve ? curve.targets : []));
 }
 
 function curveChart(values, targets) {
@@ -380,9 +548,15 @@ function curveChart(values, targets) {
 async function download(format) {
   const {folder, items, curve} = state.pack;
   if (!items.length) throw new Error("The pack is empty: add levels first.");
-  const body = {positions: items.map((level) => level.position)};
-  if (curve) body.curve = curve;
-  const response = await postJson(`/api/folders/${folder}/pack?format=${format}`, body);
+  let response;
+  if (state.pack.kind === "sliding") {
+    response = await postJson(`/api/folders/${folder}/sliding/pack?format=${format}`,
+                              {ranks: items.map((level) => level.rank)});
+  } else {
+    const body = {positions: items.map((level) => level.position)};
+    if (curve) body.curve = curve;
+    response = await postJson(`/api/folders/${folder}/pack?format=${format}`, body);
+  }
   const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
   const link = el("a", {href: URL.createObjectURL(await response.blob()),
                         download: name ? name[1] : `pack.${format}`});
@@ -408,7 +582,7 @@ async function arrangePack(event) {
   } finally {
     $("#arrange-go").disabled = false;
   }
-  state.pack = {folder, items: found.levels,
+  state.pack = {folder, kind: "layers", items: found.levels,
                 curve: {name: found.curve, pool: found.pool, targets: found.levels.map((level) => level.target)}};
   say(`Arranged ${found.levels.length} levels along ${found.curve} from a pool of ` +
       `${found.pool.toLocaleString("en")}.`);
@@ -421,6 +595,8 @@ function wire() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
   $("#folder").addEventListener("change", (e) => guarded(() => openFolder(Number(e.target.value))));
   $("#filters").addEventListener("submit", (e) => guarded(() => findLevels(e)));
+  $("#sliding-filters").addEventListener("submit", (e) => guarded(() => findSlidingLevels(e)));
+  $("#load-board").addEventListener("submit", (e) => guarded(() => loadBoard(e)));
   $("#board").addEventListener("click", (e) => guarded(() => clickBoard(e)));
   $("#hint").addEventListener("click", toggleHint);
   $("#undo").addEventListener("click", undo);
