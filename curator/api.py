@@ -59,17 +59,9 @@ def load(path: str | Path) -> Puzzle | PermutationPuzzle | SlidingPuzzle:
     >>> curator.load("puzzles/triangle.toml").board.size
     15
     """
-    if permutation_file(path):
+    if is_permutation_file(path):
         return load_permutation_puzzle(path)
     return load_sliding_puzzle(path) if is_sliding_file(path) else load_puzzle(path)
-
-
-def permutation_file(path: str | Path) -> bool:
-    """Whether `path` is a permutation puzzle's file (its [rules] family says so)."""
-    try:
-        return is_permutation_file(path)
-    except RecursionError:  # too deeply nested to parse: load_puzzle reports it
-        return False
 
 
 def analyze(

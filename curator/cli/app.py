@@ -25,7 +25,6 @@ from curator.api import (
     Results,
     analyze,
     load,
-    permutation_file,
     results_class,
     sweep_depth,
     thread_count,
@@ -33,7 +32,7 @@ from curator.api import (
 from curator.cli import render
 from curator.common.errors import PuzzleError, SelectionError, StoreError
 from curator.common.resources import bytes_text
-from curator.distance.puzzle import PermutationPuzzle
+from curator.distance.puzzle import PermutationPuzzle, is_permutation_file
 from curator.distance.results import DistanceResults
 from curator.export import FORMATS, ExportError
 from curator.layered.analysis import estimate
@@ -153,7 +152,7 @@ def analyze_command(
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
     threads = thread_count(workers, option_name)
-    if permutation_file(puzzle_file):
+    if is_permutation_file(puzzle_file):
         if scheduler:
             raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a permutation puzzle")
         if max_pieces is not None:

@@ -33,6 +33,18 @@ def read_toml(text: str, source: str) -> dict:
         raise PuzzleError(source, "toml", "arrays or tables are nested too deeply") from None
 
 
+def rules_family(path: str | Path) -> str | None:
+    """The `[rules] family` a TOML file names, or None if it cannot be read or names none
+    (the file's own reader then says what is wrong)."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return None
+    rules = data.get("rules")
+    family = rules.get("family") if isinstance(rules, dict) else None
+    return family if isinstance(family, str) else None
+
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """Puzzle names: plain, so that output/<name> always stays inside output/."""
 

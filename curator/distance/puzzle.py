@@ -10,7 +10,6 @@ import hashlib
 import itertools
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from curator.common.ranking import (
     unrank_orientation,
     unrank_permutation,
 )
-from curator.common.reading import TableReader, read_text, read_toml
+from curator.common.reading import TableReader, read_text, read_toml, rules_family
 
 FAMILY = "permutation"
 METRICS = ("quarter", "half")
@@ -191,12 +190,7 @@ class PermutationPuzzle:
 
 def is_permutation_file(path: str | Path) -> bool:
     """Whether `path` is a TOML file whose [rules] family is `permutation`."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
-    rules = data.get("rules")
-    return isinstance(rules, dict) and rules.get("family") == FAMILY
+    return rules_family(path) == FAMILY
 
 
 def load_permutation_puzzle(path: str | Path) -> PermutationPuzzle:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.ranking import rank_combination, unrank_combination
-from curator.common.reading import TableReader, read_text, read_toml
+from curator.common.reading import TableReader, read_text, read_toml, rules_family
 
 FAMILY = "slide"
 MOVES = ("step", "line", "until_blocked")
@@ -293,12 +292,7 @@ class SlidingPuzzle:
 
 def is_sliding_file(path: str | Path) -> bool:
     """Whether `path` is a TOML file whose [rules] family is `slide`."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        return False
-    rules = data.get("rules")
-    return isinstance(rules, dict) and rules.get("family") == FAMILY
+    return rules_family(path) == FAMILY
 
 
 def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
