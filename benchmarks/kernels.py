@@ -1,8 +1,10 @@
 """Fast kernels against the general ones they replace, in one process on the same layer.
 
-    python3 benchmarks/kernels.py                # Solitaire Chess 8-10, English 11, 13, 16, French 13
+    python3 benchmarks/kernels.py                # Solitaire Chess 8-10, English 11, 13, 16, French 13,
+                                                 # Fling! 7, 8
     python3 benchmarks/kernels.py --quick        # fewer words per layer
     python3 benchmarks/kernels.py --against REV  # also the fast kernels of REV's sweep.py
+    python3 benchmarks/kernels.py --only fling.toml  # the layers of one puzzle file
 
 The layers below are random bits (a quarter solvable), so no lower layer has to be swept
 first; the kernels must give the same bits. The words timed are spread over the layer in 8
@@ -47,6 +49,8 @@ CASES = [
     ("peg.toml", 13, "masks"),
     ("peg.toml", 16, "masks"),
     ("french.toml", 13, "masks"),
+    ("fling.toml", 7, "masks"),
+    ("fling.toml", 8, "masks"),
 ]
 WINDOWS = 8
 
@@ -128,6 +132,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timings per window and kernel")
     parser.add_argument("--against", metavar="REV", help="also time the fast kernels of REV's sweep.py")
     parser.add_argument("--json", type=Path, help="where to write the figures")
+    parser.add_argument("--only", metavar="FILE", help="only this puzzle file's layers (fling.toml)")
     args = parser.parse_args()
     numba.set_num_threads(args.threads)
     words = 20_000 if args.quick else 150_000
@@ -138,6 +143,8 @@ def main() -> None:
         if args.against:
             older, report["against"] = sweep_at(args.against, Path(directory))
         for name, pieces, general in CASES:
+            if args.only and name != args.only:
+                continue
             case = measure(name, pieces, general, words, args.repeats, older)
             report["layers"].append(case)
             rate = {kind: case[f"{kind}_positions_per_second"] / 1e6

@@ -118,6 +118,77 @@ def _binary_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
             mask = next_colex_mask(mask)
 
 
+LINE_BITS = 12
+"""Longest line the line kernel tabulates (2**12 occupancy patterns); longer ones fall back
+to the general kernel."""
+
+
+class LineMoves:
+    """Move tables for families whose moves stay on one line (`Rules.line_segments`).
+
+    Every move changes only cells of one segment, and which moves a segment allows and what
+    they do depends only on which of its cells are occupied: the children of a position are
+    the union over segments of the children of the segment's pieces alone. So the moves of
+    every occupancy pattern p of every segment s are tabulated once, by the family's own
+    `children` on the position holding only those pieces: the masks the move flips are
+    flips[start[s, p]:start[s, p + 1]], `cells[s]` the segment's cells and pattern p their
+    occupancy packed into the lowest bits, cells in increasing order.
+    """
+
+    def __init__(self, rules: Rules, segments: list[int]) -> None:
+        segments = [s for s in segments if s.bit_count() > 1]  # no move needs one cell only
+        self.width = max((s.bit_count() for s in segments), default=0)
+        if self.width > LINE_BITS:
+            raise ValueError(f"segments of {self.width} cells are too long to tabulate")
+        self.cells = np.array(segments, dtype=np.uint64)
+        self.start = np.zeros((len(segments), (1 << self.width) + 1), dtype=np.int64)
+        tables = rules.tables()
+        masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+        moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        flips: list[int] = []
+        for i, segment in enumerate(segments):
+            where = [c for c in range(64) if segment >> c & 1]
+            for p in range(1 << self.width):
+                self.start[i, p] = len(flips)
+                if p >> len(where):
+                    continue
+                mask = sum(1 << c for b, c in enumerate(where) if p >> b & 1)
+                count = rules.children(np.uint64(mask), tables, masks, moves)
+                for j in range(count):
+                    flip = int(masks[j]) ^ mask
+                    if flip & ~segment:
+                        raise ValueError(f"a move leaves the segment {segment:#x}")
+                    flips.append(flip)
+            self.start[i, -1] = len(flips)
+        self.flips = np.array(flips, dtype=np.uint64)
+
+    def args(self) -> tuple:
+        return (self.cells, self.start, self.flips)
+
+
+@kernel
+def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    """Positions lo..hi-1 of a family whose moves stay on one line: per segment, the
+    segment's occupancy picks its moves' flips from the table (see `LineMoves`)."""
+    cells, start, flips, n, k, solvable, unique, step_once = args
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    packed = np.empty(cells.shape[0], dtype=np.uint64)  # where a segment's pattern goes
+    for s in range(cells.shape[0]):
+        packed[s] = _filled(bit_count(cells[s]))
+    mask = unrank_colex_mask(lo, n, k)
+    for r in range(lo, hi):
+        count = 0
+        for s in range(cells.shape[0]):
+            p = np.int64(gather(mask, cells[s], packed[s]))
+            for j in range(start[s, p], start[s, p + 1]):
+                ranks[count] = rank_colex_mask(mask ^ flips[j])
+                count += 1
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        _record(r, base, s, u, a, out_s, out_u, out_a)
+        if r + 1 < hi:
+            mask = next_colex_mask(mask)
+
+
 LOW_BITS = 16
 """Cells below which the split-rank kernel reads a child's rank from a table (2**16 entries)."""
 RUN_BITS = 7
@@ -603,6 +674,13 @@ def _split_run(args, size, first_word, last_word, out_s, out_u, out_a):
 
 
 @kernel(parallel=True)
+def _lines_run(args, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _lines_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
+
+
+@kernel(parallel=True)
 def _goal_run(args, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
@@ -668,6 +746,16 @@ def _patterns_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
     return build(_split_run, gather=fast_gather()), (args,)
 
 
+def _lines_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
+    segments = rules.line_segments()
+    if max((s.bit_count() for s in segments), default=0) > LINE_BITS:
+        return _masks_kernel(rules, layer, below, step_once)
+    lines = LineMoves(rules, segments)
+    (child,) = below
+    args = (*lines.args(), layer.cells, layer.pieces, child.solvable, child.unique, step_once)
+    return build(_lines_run, gather=fast_gather()), (args,)
+
+
 def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
     """What typed kernels need to rank a child from its parent's type ordering, and the
     tier below's solvable and unique words."""
@@ -695,6 +783,7 @@ def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
 KERNELS = {
     "masks": (False, _masks_kernel),
     "patterns": (False, _patterns_kernel),
+    "lines": (False, _lines_kernel),
     "boards": (True, _boards_kernel),
     "captures": (True, _captures_kernel),
 }
