@@ -812,6 +812,16 @@ def test_line_kernel_equals_general_kernel_on_other_boards(art, pieces):
     assert_kernels_agree(puzzle, list(pieces), seed=len(art), fast="lines")
 
 
+@pytest.mark.parametrize("low_bits", [0, 1, 4, 7, 12, 25])
+def test_line_kernel_equals_general_kernel_with_other_blocks(monkeypatch, low_bits):
+    # Blocks of every position alone (0) up to one block for the whole layer (25).
+    monkeypatch.setattr(sweep, "LINE_LOW_BITS", low_bits)
+    assert_kernels_agree(Case("fling", FLING_HOLES, "fling").puzzle(), [2, 5, 11, 19], seed=low_bits,
+                         fast="lines")
+    assert_kernels_agree(Case("fling", RECT_4x4, "fling").puzzle(), list(range(2, 17)),
+                         seed=low_bits + 100, first_word=3, fast="lines")
+
+
 def test_line_kernel_with_byte_gather_equals_general_kernel(monkeypatch):
     monkeypatch.setattr(sweep, "fast_gather", lambda: gather_bytes)
     assert_kernels_agree(Case("fling", FLING_HOLES, "fling").puzzle(), [3, 9, 15], seed=8, fast="lines")
