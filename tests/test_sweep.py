@@ -843,6 +843,14 @@ def test_line_kernel_falls_back_on_long_lines(monkeypatch):
     assert_kernels_agree(puzzle, [2, 8, 15], seed=10, fast="lines")
 
 
+def test_line_moves_keep_a_child_once():
+    # o.o: either ball flung at the other leaves one ball in the middle.
+    puzzle = Case("fling", "...", "fling").puzzle()
+    assert [kid for _, kid in puzzle.rules.moves_from((1, 0, 1))] == [(0, 1, 0), (0, 1, 0)]
+    lines = sweep.LineMoves(puzzle.rules, puzzle.rules.line_segments())
+    assert lines.flips[lines.start[0, 0b101]:lines.start[0, 0b110]].tolist() == [0b111]
+
+
 def test_line_moves_reject_a_move_off_its_segment():
     puzzle = Case("fling", RECT_4x4, "fling").puzzle()
     with pytest.raises(ValueError, match="leaves the segment"):

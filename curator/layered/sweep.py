@@ -134,9 +134,10 @@ class LineMoves:
     they do depends only on which of its cells are occupied: the children of a position are
     the union over segments of the children of the segment's pieces alone. So the moves of
     every occupancy pattern p of every segment s are tabulated once, by the family's own
-    `children` on the position holding only those pieces: the masks the move flips are
+    `children` on the position holding only those pieces: the masks the moves flip are
     flips[start[s, p]:start[s, p + 1]], `cells[s]` the segment's cells and pattern p their
-    occupancy packed into the lowest bits, cells in increasing order.
+    occupancy packed into the lowest bits, cells in increasing order. Moves giving the same
+    child (the same flip) are kept once, so a pattern's flips give distinct children.
     """
 
     def __init__(self, rules: Rules, segments: list[int]) -> None:
@@ -158,8 +159,7 @@ class LineMoves:
                     continue
                 mask = sum(1 << c for b, c in enumerate(where) if p >> b & 1)
                 count = rules.children(np.uint64(mask), tables, masks, moves)
-                for j in range(count):
-                    flip = int(masks[j]) ^ mask
+                for flip in dict.fromkeys(int(masks[j]) ^ mask for j in range(count)):
                     if flip & ~segment:
                         raise ValueError(f"a move leaves the segment {segment:#x}")
                     flips.append(flip)
@@ -170,6 +170,32 @@ class LineMoves:
         return (self.cells, self.start, self.flips)
 
 
+@numba.njit(cache=True, inline="always")
+def _fixed_words(at, count, offset, solvable, unique):
+    """The running words (see `_add`) of the children by the per-block flips of 64
+    positions from rank `at`: position at + i's children are at + i + offset[j]."""
+    some = two = single = np.uint64(0)
+    every = ~np.uint64(0)
+    for j in range(count):
+        child = at + offset[j]
+        s = _bits_from(solvable, child)
+        some, two, single = _add(some, two, single, s, _bits_from(unique, child))
+        every &= s
+    return some, two, single, every
+
+
+@numba.njit(cache=True, inline="always")
+def _fixed_part(part, end, count, offset, solvable, unique):
+    """`_fixed_words` for positions part..end-1 of one word and one block, at their bits of
+    the word: some, two, single, failed (a child not solvable) and has (a child at all)."""
+    select = ~np.uint64(0) >> np.uint64(64 - (end - part))
+    shift = np.uint64(part & 63)
+    some, two, single, every = _fixed_words(part, count, offset, solvable, unique)
+    has = select if count > 0 else np.uint64(0)
+    return ((some & select) << shift, (two & select) << shift, (single & select) << shift,
+            (~every & select) << shift, has << shift)
+
+
 @kernel
 def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
     """Positions lo..hi-1 of a family whose moves stay on one line: per segment, the
@@ -177,9 +203,13 @@ def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
 
     Positions sharing their cells from `low_bits` on (a block) are consecutive ranks, ordered
     by the colex rank of their low cells, and segments with no low cell look the same
-    throughout a block: their children are found once per block, and a child by such a
-    flip keeps the position's low cells, so its rank is the position's plus a per-block
-    offset. Only segments with low cells are looked up and ranked per position.
+    throughout a block: their flips are found once per block, and a child by such a flip
+    keeps the position's low cells, so its rank is the position's plus a per-block offset.
+    Their children's bits are read 64 positions at a time into the words some (a child
+    solvable), two, single and every (see `_add`), for each part of a word in one block;
+    the segments with low cells are looked up and ranked per position, and the two halves
+    are joined per word. Flips of one segment pattern are distinct (`LineMoves`) and flips
+    of different segments differ, so children of the two halves are distinct.
     """
     cells, start, flips, low_bits, n, k, solvable, unique, step_once = args
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -198,11 +228,26 @@ def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
         else:
             high[nh] = s
             nh += 1
+    zero = np.uint64(0)
+    ones = ~zero
+    once = ones if step_once else zero
     mask = unrank_colex_mask(lo, n, k)
     upper = ~np.uint64(0)  # no block yet
     fixed = 0
+    part = lo  # the first position of the word's part in the current block
+    # The word's words of the per-block flips (see `_fixed_part`), and its per-position
+    # bits of the others: some child solvable, exactly one solvable and it unique, some
+    # child not solvable, a child at all.
+    some_h = two_h = single_h = failed_h = has_h = zero
+    some_l = unique_l = failed_l = has_l = zero
     for r in range(lo, hi):
-        if mask & ~low_select != upper:
+        changed = mask & ~low_select != upper
+        if changed and r > part:
+            some, two, single, failed, has = _fixed_part(part, r, fixed, offset, solvable, unique)
+            some_h, two_h, single_h, failed_h, has_h = (
+                some_h | some, two_h | two, single_h | single, failed_h | failed, has_h | has)
+            part = r
+        if changed:
             upper = mask & ~low_select
             filled = _filled(k - np.int64(bit_count(upper)))
             first = rank_colex_mask(upper | filled)
@@ -213,17 +258,32 @@ def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
                 for j in range(start[s, p], start[s, p + 1]):
                     offset[fixed] = rank_colex_mask((upper ^ flips[j]) | filled) - first
                     fixed += 1
-        for j in range(fixed):
-            ranks[j] = r + offset[j]
-        count = fixed
+        count = 0
         for i in range(nl):
             s = low[i]
             p = np.int64(gather(mask, cells[s], packed[s]))
             for j in range(start[s, p], start[s, p + 1]):
                 ranks[count] = rank_colex_mask(mask ^ flips[j])
                 count += 1
-        s, u, a = _classify(ranks, count, solvable, unique, step_once)
-        _record(r, base, s, u, a, out_s, out_u, out_a)
+        s, u, a = _classify(ranks, count, solvable, unique, False)
+        bit = np.uint64(r & 63)
+        some_l |= np.uint64(s) << bit
+        unique_l |= np.uint64(u) << bit
+        failed_l |= np.uint64(count > 0 and not a) << bit
+        has_l |= np.uint64(count > 0) << bit
+        if (r + 1) & 63 == 0 or r + 1 == hi:
+            some, two, single, failed, has = _fixed_part(part, r + 1, fixed, offset, solvable, unique)
+            some_h, two_h, single_h, failed_h, has_h = (
+                some_h | some, two_h | two, single_h | single, failed_h | failed, has_h | has)
+            part = r + 1
+            word = (r >> 6) - base
+            some = some_h | some_l
+            one_h = some_h & ~two_h & single_h & ~some_l
+            out_s[word] = some
+            out_u[word] = some & (once | one_h | (unique_l & ~some_h))
+            out_a[word] = ~(failed_h | failed_l) & (has_h | has_l)
+            some_h = two_h = single_h = failed_h = has_h = zero
+            some_l = unique_l = failed_l = has_l = zero
         if r + 1 < hi:
             mask = next_colex_mask(mask)
 
