@@ -14,8 +14,9 @@ positions per second of each kernel and their ratios, and writes the figures as 
 benchmarks/results/ (or --json PATH).
 
 --against loads curator/layered/sweep.py as of a git revision beside this tree's (the rest
-of the package is this tree's, so it must still import) and times its fast kernel too:
-the ratio of a kernel against the one it replaced, in one process.
+of the package is this tree's, so it must still import) and times its fast kernel too (its
+general one for a family it had no fast kernel for): the ratio of a kernel against the one
+it replaced, in one process.
 """
 
 from __future__ import annotations
@@ -96,7 +97,10 @@ def measure(name: str, pieces: int, general_kernel: str, words: int, repeats: in
     sweeps = {"fast": sweep.LayerSweep(puzzle, layer, below),
               "general": sweep.LayerSweep(puzzle, layer, below, general_kernel)}
     if older is not None:
-        sweeps["older"] = older.LayerSweep(puzzle, layer, below)
+        # The kernel REV ran for the family: the general one if REV had no fast one yet.
+        kind = puzzle.rules.sweep_kernel
+        sweeps["older"] = older.LayerSweep(puzzle, layer, below,
+                                           kind if kind in older.KERNELS else general_kernel)
     for each in sweeps.values():
         each.compute(0, 1)  # compile outside the timing
     span = max(min(words, layer.words) // WINDOWS, 1)
