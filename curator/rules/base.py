@@ -17,8 +17,8 @@ A family names the sweep kernel it runs on (`sweep_kernel`): the general ones, "
 (one kind of piece) and "boards" (typed pieces), only call `children`; the fast ones read a
 description the family gives, `mask_moves` for "patterns" (moves are fixed cell patterns),
 `line_segments` for "lines" (moves stay on one row or column) and `captures` for "captures"
-(every move is a capture). `children` stays the reference the
-fast kernels are tested against.
+(every move is a capture). `children` stays the reference the fast kernels are tested
+against.
 
 A family also says how positions relate to each other: `symmetries` (board symmetries the
 rules respect) and `translation_margin` (whether moving every piece by one vector gives an
