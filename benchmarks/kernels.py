@@ -1,8 +1,10 @@
 """Fast kernels against the general ones they replace, in one process on the same layer.
 
-    python3 benchmarks/kernels.py                # Solitaire Chess 8-10, English 11, 13, 16, French 13
+    python3 benchmarks/kernels.py                # Solitaire Chess 8-10, English 11, 13, 16, French 13,
+                                                 # Fling! 7, 8
     python3 benchmarks/kernels.py --quick        # fewer words per layer
     python3 benchmarks/kernels.py --against REV  # also the fast kernels of REV's sweep.py
+    python3 benchmarks/kernels.py --only fling.toml  # the layers of one puzzle file
 
 The layers below are random bits (a quarter solvable), so no lower layer has to be swept
 first; the kernels must give the same bits. The words timed are spread over the layer in 8
@@ -12,8 +14,9 @@ positions per second of each kernel and their ratios, and writes the figures as 
 benchmarks/results/ (or --json PATH).
 
 --against loads curator/layered/sweep.py as of a git revision beside this tree's (the rest
-of the package is this tree's, so it must still import) and times its fast kernel too:
-the ratio of a kernel against the one it replaced, in one process.
+of the package is this tree's, so it must still import) and times its fast kernel too (its
+general one for a family it had no fast kernel for): the ratio of a kernel against the one
+it replaced, in one process.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ CASES = [
     ("peg.toml", 13, "masks"),
     ("peg.toml", 16, "masks"),
     ("french.toml", 13, "masks"),
+    ("fling.toml", 7, "masks"),
+    ("fling.toml", 8, "masks"),
 ]
 WINDOWS = 8
 
@@ -92,7 +97,10 @@ def measure(name: str, pieces: int, general_kernel: str, words: int, repeats: in
     sweeps = {"fast": sweep.LayerSweep(puzzle, layer, below),
               "general": sweep.LayerSweep(puzzle, layer, below, general_kernel)}
     if older is not None:
-        sweeps["older"] = older.LayerSweep(puzzle, layer, below)
+        # The kernel REV ran for the family: the general one if REV had no fast one yet.
+        kind = puzzle.rules.sweep_kernel
+        sweeps["older"] = older.LayerSweep(puzzle, layer, below,
+                                           kind if kind in older.KERNELS else general_kernel)
     for each in sweeps.values():
         each.compute(0, 1)  # compile outside the timing
     span = max(min(words, layer.words) // WINDOWS, 1)
@@ -128,6 +136,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timings per window and kernel")
     parser.add_argument("--against", metavar="REV", help="also time the fast kernels of REV's sweep.py")
     parser.add_argument("--json", type=Path, help="where to write the figures")
+    parser.add_argument("--only", metavar="FILE", help="only this puzzle file's layers (fling.toml)")
     args = parser.parse_args()
     numba.set_num_threads(args.threads)
     words = 20_000 if args.quick else 150_000
@@ -138,6 +147,8 @@ def main() -> None:
         if args.against:
             older, report["against"] = sweep_at(args.against, Path(directory))
         for name, pieces, general in CASES:
+            if args.only and name != args.only:
+                continue
             case = measure(name, pieces, general, words, args.repeats, older)
             report["layers"].append(case)
             rate = {kind: case[f"{kind}_positions_per_second"] / 1e6

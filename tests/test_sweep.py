@@ -701,10 +701,11 @@ def kernel_bits(puzzle: Puzzle, layer: Layer, below: LayerBits, kind: str, step_
     return out
 
 
-def assert_kernels_agree(puzzle: Puzzle, pieces: list[int], seed: int, first_word: int = 0) -> int:
-    """The split-rank kernel gives the general kernel's words on every layer of `pieces`,
-    for step_once both ways and children a quarter, half and three quarters solvable.
-    Returns how many positions were compared."""
+def assert_kernels_agree(puzzle: Puzzle, pieces: list[int], seed: int, first_word: int = 0,
+                         fast: str = "patterns") -> int:
+    """The fast kernel (the split-rank one unless told) gives the general kernel's words on
+    every layer of `pieces`, for step_once both ways and children a quarter, half and three
+    quarters solvable. Returns how many positions were compared."""
     rng = np.random.default_rng(seed)
     space = StateSpace(puzzle)
     compared = 0
@@ -716,7 +717,7 @@ def assert_kernels_agree(puzzle: Puzzle, pieces: list[int], seed: int, first_wor
             for step_once in (False, True):
                 first = min(first_word, layer.words - 1)
                 want = kernel_bits(puzzle, layer, below, "masks", step_once, first)
-                got = kernel_bits(puzzle, layer, below, "patterns", step_once, first)
+                got = kernel_bits(puzzle, layer, below, fast, step_once, first)
                 for name, w, g in zip(PROPERTIES, want, got, strict=True):
                     assert np.array_equal(w, g), (
                         f"{puzzle.name} k={k} density {density} step_once {step_once}: {name} "
@@ -771,26 +772,6 @@ def test_split_kernel_with_byte_gather_equals_general_kernel(monkeypatch):
     assert_kernels_agree(Case("octagon", OCTAGON, "jump").puzzle(), list(range(1, 13)), seed=4)
 
 
-def test_split_kernel_threads_do_not_change_a_bit():
-    if _threads() < 2:
-        pytest.skip("needs numba to allow 2 threads")
-    puzzle = Case("english", ENGLISH, "jump").puzzle()
-    (layer,) = StateSpace(puzzle).layers_with(6)
-    (child_layer,) = StateSpace(puzzle).layers_with(5)
-    below = random_child_bits(child_layer, np.random.default_rng(5), 0.5)
-    assert layer.words > 8 * sweep.CHUNK_WORDS  # several chunks per thread
-    runs = {}
-    before = numba.get_num_threads()
-    try:
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            runs[threads] = kernel_bits(puzzle, layer, below, "patterns", False)
-    finally:
-        numba.set_num_threads(before)
-    for name, one, two in zip(PROPERTIES, runs[1], runs[2], strict=True):
-        assert np.array_equal(one, two), f"{name} differs between 1 and 2 threads"
-
-
 def test_split_moves_drop_repeated_moves():
     puzzle = Case("english", ENGLISH, "jump").puzzle()
     moves = puzzle.rules.mask_moves()
@@ -800,3 +781,99 @@ def test_split_moves_drop_repeated_moves():
         assert np.array_equal(x, y)
     with pytest.raises(ValueError, match="do not fit in a word"):
         sweep.SplitMoves(moves, puzzle.board.size, run_bits=8)
+
+
+# --------------------------------------------------------------------------------------------
+# The line kernel (Fling!) against the general kernel, on random bits below
+# --------------------------------------------------------------------------------------------
+
+FLING_7X8 = (PUZZLES / "fling.toml").read_text().split('"""')[1].strip("\n")
+FLING_HOLES = "..#..\n.....\n...#.\n#....\n..."
+
+
+def test_line_kernel_equals_general_kernel_on_the_fling_board():
+    puzzle = Case("fling", FLING_7X8, "fling").puzzle()
+    assert puzzle.rules.sweep_kernel == "lines"
+    assert assert_kernels_agree(puzzle, [2, 3, 4, 53, 54, 55, 56], seed=6, fast="lines") > 6 * 367290
+
+
+def test_line_kernel_equals_general_kernel_from_a_later_word():
+    puzzle = Case("fling", FLING_7X8, "fling").puzzle()
+    assert_kernels_agree(puzzle, [5], seed=7, first_word=58000, fast="lines")
+
+
+@pytest.mark.parametrize(("art", "pieces"), [
+    (FLING_HOLES, range(2, 21)),  # segments cut by holes, and rows of two lengths
+    (".........", range(2, 10)),  # one segment of 9 cells
+    ("\n".join(["........"] * 8), [2, 3, 61, 62, 63, 64]),  # bit 63 is a cell
+], ids=["holes", "1x9", "8x8"])
+def test_line_kernel_equals_general_kernel_on_other_boards(art, pieces):
+    puzzle = Case("fling", art, "fling").puzzle()
+    assert_kernels_agree(puzzle, list(pieces), seed=len(art), fast="lines")
+
+
+@pytest.mark.parametrize("low_bits", [0, 1, 4, 7, 12, 25])
+def test_line_kernel_equals_general_kernel_with_other_blocks(monkeypatch, low_bits):
+    # Blocks of every position alone (0) up to one block for the whole layer (25).
+    monkeypatch.setattr(sweep, "LINE_LOW_BITS", low_bits)
+    assert_kernels_agree(Case("fling", FLING_HOLES, "fling").puzzle(), [2, 5, 11, 19], seed=low_bits,
+                         fast="lines")
+    assert_kernels_agree(Case("fling", RECT_4x4, "fling").puzzle(), list(range(2, 17)),
+                         seed=low_bits + 100, first_word=3, fast="lines")
+
+
+def test_line_kernel_with_byte_gather_equals_general_kernel(monkeypatch):
+    monkeypatch.setattr(sweep, "fast_gather", lambda: gather_bytes)
+    assert_kernels_agree(Case("fling", FLING_HOLES, "fling").puzzle(), [3, 9, 15], seed=8, fast="lines")
+
+
+def test_line_kernel_falls_back_on_long_lines(monkeypatch):
+    puzzle = Case("fling", RECT_4x4, "fling").puzzle()
+    (layer,) = StateSpace(puzzle).layers_with(5)
+    (child_layer,) = StateSpace(puzzle).layers_with(4)
+    below = random_child_bits(child_layer, np.random.default_rng(9), 0.5)
+
+    def driver():
+        return sweep.KERNELS["lines"][1](puzzle.rules, layer, [below], False)[0]
+
+    general = sweep.KERNELS["masks"][1](puzzle.rules, layer, [below], False)[0]
+    assert driver() is not general
+    monkeypatch.setattr(sweep, "LINE_BITS", 3)
+    assert driver() is general
+    assert_kernels_agree(puzzle, [2, 8, 15], seed=10, fast="lines")
+
+
+def test_line_moves_keep_a_child_once():
+    # o.o: either ball flung at the other leaves one ball in the middle.
+    puzzle = Case("fling", "...", "fling").puzzle()
+    assert [kid for _, kid in puzzle.rules.moves_from((1, 0, 1))] == [(0, 1, 0), (0, 1, 0)]
+    lines = sweep.LineMoves(puzzle.rules, puzzle.rules.line_segments())
+    assert lines.flips[lines.start[0, 0b101]:lines.start[0, 0b110]].tolist() == [0b111]
+
+
+def test_line_moves_reject_a_move_off_its_segment():
+    puzzle = Case("fling", RECT_4x4, "fling").puzzle()
+    with pytest.raises(ValueError, match="leaves the segment"):
+        sweep.LineMoves(puzzle.rules, [0b1111, 0b0101])  # cells 0 and 2: a ball stops on 1
+
+
+@pytest.mark.parametrize("kind", ["patterns", "lines"])
+def test_fast_kernels_threads_do_not_change_a_bit(kind):
+    if _threads() < 2:
+        pytest.skip("needs numba to allow 2 threads")
+    board, family, pieces = (ENGLISH, "jump", 6) if kind == "patterns" else (FLING_7X8, "fling", 5)
+    puzzle = Case(kind, board, family).puzzle()
+    (layer,) = StateSpace(puzzle).layers_with(pieces)
+    (child_layer,) = StateSpace(puzzle).layers_with(pieces - 1)
+    below = random_child_bits(child_layer, np.random.default_rng(5), 0.5)
+    assert layer.words > 8 * sweep.CHUNK_WORDS  # several chunks per thread
+    runs = {}
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            runs[threads] = kernel_bits(puzzle, layer, below, kind, True)
+    finally:
+        numba.set_num_threads(before)
+    for name, one, two in zip(PROPERTIES, runs[1], runs[2], strict=True):
+        assert np.array_equal(one, two), f"{name} differs between 1 and 2 threads"

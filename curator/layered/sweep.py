@@ -118,6 +118,176 @@ def _binary_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
             mask = next_colex_mask(mask)
 
 
+LINE_BITS = 12
+"""Longest line the line kernel tabulates (2**12 occupancy patterns); longer ones fall back
+to the general kernel."""
+LINE_LOW_BITS = 14
+"""Cells below which the line kernel looks moves up per position; segments above them are
+looked up once per block of positions sharing those cells. On the 9-ball layer of Fling!
+7x8 (rows of 7) 14 measured best, 7 and 21 a few per cent slower."""
+
+
+class LineMoves:
+    """Move tables for families whose moves stay on one line (`Rules.line_segments`).
+
+    Every move changes only cells of one segment, and which moves a segment allows and what
+    they do depends only on which of its cells are occupied: the children of a position are
+    the union over segments of the children of the segment's pieces alone. So the moves of
+    every occupancy pattern p of every segment s are tabulated once, by the family's own
+    `children` on the position holding only those pieces: the masks the moves flip are
+    flips[start[s, p]:start[s, p + 1]], `cells[s]` the segment's cells and pattern p their
+    occupancy packed into the lowest bits, cells in increasing order. Moves giving the same
+    child (the same flip) are kept once, so a pattern's flips give distinct children.
+    """
+
+    def __init__(self, rules: Rules, segments: list[int]) -> None:
+        segments = [s for s in segments if s.bit_count() > 1]  # no move needs one cell only
+        self.width = max((s.bit_count() for s in segments), default=0)
+        if self.width > LINE_BITS:
+            raise ValueError(f"segments of {self.width} cells are too long to tabulate")
+        self.cells = np.array(segments, dtype=np.uint64)
+        self.start = np.zeros((len(segments), (1 << self.width) + 1), dtype=np.int64)
+        tables = rules.tables()
+        masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+        moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        flips: list[int] = []
+        for i, segment in enumerate(segments):
+            where = [c for c in range(64) if segment >> c & 1]
+            for p in range(1 << self.width):
+                self.start[i, p] = len(flips)
+                if p >> len(where):
+                    continue
+                mask = sum(1 << c for b, c in enumerate(where) if p >> b & 1)
+                count = rules.children(np.uint64(mask), tables, masks, moves)
+                for flip in dict.fromkeys(int(masks[j]) ^ mask for j in range(count)):
+                    if flip & ~segment:
+                        raise ValueError(f"a move leaves the segment {segment:#x}")
+                    flips.append(flip)
+            self.start[i, -1] = len(flips)
+        self.flips = np.array(flips, dtype=np.uint64)
+
+    def args(self) -> tuple:
+        return (self.cells, self.start, self.flips)
+
+
+@numba.njit(cache=True, inline="always")
+def _fixed_words(at, count, offset, solvable, unique):
+    """The running words (see `_add`) of the children by the per-block flips of 64
+    positions from rank `at`: position at + i's children are at + i + offset[j]."""
+    some = two = single = np.uint64(0)
+    every = ~np.uint64(0)
+    for j in range(count):
+        child = at + offset[j]
+        s = _bits_from(solvable, child)
+        some, two, single = _add(some, two, single, s, _bits_from(unique, child))
+        every &= s
+    return some, two, single, every
+
+
+@numba.njit(cache=True, inline="always")
+def _fixed_part(part, end, count, offset, solvable, unique):
+    """`_fixed_words` for positions part..end-1 of one word and one block, at their bits of
+    the word: some, two, single, failed (a child not solvable) and has (a child at all)."""
+    select = ~np.uint64(0) >> np.uint64(64 - (end - part))
+    shift = np.uint64(part & 63)
+    some, two, single, every = _fixed_words(part, count, offset, solvable, unique)
+    has = select if count > 0 else np.uint64(0)
+    return ((some & select) << shift, (two & select) << shift, (single & select) << shift,
+            (~every & select) << shift, has << shift)
+
+
+@kernel
+def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    """Positions lo..hi-1 of a family whose moves stay on one line: per segment, the
+    segment's occupancy picks its moves' flips from the table (see `LineMoves`).
+
+    Positions sharing their cells from `low_bits` on (a block) are consecutive ranks, ordered
+    by the colex rank of their low cells, and segments with no low cell look the same
+    throughout a block: their flips are found once per block, and a child by such a flip
+    keeps the position's low cells, so its rank is the position's plus a per-block offset.
+    Their children's bits are read 64 positions at a time into the words some (a child
+    solvable), two, single and every (see `_add`), for each part of a word in one block;
+    the segments with low cells are looked up and ranked per position, and the two halves
+    are joined per word. Flips of one segment pattern are distinct (`LineMoves`) and flips
+    of different segments differ, so children of the two halves are distinct.
+    """
+    cells, start, flips, low_bits, n, k, solvable, unique, step_once = args
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    offset = np.empty(MAX_CHILDREN, dtype=np.int64)
+    low_select = _filled(low_bits)
+    segments = cells.shape[0]
+    packed = np.empty(segments, dtype=np.uint64)  # where a segment's pattern goes
+    high = np.empty(segments, dtype=np.int64)  # segments without low cells, then the others
+    low = np.empty(segments, dtype=np.int64)
+    nh = nl = 0
+    for s in range(segments):
+        packed[s] = _filled(bit_count(cells[s]))
+        if cells[s] & low_select:
+            low[nl] = s
+            nl += 1
+        else:
+            high[nh] = s
+            nh += 1
+    zero = np.uint64(0)
+    ones = ~zero
+    once = ones if step_once else zero
+    mask = unrank_colex_mask(lo, n, k)
+    upper = ~np.uint64(0)  # no block yet
+    fixed = 0
+    part = lo  # the first position of the word's part in the current block
+    # The word's words of the per-block flips (see `_fixed_part`), and its per-position
+    # bits of the others: some child solvable, exactly one solvable and it unique, some
+    # child not solvable, a child at all.
+    some_h = two_h = single_h = failed_h = has_h = zero
+    some_l = unique_l = failed_l = has_l = zero
+    for r in range(lo, hi):
+        changed = mask & ~low_select != upper
+        if changed and r > part:
+            some, two, single, failed, has = _fixed_part(part, r, fixed, offset, solvable, unique)
+            some_h, two_h, single_h, failed_h, has_h = (
+                some_h | some, two_h | two, single_h | single, failed_h | failed, has_h | has)
+            part = r
+        if changed:
+            upper = mask & ~low_select
+            filled = _filled(k - np.int64(bit_count(upper)))
+            first = rank_colex_mask(upper | filled)
+            fixed = 0
+            for i in range(nh):
+                s = high[i]
+                p = np.int64(gather(upper, cells[s], packed[s]))
+                for j in range(start[s, p], start[s, p + 1]):
+                    offset[fixed] = rank_colex_mask((upper ^ flips[j]) | filled) - first
+                    fixed += 1
+        count = 0
+        for i in range(nl):
+            s = low[i]
+            p = np.int64(gather(mask, cells[s], packed[s]))
+            for j in range(start[s, p], start[s, p + 1]):
+                ranks[count] = rank_colex_mask(mask ^ flips[j])
+                count += 1
+        s, u, a = _classify(ranks, count, solvable, unique, False)
+        bit = np.uint64(r & 63)
+        some_l |= np.uint64(s) << bit
+        unique_l |= np.uint64(u) << bit
+        failed_l |= np.uint64(count > 0 and not a) << bit
+        has_l |= np.uint64(count > 0) << bit
+        if (r + 1) & 63 == 0 or r + 1 == hi:
+            some, two, single, failed, has = _fixed_part(part, r + 1, fixed, offset, solvable, unique)
+            some_h, two_h, single_h, failed_h, has_h = (
+                some_h | some, two_h | two, single_h | single, failed_h | failed, has_h | has)
+            part = r + 1
+            word = (r >> 6) - base
+            some = some_h | some_l
+            one_h = some_h & ~two_h & single_h & ~some_l
+            out_s[word] = some
+            out_u[word] = some & (once | one_h | (unique_l & ~some_h))
+            out_a[word] = ~(failed_h | failed_l) & (has_h | has_l)
+            some_h = two_h = single_h = failed_h = has_h = zero
+            some_l = unique_l = failed_l = has_l = zero
+        if r + 1 < hi:
+            mask = next_colex_mask(mask)
+
+
 LOW_BITS = 16
 """Cells below which the split-rank kernel reads a child's rank from a table (2**16 entries)."""
 RUN_BITS = 7
@@ -603,6 +773,13 @@ def _split_run(args, size, first_word, last_word, out_s, out_u, out_a):
 
 
 @kernel(parallel=True)
+def _lines_run(args, size, first_word, last_word, out_s, out_u, out_a):
+    for c in numba.prange(_chunk_count(first_word, last_word)):
+        lo, hi = _chunk_range(c, first_word, last_word, size)
+        _lines_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
+
+
+@kernel(parallel=True)
 def _goal_run(args, size, first_word, last_word, out_s, out_u, out_a):
     for c in numba.prange(_chunk_count(first_word, last_word)):
         lo, hi = _chunk_range(c, first_word, last_word, size)
@@ -668,6 +845,17 @@ def _patterns_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
     return build(_split_run, gather=fast_gather()), (args,)
 
 
+def _lines_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
+    segments = rules.line_segments()
+    if max((s.bit_count() for s in segments), default=0) > LINE_BITS:
+        return _masks_kernel(rules, layer, below, step_once)
+    lines = LineMoves(rules, segments)
+    (child,) = below
+    args = (*lines.args(), min(LINE_LOW_BITS, layer.cells), layer.cells, layer.pieces,
+            child.solvable, child.unique, step_once)
+    return build(_lines_run, gather=fast_gather()), (args,)
+
+
 def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
     """What typed kernels need to rank a child from its parent's type ordering, and the
     tier below's solvable and unique words."""
@@ -695,6 +883,7 @@ def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
 KERNELS = {
     "masks": (False, _masks_kernel),
     "patterns": (False, _patterns_kernel),
+    "lines": (False, _lines_kernel),
     "boards": (True, _boards_kernel),
     "captures": (True, _captures_kernel),
 }

@@ -15,9 +15,10 @@ removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to
 
 A family names the sweep kernel it runs on (`sweep_kernel`): the general ones, "masks"
 (one kind of piece) and "boards" (typed pieces), only call `children`; the fast ones read a
-description the family gives, `mask_moves` for "patterns" (moves are fixed cell patterns)
-and `captures` for "captures" (every move is a capture). `children` stays the reference the
-fast kernels are tested against.
+description the family gives, `mask_moves` for "patterns" (moves are fixed cell patterns),
+`line_segments` for "lines" (moves stay on one row or column) and `captures` for "captures"
+(every move is a capture). `children` stays the reference the fast kernels are tested
+against.
 
 A family also says how positions relate to each other: `symmetries` (board symmetries the
 rules respect) and `translation_margin` (whether moving every piece by one vector gives an
@@ -135,6 +136,12 @@ class Rules(ABC):
         that must be occupied, cells that must be empty) per move, the move flipping all of
         them. The sweep then ranks children from per-block tables instead of generating them."""
         raise NotImplementedError(f"family {self.family!r} does not describe its moves as patterns")
+
+    def line_segments(self) -> list[int]:
+        """For families on the "lines" kernel, whose every move changes the cells of one
+        segment only, as the segment's occupancy alone decides: the segments' cell masks.
+        The sweep then looks a position's moves up per segment instead of generating them."""
+        raise NotImplementedError(f"family {self.family!r} does not describe its moves by lines")
 
     def captures(self) -> tuple[Callable, np.ndarray]:
         """For typed families on the "captures" kernel, whose every move is a capture (a

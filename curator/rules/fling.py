@@ -70,6 +70,7 @@ def fling_children(mask, tables, out_masks, out_moves):
 
 class FlingRules(Rules):
     family = "fling"
+    sweep_kernel = "lines"
     params: ClassVar[dict[str, type]] = {}
 
     @classmethod
@@ -96,6 +97,17 @@ class FlingRules(Rules):
     @property
     def children(self) -> Callable:
         return fling_children
+
+    def line_segments(self) -> list[int]:
+        """The rows and columns, cut at holes: a fling moves balls along one of them only,
+        and only the balls on it decide what it does (see `lines` in `tables`)."""
+        segments = []
+        for i, cell in enumerate(self.board.cells):
+            for direction in ORTHOGONAL:
+                back = (-direction[0], -direction[1])
+                if direction > back and self.board.step(cell, back) is None:
+                    segments.append(sum(1 << c for c in [i, *self.board.ray(cell, direction)]))
+        return segments
 
     def translation_margin(self, pieces: int, goal_pieces: int) -> int | None:
         return 0
