@@ -17,7 +17,8 @@ import numpy as np
 
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
-from curator.common.keywords import Naming, at_least, span
+from curator.common.keywords import at_least, span
+from curator.common.tables import DistanceResultsBase
 from curator.distance.puzzle import PermutationPuzzle, State, state_text
 from curator.distance.select import select_positions, solved_positions
 from curator.distance.store import DistanceStore
@@ -65,37 +66,12 @@ class DistanceLevel:
         return svg_text(state_picture(self.puzzle, self.state, f"#{self.rank}, distance {self.distance}"))
 
 
-class DistanceResults:
+class DistanceResults(DistanceResultsBase):
     """The stored distance table of one permutation puzzle, opened with `curator.open`."""
 
     kind = "distance"
-
-    def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
-        """`name` spells keywords in error messages (the command line passes its options)."""
-        self.directory = Path(directory)
-        self.store = DistanceStore.open(self.directory)
-        self._name = name or (lambda keyword: keyword)
-
-    def __repr__(self) -> str:
-        return f"DistanceResults({str(self.directory)!r})"
-
-    @cached_property
-    def puzzle(self) -> PermutationPuzzle:
-        """The puzzle, read once from the folder's copy of its file."""
-        return self.store.puzzle()
-
-    @property
-    def complete(self) -> bool:
-        return self.store.complete
-
-    @property
-    def layers(self) -> list[dict[str, int]]:
-        """Positions per distance, as `curator info --json` prints them."""
-        return [dict(item) for item in self.store.manifest.get("distances", [])]
-
-    def summary(self) -> dict[str, Any]:
-        """What `curator info --json` prints."""
-        return self.store.summary()
+    store_class = DistanceStore
+    puzzle: PermutationPuzzle
 
     @cached_property
     def table(self) -> np.ndarray:

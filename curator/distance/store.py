@@ -14,12 +14,12 @@ import numpy as np
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
-    ResultsFolder,
     StoreError,
     atomic_write,
     file_sha256,
     manifest_kind,
 )
+from curator.common.tables import DistanceFolder
 from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
 
 KIND = "distance"
@@ -36,7 +36,7 @@ def holds_distances(directory: Path) -> bool:
     return manifest_kind(directory) == KIND
 
 
-class DistanceStore(ResultsFolder):
+class DistanceStore(DistanceFolder):
     """The results folder of one permutation puzzle: manifest, table file and puzzle copy."""
 
     OWN_FILES = (MANIFEST, PUZZLE_COPY, TABLE_FILE)
@@ -58,19 +58,6 @@ class DistanceStore(ResultsFolder):
                                 positions=puzzle.size, encoding=ENCODING)
 
     # -- reading ---------------------------------------------------------------------------
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.manifest.get("complete"))
-
-    @property
-    def counts(self) -> list[int]:
-        """Positions per distance 0, 1, ... as far as the sweep has got."""
-        return [item["positions"] for item in self.manifest.get("distances", [])]
-
-    @property
-    def seconds(self) -> float:
-        return self.manifest.get("seconds", 0.0)
 
     def puzzle(self) -> PermutationPuzzle:
         """The puzzle of this table, read from the folder's copy of its file."""

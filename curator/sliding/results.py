@@ -18,7 +18,8 @@ import numpy as np
 from curator.arrange import Pack, arrange_sets, read_curve
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
-from curator.common.keywords import Naming, at_least, span
+from curator.common.keywords import at_least, span
+from curator.common.tables import DistanceResultsBase
 from curator.export import write
 from curator.export.sliding import WRITERS
 from curator.sliding.puzzle import Cell, Position, SlidingPuzzle
@@ -114,7 +115,7 @@ class SlidingSelection:
     matched: int
 
 
-class SlidingResults:
+class SlidingResults(DistanceResultsBase):
     """The stored tables of one sliding-block puzzle, opened with `curator.open`.
 
     >>> import curator
@@ -124,33 +125,8 @@ class SlidingResults:
     """
 
     kind = "sliding"
-
-    def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
-        """`name` spells keywords in error messages (the command line passes its options)."""
-        self.directory = Path(directory)
-        self.store = SlidingStore.open(self.directory)
-        self._name = name or (lambda keyword: keyword)
-
-    def __repr__(self) -> str:
-        return f"SlidingResults({str(self.directory)!r})"
-
-    @cached_property
-    def puzzle(self) -> SlidingPuzzle:
-        """The puzzle, read once from the folder's copy of its file."""
-        return self.store.puzzle()
-
-    @property
-    def complete(self) -> bool:
-        return self.store.complete
-
-    @property
-    def layers(self) -> list[dict[str, int]]:
-        """Positions (and unique, all_moves ones) per distance, as `curator info --json` prints them."""
-        return [dict(item) for item in self.store.manifest.get("distances", [])]
-
-    def summary(self) -> dict[str, Any]:
-        """What `curator info --json` prints."""
-        return self.store.summary()
+    store_class = SlidingStore
+    puzzle: SlidingPuzzle
 
     # -- the tables, checked before use ---------------------------------------------------------
 

@@ -14,12 +14,12 @@ import numpy as np
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
-    ResultsFolder,
     StoreError,
     atomic_write,
     file_sha256,
     manifest_kind,
 )
+from curator.common.tables import DistanceFolder
 from curator.sliding.puzzle import SlidingPuzzle, parse_sliding_puzzle
 
 KIND = "sliding"
@@ -43,7 +43,7 @@ def holds_sliding(directory: Path) -> bool:
     return manifest_kind(directory) == KIND
 
 
-class SlidingStore(ResultsFolder):
+class SlidingStore(DistanceFolder):
     """The results folder of one sliding-block puzzle."""
 
     OWN_FILES = (MANIFEST, PUZZLE_COPY, *(file for file, _ in TABLES.values()))
@@ -64,19 +64,6 @@ class SlidingStore(ResultsFolder):
                                 metric=puzzle.metric, ranks=puzzle.size, encoding=ENCODING)
 
     # -- reading ---------------------------------------------------------------------------
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.manifest.get("complete"))
-
-    @property
-    def counts(self) -> list[int]:
-        """Positions per distance 0, 1, ... as far as the sweep has got."""
-        return [item["positions"] for item in self.manifest.get("distances", [])]
-
-    @property
-    def seconds(self) -> float:
-        return self.manifest.get("seconds", 0.0)
 
     def puzzle(self) -> SlidingPuzzle:
         """The puzzle of these tables, read from the folder's copy of its file."""

@@ -1,0 +1,66 @@
+"""What distance tables and sliding-block tables share: a results folder whose manifest lists
+positions per distance, and the front of the results object over it.
+
+Each kind names its store class and puzzle reader; `LayeredResults` has layers instead.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from curator.common.files import ResultsFolder
+from curator.common.keywords import Naming, same_name
+
+
+class DistanceFolder(ResultsFolder):
+    """A results folder whose manifest lists positions per distance ("distances")."""
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.manifest.get("complete"))
+
+    @property
+    def counts(self) -> list[int]:
+        """Positions per distance listed, as far as the sweep has got."""
+        return [item["positions"] for item in self.manifest.get("distances", [])]
+
+    @property
+    def seconds(self) -> float:
+        return self.manifest.get("seconds", 0.0)
+
+
+class DistanceResultsBase:
+    """The results object over a `DistanceFolder`: its store, the puzzle read once, and the
+    table per distance that `curator info` shows."""
+
+    kind = ""
+    store_class: type[DistanceFolder] = DistanceFolder
+
+    def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
+        """`name` spells keywords in error messages (the command line passes its options)."""
+        self.directory = Path(directory)
+        self.store = self.store_class.open(self.directory)
+        self._name = name or same_name
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self.directory)!r})"
+
+    @cached_property
+    def puzzle(self) -> Any:
+        """The puzzle, read once from the folder's copy of its file."""
+        return self.store.puzzle()
+
+    @property
+    def complete(self) -> bool:
+        return self.store.complete
+
+    @property
+    def layers(self) -> list[dict[str, int]]:
+        """Positions per distance (with their counts), as `curator info --json` prints them."""
+        return [dict(item) for item in self.store.manifest.get("distances", [])]
+
+    def summary(self) -> dict[str, Any]:
+        """What `curator info --json` prints."""
+        return self.store.summary()
