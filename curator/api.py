@@ -64,6 +64,14 @@ def load(path: str | Path) -> Puzzle | PermutationPuzzle | SlidingPuzzle:
     return load_sliding_puzzle(path) if is_sliding_file(path) else load_puzzle(path)
 
 
+TABLE_KINDS = {
+    PermutationPuzzle: (table_shortfalls, analyze_distances, DistanceResults, "a permutation puzzle",
+                        "distance table"),
+    SlidingPuzzle: (sliding_shortfalls, analyze_sliding, SlidingResults, "a sliding-block puzzle", "tables"),
+}
+"""Puzzles swept into distance-like tables: what they need, how they are swept, their results."""
+
+
 def analyze(
     path: str | Path,
     output: str | Path | None = None,
@@ -90,24 +98,16 @@ def analyze(
     puzzle = load(path)
     directory = Path(output) if output is not None else Path("output") / puzzle.name
     workers = thread_count(workers)
-    if isinstance(puzzle, PermutationPuzzle):
-        if max_pieces is not None:
-            raise SelectionError("max_pieces does not apply to a permutation puzzle")
-        if not (force or ignore_limits):
-            short = table_shortfalls(puzzle, directory)
-            if short:
-                raise ResourceError(f"{puzzle.name}'s distance table", short)
-        analyze_distances(puzzle, directory, workers, force, distance_done, warn)
-        return DistanceResults(directory)
-    if isinstance(puzzle, SlidingPuzzle):
-        if max_pieces is not None:
-            raise SelectionError("max_pieces does not apply to a sliding-block puzzle")
-        if not (force or ignore_limits):
-            short = sliding_shortfalls(puzzle, directory)
-            if short:
-                raise ResourceError(f"{puzzle.name}'s tables", short)
-        analyze_sliding(puzzle, directory, workers, force, distance_done, warn)
-        return SlidingResults(directory)
+    for kind, (shortfalls, run, results, what, tables) in TABLE_KINDS.items():
+        if isinstance(puzzle, kind):
+            if max_pieces is not None:
+                raise SelectionError(f"max_pieces does not apply to {what}")
+            if not (force or ignore_limits):
+                short = shortfalls(puzzle, directory)
+                if short:
+                    raise ResourceError(f"{puzzle.name}'s {tables}", short)
+            run(puzzle, directory, workers, force, distance_done, warn)
+            return results(directory)
     depth = sweep_depth(puzzle, max_pieces)
     if not (force or ignore_limits):
         short = resource_shortfalls(puzzle, depth, directory, executor)

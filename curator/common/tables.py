@@ -10,12 +10,17 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from curator.common.files import ResultsFolder
+from curator.common.files import F, ResultsFolder
 from curator.common.keywords import Naming, same_name
 
 
 class DistanceFolder(ResultsFolder):
     """A results folder whose manifest lists positions per distance ("distances")."""
+
+    @classmethod
+    def open(cls: type[F], directory: Path) -> F:
+        """Open an existing folder of this kind of tables for reading."""
+        return cls.open_tables(directory)
 
     @property
     def complete(self) -> bool:

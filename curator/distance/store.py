@@ -46,11 +46,6 @@ class DistanceStore(DistanceFolder):
     WHAT = "a distance table"
 
     @classmethod
-    def open(cls, directory: Path) -> DistanceStore:
-        """Open an existing distance-table folder for reading."""
-        return cls.open_tables(directory)
-
-    @classmethod
     def for_puzzle(cls, directory: Path, puzzle: PermutationPuzzle, force: bool) -> DistanceStore:
         """Open or start the folder of `puzzle`, keeping its table or checkpoint unless `force`."""
         return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force,

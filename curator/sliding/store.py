@@ -53,11 +53,6 @@ class SlidingStore(DistanceFolder):
     WHAT = "sliding-block tables"
 
     @classmethod
-    def open(cls, directory: Path) -> SlidingStore:
-        """Open an existing folder for reading."""
-        return cls.open_tables(directory)
-
-    @classmethod
     def for_puzzle(cls, directory: Path, puzzle: SlidingPuzzle, force: bool) -> SlidingStore:
         """Open or start the folder of `puzzle`, keeping its tables or checkpoint unless `force`."""
         return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force, move=puzzle.move,
