@@ -158,6 +158,49 @@ def test_a_sum_past_64_bits_is_reported():
     assert counting.count_masks(rules.children, rules.tables(), start, index, half, True).tolist() == [2**63]
 
 
+def test_a_tier_of_several_chunks_counts_as_its_positions_one_by_one():
+    """Tiers over one chunk run on threads, smaller ones in the caller's thread: both ways
+    give the same counts, and an overflow in any chunk is reported."""
+    rng = np.random.default_rng(7)
+    puzzle = load_puzzle(ROOT / "puzzles" / "triangle.toml")
+    space = StateSpace(puzzle)
+    layer, below = space.layers_with(7)[0], space.layers_with(6)[0]
+    masks = np.array([_mask(space.unrank(layer, r)) for r in range(layer.size)], dtype=np.uint64)
+    keys = np.arange(below.size, dtype=np.int64)
+    index = counting.Index.of(keys, below.words)
+    assert masks.shape[0] > 1.5 * counting.CHUNK
+    counts = rng.integers(0, 1000, below.size, dtype=np.uint64)
+    rules = puzzle.rules
+    whole = counting.count_masks(rules.children, rules.tables(), masks, index, counts, False)
+    alone = [counting.count_masks(rules.children, rules.tables(), masks[i:i + 1], index, counts, False)[0]
+             for i in range(masks.shape[0])]
+    assert whole.tolist() == alone
+    # Only the last chunk's positions reach a count of 2**63 twice.
+    late = {rank_colex_mask(np.uint64(_mask(child)))
+            for _, child in rules.moves_from(space.unrank(layer, layer.size - 1))}
+    counts[sorted(late)] = 2**63
+    assert counting.count_masks(rules.children, rules.tables(), masks, index, counts, False) is None
+
+    chess = load_puzzle(ROOT / "puzzles" / "solitaire-chess.toml")
+    space = StateSpace(chess)
+    layer = max(space.layers_with(4), key=lambda item: item.size)
+    tier = space.layers_with(3)
+    boards = np.array([space.unrank(layer, r) for r in range(0, layer.size, 4)], dtype=np.int8)
+    assert boards.shape[0] > 1.5 * counting.CHUNK
+    explorer = Explorer(chess)
+    radix, offsets = explorer._key_tables(3)
+    words = sum(item.words for item in tier)
+    index = counting.Index.of(np.arange(words * 64, dtype=np.int64), words)
+    counts = rng.integers(0, 1000, words * 64, dtype=np.uint64)
+    rules = chess.rules
+    tables = rules.tables()
+    whole = counting.count_boards(rules.children, tables, boards, radix, offsets, index, counts, False)
+    alone = [counting.count_boards(rules.children, tables, boards[i:i + 1], radix, offsets, index,
+                                   counts, False)[0] for i in range(boards.shape[0])]
+    assert whole.tolist() == alone
+    assert len(set(alone)) > 100  # the counts tell positions apart
+
+
 @pytest.mark.slow
 def test_english_centre_start_count(tmp_path):
     """The published number of games from the English centre start to a peg in the centre

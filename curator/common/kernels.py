@@ -167,15 +167,20 @@ def _importable(value: Any, func: types.FunctionType) -> bool:
 
 
 @functools.cache
-def _package_files() -> tuple[Path, ...]:
-    return tuple(sorted(PACKAGE.rglob("*.py")))
+def _package_digest() -> str:
+    """sha256 over the package's sources (names and contents), read once per process."""
+    return _digest(sorted(PACKAGE.rglob("*.py")))
 
 
-@functools.cache
 def _sources_digest(files: frozenset[Path]) -> str:
     """sha256 over the package's sources and any other of `files` (names and contents)."""
-    sha = hashlib.sha256()
-    for path in sorted(files.union(_package_files())):
+    outside = sorted(path for path in files if not path.is_relative_to(PACKAGE))
+    return _digest(outside, _package_digest()) if outside else _package_digest()
+
+
+def _digest(paths: Sequence[Path], start: str = "") -> str:
+    sha = hashlib.sha256(start.encode())
+    for path in paths:
         name = path.relative_to(PACKAGE) if path.is_relative_to(PACKAGE) else path
         sha.update(f"{name}\0".encode())
         sha.update(path.read_bytes() if path.is_file() else b"")

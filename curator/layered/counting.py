@@ -187,45 +187,64 @@ def _sum_distinct(found, count, below, once):
     return total, overflow
 
 
+@kernel
+def _count_masks_chunk(tables, masks, lo, hi, keys, words, below, once, out):
+    """out[i] = solutions of masks[i], lo <= i < hi, from the counts `below` of the tier
+    below (indexed by keys and words: see `Index`); whether a sum passed 2**64."""
+    buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
+    buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    found = np.empty(MAX_CHILDREN, dtype=np.int64)
+    overflow = False
+    for i in range(lo, hi):
+        count = children(masks[i], tables, buf, buf_moves)
+        for j in range(count):
+            found[j] = find(rank_colex_mask(buf[j]), keys, words)
+        out[i], over = _sum_distinct(found, count, below, once)
+        overflow |= over
+    return overflow
+
+
 @kernel(parallel=True)
 def _count_masks(tables, masks, keys, words, below, once, out):
-    """out[i] = solutions of masks[i] from the counts `below` of the tier below (indexed by
-    keys and words: see `Index`); whether a sum passed 2**64."""
+    """`_count_masks_chunk` over all of `masks`, a chunk per thread at a time."""
     chunks = (masks.shape[0] + CHUNK - 1) // CHUNK
     overflow = np.zeros(chunks, dtype=np.bool_)
     for c in numba.prange(chunks):
-        buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
-        buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
-        found = np.empty(MAX_CHILDREN, dtype=np.int64)
-        for i in range(c * CHUNK, min(masks.shape[0], (c + 1) * CHUNK)):
-            count = children(masks[i], tables, buf, buf_moves)
-            for j in range(count):
-                found[j] = find(rank_colex_mask(buf[j]), keys, words)
-            out[i], over = _sum_distinct(found, count, below, once)
-            overflow[c] |= over
+        hi = min(masks.shape[0], (c + 1) * CHUNK)
+        overflow[c] = _count_masks_chunk(tables, masks, c * CHUNK, hi, keys, words, below, once, out)
     return overflow.any()
+
+
+@kernel
+def _count_boards_chunk(tables, boards, lo, hi, radix, offsets, keys, words, below, once, out):
+    """`_count_masks_chunk` for typed pieces; radix and offsets as for `board_key`."""
+    n = boards.shape[1]
+    buf_masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+    buf = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+    removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+    buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    found = np.empty(MAX_CHILDREN, dtype=np.int64)
+    counts = np.empty(radix.shape[0], dtype=np.int64)
+    seq = np.empty(n, dtype=np.int64)
+    overflow = False
+    for i in range(lo, hi):
+        count = children(board_mask(boards[i]), boards[i], tables, buf_masks, buf, removed, buf_moves)
+        for j in range(count):
+            found[j] = find(board_key(buf[j], radix, offsets, counts, seq), keys, words)
+        out[i], over = _sum_distinct(found, count, below, once)
+        overflow |= over
+    return overflow
 
 
 @kernel(parallel=True)
 def _count_boards(tables, boards, radix, offsets, keys, words, below, once, out):
-    """`_count_masks` for typed pieces; radix and offsets as for `board_key`."""
-    n = boards.shape[1]
+    """`_count_boards_chunk` over all of `boards`, a chunk per thread at a time."""
     chunks = (boards.shape[0] + CHUNK - 1) // CHUNK
     overflow = np.zeros(chunks, dtype=np.bool_)
     for c in numba.prange(chunks):
-        buf_masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
-        buf = np.empty((MAX_CHILDREN, n), dtype=np.int8)
-        removed = np.empty(MAX_CHILDREN, dtype=np.int64)
-        buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
-        found = np.empty(MAX_CHILDREN, dtype=np.int64)
-        counts = np.empty(radix.shape[0], dtype=np.int64)
-        seq = np.empty(n, dtype=np.int64)
-        for i in range(c * CHUNK, min(boards.shape[0], (c + 1) * CHUNK)):
-            count = children(board_mask(boards[i]), boards[i], tables, buf_masks, buf, removed, buf_moves)
-            for j in range(count):
-                found[j] = find(board_key(buf[j], radix, offsets, counts, seq), keys, words)
-            out[i], over = _sum_distinct(found, count, below, once)
-            overflow[c] |= over
+        hi = min(boards.shape[0], (c + 1) * CHUNK)
+        overflow[c] = _count_boards_chunk(tables, boards, c * CHUNK, hi, radix, offsets, keys, words,
+                                          below, once, out)
     return overflow.any()
 
 
@@ -234,8 +253,11 @@ def count_masks(children_fn, tables, masks: np.ndarray, index: Index, below: np.
     """Solutions of each of `masks` (one kind of piece) from the counts `below` of the
     tier below, whose keys `index` holds; None if a count passes 2**64."""
     out = np.empty(masks.shape[0], dtype=np.uint64)
-    kernel_ = build(_count_masks, children=children_fn)
-    overflow = kernel_(tables, masks, index.keys, index.words, below, once, out)
+    args = (index.keys, index.words, below, once, out)
+    if masks.shape[0] > CHUNK:
+        overflow = build(_count_masks, children=children_fn)(tables, masks, *args)
+    else:  # starting threads costs more than one chunk of work
+        overflow = build(_count_masks_chunk, children=children_fn)(tables, masks, 0, masks.shape[0], *args)
     return None if overflow else out
 
 
@@ -243,6 +265,10 @@ def count_boards(children_fn, tables, boards: np.ndarray, radix: np.ndarray, off
                  index: Index, below: np.ndarray, once: bool) -> np.ndarray | None:
     """`count_masks` for typed pieces (keys as `board_key` makes them)."""
     out = np.empty(boards.shape[0], dtype=np.uint64)
-    kernel_ = build(_count_boards, children=children_fn)
-    overflow = kernel_(tables, boards, radix, offsets, index.keys, index.words, below, once, out)
+    args = (radix, offsets, index.keys, index.words, below, once, out)
+    if boards.shape[0] > CHUNK:
+        overflow = build(_count_boards, children=children_fn)(tables, boards, *args)
+    else:  # starting threads costs more than one chunk of work
+        overflow = build(_count_boards_chunk, children=children_fn)(tables, boards, 0, boards.shape[0],
+                                                                     *args)
     return None if overflow else out
