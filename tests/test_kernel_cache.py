@@ -84,7 +84,7 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     analyze = ["analyze", "fling.toml", "-o", "out", "--force"]
     solve = ["solve", "chess.toml", "--board", "KR./.P./..P"]
     first = run(source, cache, analyze, solve)["compiled"]
-    assert any(name.startswith("_lines_run__") for name in first)
+    assert any(name.startswith("_run__curator_layered_sweep__lines_chunk__") for name in first)
     assert any(name.startswith("_expand_boards__curator_rules_capture_capture_children__") for name in first)
     assert _solvable(tmp_path / "out", 3) > 0
     # numba's probe for BLAS (an import of scipy.linalg) is skipped as well.
@@ -95,7 +95,7 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     signature = "def fling_children(mask, tables, out_masks, out_moves):\n"
     family.write_text(family.read_text().replace(signature, signature + "    return 0\n"))
     again = run(source, cache, analyze)["compiled"]
-    assert any(name.startswith("_lines_run__") for name in again)
+    assert any(name.startswith("_run__curator_layered_sweep__lines_chunk__") for name in again)
     assert _solvable(tmp_path / "out", 3) == 0
 
 
@@ -128,7 +128,7 @@ def test_a_closure_is_never_cached():
 
 def test_a_template_runs_only_when_built():
     with pytest.raises(TypeError, match="kernel template"):
-        sweep._goal_run(None, 0, 0, 0, None, None, None)
+        sweep._run(None, 0, 0, 0, 0, 1, None, None, None)
 
 
 def test_a_slot_left_unbound_is_an_error():

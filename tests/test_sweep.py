@@ -697,7 +697,7 @@ def kernel_bits(puzzle: Puzzle, layer: Layer, below: LayerBits, kind: str, step_
     run, args = sweep.KERNELS[kind][1](puzzle.rules, layer, [below], step_once)
     last = layer.words if last is None else last
     out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
-    run(*args, layer.size, first, last, *out)
+    sweep._threaded(run, args, layer.size, first, last, out)
     return out
 
 

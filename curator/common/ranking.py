@@ -159,12 +159,18 @@ def next_colex_mask(mask: np.uint64) -> np.uint64:
     return ripple | (((ripple ^ mask) >> np.uint64(2)) // low)
 
 
-@numba.njit(cache=True)
 def rank_colex_masks(masks: np.ndarray) -> np.ndarray:
-    """Colex ranks (int64) of a whole array of uint64 masks; see `rank_colex_mask`."""
-    out = np.empty(masks.shape[0], dtype=np.int64)
-    for i in range(masks.shape[0]):
-        out[i] = rank_colex_mask(masks[i])
+    """Colex ranks (int64) of a whole array of uint64 masks; see `rank_colex_mask`.
+
+    In numpy, a bit position at a time: called once per table, it is not worth compiling."""
+    masks = np.asarray(masks, dtype=np.uint64)
+    out = np.zeros(masks.shape[0], dtype=np.int64)
+    seen = np.zeros(masks.shape[0], dtype=np.int64)  # set bits up to the current one
+    top = int(masks.max()).bit_length() if masks.shape[0] else 0
+    for c in range(top):
+        bit = ((masks >> np.uint64(c)) & np.uint64(1)).astype(bool)
+        seen += bit
+        out += np.where(bit, BINOMIAL[c, seen], 0)
     return out
 
 

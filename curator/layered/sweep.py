@@ -8,6 +8,7 @@ the same for any number of threads.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from itertools import combinations
 from math import comb
@@ -102,8 +103,8 @@ def _classify(ranks, count, solvable, unique, step_once):
 
 
 @kernel
-def _binary_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
-    n, k, solvable, unique, step_once = args
+def _binary_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    n, k, solvable, unique, step_once, tables = args
     masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -454,7 +455,8 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
                 low_moves[nl, 0] = np.int64((low[m, 0] & low_select) >> shift_mid)
                 low_moves[nl, 1] = np.int64((low[m, 1] & low_select) >> shift_mid)
                 low_moves[nl, 2] = _child_base(upper, c, low[m, 0], low[m, 1], low_select)
-                low_moves[nl, 3:] = low_class[m]
+                for j in range(3):  # not a slice copy: that compiles a costly error path
+                    low_moves[nl, 3 + j] = low_class[m, j]
                 nl += 1
         has_high = ones if nh > 0 else zero
         # The word being made holds positions word_lo..word_hi-1, position word_lo in bit 0.
@@ -569,9 +571,9 @@ def _next_sequence(seq):
 
 
 @kernel
-def _typed_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
+def _typed_chunk(args, lo, hi, base, out_s, out_u, out_a):
     (n, counts, child_base, child_orderings, index, prefix, weights, solvable, unique,
-     step_once) = args
+     step_once, tables) = args
     counts = counts.copy()  # the multiset unranker uses its counts as scratch space
     k = counts.sum()
     orderings = multinomial(counts)
@@ -652,7 +654,7 @@ def _rank_terms(seq, first, prefix, weights, remaining, before, without):
 
 
 @kernel
-def _capture_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
+def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
     """Typed positions whose moves are captures, one mask's orderings at a time.
 
     A child's rank terms depend only on the types still to come and the item, so the terms
@@ -664,7 +666,7 @@ def _capture_chunk(args, tables, lo, hi, base, out_s, out_u, out_a):
     children with max(p, q) < m.
     """
     (n, counts, child_base, child_orderings, index, prefix, weights, capturable, solvable,
-     unique, step_once) = args
+     unique, step_once, tables) = args
     counts = counts.copy()  # the multiset unranker uses its counts as scratch space
     k = counts.sum()
     types = counts.shape[0]
@@ -741,49 +743,36 @@ def _goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
         _record(r, base, goal, goal, False, out_s, out_u, out_a)
 
 
-# One parallel driver per kernel: numba's parallel loops take no nested tuples of arrays.
+chunk = Slot("chunk")
+"""The chunk kernel `_run` drives: one of the `_*_chunk` above, bound by `build`."""
 
 
-@kernel(parallel=True)
-def _binary_run(args, tables, size, first_word, last_word, out_s, out_u, out_a):
-    for c in numba.prange(_chunk_count(first_word, last_word)):
+@kernel(nogil=True)
+def _run(args, size, first_word, last_word, start, step, out_s, out_u, out_a):
+    """Chunks start, start + step, ... of the words [first_word, last_word), without the
+    interpreter lock: `step` threads with starts 0..step-1 fill the words between them."""
+    for c in range(start, _chunk_count(first_word, last_word), step):
         lo, hi = _chunk_range(c, first_word, last_word, size)
-        _binary_chunk(args, tables, lo, hi, first_word, out_s, out_u, out_a)
+        chunk(args, lo, hi, first_word, out_s, out_u, out_a)
 
 
-@kernel(parallel=True)
-def _typed_run(args, tables, size, first_word, last_word, out_s, out_u, out_a):
-    for c in numba.prange(_chunk_count(first_word, last_word)):
-        lo, hi = _chunk_range(c, first_word, last_word, size)
-        _typed_chunk(args, tables, lo, hi, first_word, out_s, out_u, out_a)
+def _threaded(run: Callable, args: tuple, size: int, first: int, last: int,
+              out: tuple[np.ndarray, ...]) -> None:
+    """`run` over words [first, last) on as many threads as the caller's compiled-thread
+    setting (`curator.common.resources.threads`) and the chunks allow.
 
-
-@kernel(parallel=True)
-def _capture_run(args, tables, size, first_word, last_word, out_s, out_u, out_a):
-    for c in numba.prange(_chunk_count(first_word, last_word)):
-        lo, hi = _chunk_range(c, first_word, last_word, size)
-        _capture_chunk(args, tables, lo, hi, first_word, out_s, out_u, out_a)
-
-
-@kernel(parallel=True)
-def _split_run(args, size, first_word, last_word, out_s, out_u, out_a):
-    for c in numba.prange(_chunk_count(first_word, last_word)):
-        lo, hi = _chunk_range(c, first_word, last_word, size)
-        _split_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
-
-
-@kernel(parallel=True)
-def _lines_run(args, size, first_word, last_word, out_s, out_u, out_a):
-    for c in numba.prange(_chunk_count(first_word, last_word)):
-        lo, hi = _chunk_range(c, first_word, last_word, size)
-        _lines_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
-
-
-@kernel(parallel=True)
-def _goal_run(args, size, first_word, last_word, out_s, out_u, out_a):
-    for c in numba.prange(_chunk_count(first_word, last_word)):
-        lo, hi = _chunk_range(c, first_word, last_word, size)
-        _goal_chunk(args, lo, hi, first_word, out_s, out_u, out_a)
+    Threads rather than a compiled parallel loop: compiling one costs a second or two in
+    every fresh cache, for no speed over threads that each run a compiled loop."""
+    step = max(1, min(numba.get_num_threads(), _chunk_count.py_func(first, last)))
+    helpers = [threading.Thread(target=run, args=(args, size, first, last, start, step, *out))
+               for start in range(1, step)]
+    for helper in helpers:
+        helper.start()
+    try:
+        run(args, size, first, last, 0, step, *out)
+    finally:
+        for helper in helpers:
+            helper.join()
 
 
 class LayerSweep:
@@ -804,7 +793,7 @@ class LayerSweep:
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (solvable, unique, all_moves) words first..last-1 of the layer."""
         out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
-        self.run_chunks(*self.args, self.layer.size, first, last, *out)
+        _threaded(self.run_chunks, self.args, self.layer.size, first, last, out)
         return out
 
     def run(self, progress: Progress | None = None) -> LayerBits:
@@ -820,9 +809,9 @@ class LayerSweep:
 
 
 def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
-    """The compiled parallel driver for `layer` and its leading arguments."""
+    """The compiled driver (see `_run`) for `layer` and its chunk kernel's arguments."""
     if not below:
-        return build(_goal_run), (_goal_args(puzzle, layer),)
+        return build(_run, chunk=_goal_chunk), _goal_args(puzzle, layer)
     if kind not in KERNELS:
         raise ValueError(f"unknown sweep kernel {kind!r} (known: {', '.join(KERNELS)})")
     typed, setup = KERNELS[kind]
@@ -834,15 +823,15 @@ def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
 
 def _masks_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     (child,) = below
-    args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once)
-    return build(_binary_run, children=rules.children), (args, rules.tables())
+    args = (layer.cells, layer.pieces, child.solvable, child.unique, step_once, rules.tables())
+    return build(_run, chunk=_binary_chunk, children=rules.children), args
 
 
 def _patterns_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     (child,) = below
     split = SplitMoves(rules.mask_moves(), layer.cells, LOW_BITS, RUN_BITS)
     args = (*split.args(), layer.cells, layer.pieces, child.solvable, child.unique, step_once)
-    return build(_split_run, gather=fast_gather()), (args,)
+    return build(_run, chunk=_split_chunk, gather=fast_gather()), args
 
 
 def _lines_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
@@ -853,7 +842,7 @@ def _lines_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once:
     (child,) = below
     args = (*lines.args(), min(LINE_LOW_BITS, layer.cells), layer.cells, layer.pieces,
             child.solvable, child.unique, step_once)
-    return build(_lines_run, gather=fast_gather()), (args,)
+    return build(_run, chunk=_lines_chunk, gather=fast_gather()), args
 
 
 def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
@@ -869,15 +858,15 @@ def _ordering(layer: Layer, below: list[LayerBits]) -> tuple:
 
 def _boards_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     ordering, solvable, unique = _ordering(layer, below)
-    run = build(_typed_run, children=rules.children)
-    return run, ((*ordering, solvable, unique, step_once), rules.tables())
+    run = build(_run, chunk=_typed_chunk, children=rules.children)
+    return run, (*ordering, solvable, unique, step_once, rules.tables())
 
 
 def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_once: bool):
     ordering, solvable, unique = _ordering(layer, below)
     reach, capturable = rules.captures()
-    run = build(_capture_run, reach=reach)
-    return run, ((*ordering, capturable, solvable, unique, step_once), rules.tables())
+    run = build(_run, chunk=_capture_chunk, reach=reach)
+    return run, (*ordering, capturable, solvable, unique, step_once, rules.tables())
 
 
 KERNELS = {
