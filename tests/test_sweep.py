@@ -492,6 +492,37 @@ def test_capture_kernel_equals_board_building_kernel(monkeypatch, king_safe):
     assert_identical(fast, slow)
 
 
+@pytest.mark.parametrize(("art", "pieces", "images"), [
+    (RECT_4x4, {"K": 1, "Q": 1, "R": 1, "N": 1, "P": 1}, 1),  # pawns: the mirror image only
+    (RECT_4x4, {"Q": 1, "R": 1, "B": 1, "N": 2}, 7),  # every symmetry of the square
+    (".##.\n....\n....\n.#..", {"Q": 1, "B": 1, "N": 1, "K": 1}, 0),  # holes: none
+    ("....\n....\n....", {"K": 1, "R": 1, "B": 1, "N": 2}, 3),
+])
+def test_sweeping_canonical_masks_and_filling_the_rest_equals_sweeping_all(art, pieces, images):
+    """`run` skips the masks a symmetry maps to smaller ones and copies their positions'
+    bits from the images; `compute` sweeps every position. Both, on every layer."""
+    lines = "\n".join(f"{letter} = {count}" for letter, count in pieces.items())
+    puzzle = parse_puzzle(f"name = \"sym\"\n[board]\nart = \"\"\"\n{art}\n\"\"\"\n"
+                          f"[rules]\nfamily = \"capture\"\n[pieces]\n{lines}\n[goal]\npieces = 1\n")
+    assert len(puzzle.symmetries()) == images + 1
+    layers = sweep_all(puzzle)
+    skipped = 0
+    for layer, bits in layers.items():
+        if layer.pieces == 1:
+            continue
+        below = [layers[child] for child in StateSpace(puzzle).layers_with(layer.pieces - 1)]
+        each = sweep.LayerSweep(puzzle, layer, below)
+        assert (each.images is None) == (images == 0)
+        full = each.compute(0, layer.words)
+        for name, words in zip(PROPERTIES, full, strict=True):
+            assert np.array_equal(words, getattr(bits, name)), f"{layer.key} {name}"
+        if images:
+            args = (*each.args[:-1], each.images)  # the canonical masks alone
+            canonical = sweep._words(each.run_chunks, args, layer.size, 0, layer.words)
+            skipped += int(np.bitwise_count(full[0] & ~canonical[0]).sum())
+    assert (skipped > 0) == (images > 0)  # some solvable positions came from the fill
+
+
 @pytest.mark.slow
 def test_parallel_equals_serial_typed_big():
     if _threads() < 2:

@@ -159,6 +159,19 @@ def next_colex_mask(mask: np.uint64) -> np.uint64:
     return ripple | (((ripple ^ mask) >> np.uint64(2)) // low)
 
 
+@numba.njit(cache=True)
+def image_mask(mask: np.uint64, perm: np.ndarray) -> np.uint64:
+    """The mask of the cells perm[c] of the cells c of `mask` (perm[c] >= 0 on them): the
+    image of an occupancy under a cell permutation such as a board symmetry."""
+    image = np.uint64(0)
+    m = mask
+    while m:
+        cell = lowest_bit(m)
+        m &= m - np.uint64(1)
+        image |= np.uint64(1) << np.uint64(perm[cell])
+    return image
+
+
 def rank_colex_masks(masks: np.ndarray) -> np.ndarray:
     """Colex ranks (int64) of a whole array of uint64 masks; see `rank_colex_mask`.
 

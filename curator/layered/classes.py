@@ -42,6 +42,7 @@ import numpy as np
 from curator.common.ranking import (
     bit_count,
     fill_board,
+    image_mask,
     lowest_bit,
     multinomial,
     rank_multiset_sequence,
@@ -203,18 +204,6 @@ def _alike_vectors(mask, margin, axes, upto, shifts, onto, lo, hi, out):
             out[count] = v
             count += 1
     return count
-
-
-@numba.njit(cache=True)
-def image_mask(mask, perm):
-    """The mask of the cells perm[c] of the cells c of `mask` (perm[c] >= 0 on them)."""
-    image = np.uint64(0)
-    m = mask
-    while m:
-        cell = lowest_bit(m)
-        m &= m - ONE
-        image |= ONE << np.uint64(perm[cell])
-    return image
 
 
 @numba.njit(cache=True, inline="always")

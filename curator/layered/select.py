@@ -40,6 +40,7 @@ from curator.common.kernels import build, kernel
 from curator.common.keywords import Naming, same_name, span
 from curator.common.ranking import (
     fill_board,
+    image_mask,
     multinomial,
     rank_board,
     unrank_colex_mask,
@@ -47,7 +48,6 @@ from curator.common.ranking import (
 )
 from curator.layered import classes
 from curator.layered.bits import PROPERTIES, LayerBits
-from curator.layered.classes import image_mask as _image_mask
 from curator.layered.metrics import describe
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
@@ -211,7 +211,7 @@ def _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, 
         if ok and canonical:
             # Colex order is the numeric order of masks of one popcount.
             for s in range(1, perms.shape[0]):
-                image = _image_mask(mask, perms[s])
+                image = image_mask(mask, perms[s])
                 if image < mask and (image & include) == include and (image & exclude) == 0:
                     ok = False
                     break
@@ -244,10 +244,10 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
             unrank_multiset_sequence(r % arrangements, counts, seq)
             fill_board(mask, seq, board)
             for s in range(1, perms.shape[0]):
-                image_mask = _image_mask(mask, perms[s])
-                if image_mask > mask or (image_mask & include) != include or (image_mask & exclude) != 0:
+                moved = image_mask(mask, perms[s])
+                if moved > mask or (moved & include) != include or (moved & exclude) != 0:
                     continue
-                if image_mask < mask:
+                if moved < mask:
                     ok = False
                     break
                 for cell in range(n):

@@ -22,11 +22,13 @@ from curator.common.ranking import (
     MultisetTable,
     bit_count,
     fill_board,
+    image_mask,
     lowest_bit,
     multinomial,
     next_colex_mask,
     rank_colex_mask,
     rank_colex_masks,
+    rank_multiset_indexed,
     unrank_colex_mask,
     unrank_multiset_sequence,
 )
@@ -653,6 +655,16 @@ def _rank_terms(seq, first, prefix, weights, remaining, before, without):
         remaining[i + 1] = at - weights[item]
 
 
+@numba.njit(cache=True, inline="always")
+def _canonical(mask, images):
+    """Whether no cell permutation of `images` (one per row) maps `mask` to a smaller mask:
+    colex order is the numeric order of masks of one popcount."""
+    for s in range(images.shape[0]):
+        if image_mask(mask, images[s]) < mask:
+            return False
+    return True
+
+
 @kernel
 def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
     """Typed positions whose moves are captures, one mask's orderings at a time.
@@ -664,9 +676,12 @@ def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
     max(p, q) < changed keeps its move and its rank goes up by exactly one: only the
     children touching the changed items are worked out again. ranks[:upto[m]] are the
     children with max(p, q) < m.
+
+    Masks that are not canonical under the cell permutations `images` (see `_canonical`)
+    are skipped: their positions are left for `_fill_chunk`.
     """
     (n, counts, child_base, child_orderings, index, prefix, weights, capturable, solvable,
-     unique, step_once, tables) = args
+     unique, step_once, tables, images) = args
     counts = counts.copy()  # the multiset unranker uses its counts as scratch space
     k = counts.sum()
     types = counts.shape[0]
@@ -683,55 +698,109 @@ def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
     ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
     upto = np.zeros(k, dtype=np.int64)
     seq = np.empty(k, dtype=np.int64)
-    mask = unrank_colex_mask(lo // orderings, n, k)
-    unrank_multiset_sequence(lo % orderings, counts, seq)
-    _capture_geometry(mask, tables, attacks, cell, place, target, child_colex)
-    changed = 0
-    for r in range(lo, hi):
-        _rank_terms(seq, changed, prefix, weights, remaining, before, without)
-        for j in range(upto[changed]):
-            ranks[j] += 1
-        count = upto[changed]
-        rank = before[k]
-        for m in range(changed, k):
-            upto[m] = count
-            after = rank - before[m + 1]
-            # The piece on m takes an earlier piece q: every term is a running sum.
-            mover = seq[m]
-            hits = target[m, mover] & _filled(m)
-            while hits:
-                q = lowest_bit(hits)
-                hits &= hits - np.uint64(1)
-                victim = seq[q]
-                if capturable[victim + 1]:
-                    within = (without[victim, q] + prefix[remaining[q] - weights[victim], mover]
-                              + without[mover, m] - without[mover, q + 1] + after)
-                    ranks[count] = (child_base[victim + 1] + child_colex[m]
-                                    * child_orderings[victim + 1] + within)
-                    count += 1
-            # An earlier piece p takes the piece on m.
-            victim = seq[m]
-            if not capturable[victim + 1]:
-                continue
-            for p in range(m):
-                mover = seq[p]
-                if (target[p, mover] >> np.uint64(m)) & np.uint64(1):
-                    shift = weights[mover] - weights[victim]
-                    within = without[victim, p] + prefix[remaining[m] + shift, mover] + after
-                    for j in range(p + 1, m):
-                        within += prefix[remaining[j] + shift, seq[j]]
-                    ranks[count] = (child_base[victim + 1] + child_colex[p]
-                                    * child_orderings[victim + 1] + within)
-                    count += 1
-        s, u, a = _classify(ranks, count, solvable, unique, step_once)
-        _record(r, base, s, u, a, out_s, out_u, out_a)
-        if r + 1 < hi:
-            changed = _next_sequence(seq)
-            if changed < 0:
-                mask = next_colex_mask(mask)
-                unrank_multiset_sequence(0, counts, seq)
-                _capture_geometry(mask, tables, attacks, cell, place, target, child_colex)
-                changed = 0
+    block = lo // orderings  # the colex rank of the mask
+    r = lo
+    while r < hi:
+        end = min(hi, (block + 1) * orderings)
+        mask = unrank_colex_mask(block, n, k)
+        block += 1
+        if not _canonical(mask, images):
+            r = end
+            continue
+        unrank_multiset_sequence(r % orderings, counts, seq)
+        _capture_geometry(mask, tables, attacks, cell, place, target, child_colex)
+        changed = 0
+        while r < end:
+            _rank_terms(seq, changed, prefix, weights, remaining, before, without)
+            for j in range(upto[changed]):
+                ranks[j] += 1
+            count = upto[changed]
+            rank = before[k]
+            for m in range(changed, k):
+                upto[m] = count
+                after = rank - before[m + 1]
+                # The piece on m takes an earlier piece q: every term is a running sum.
+                mover = seq[m]
+                hits = target[m, mover] & _filled(m)
+                while hits:
+                    q = lowest_bit(hits)
+                    hits &= hits - np.uint64(1)
+                    victim = seq[q]
+                    if capturable[victim + 1]:
+                        within = (without[victim, q] + prefix[remaining[q] - weights[victim], mover]
+                                  + without[mover, m] - without[mover, q + 1] + after)
+                        ranks[count] = (child_base[victim + 1] + child_colex[m]
+                                        * child_orderings[victim + 1] + within)
+                        count += 1
+                # An earlier piece p takes the piece on m.
+                victim = seq[m]
+                if not capturable[victim + 1]:
+                    continue
+                for p in range(m):
+                    mover = seq[p]
+                    if (target[p, mover] >> np.uint64(m)) & np.uint64(1):
+                        shift = weights[mover] - weights[victim]
+                        within = without[victim, p] + prefix[remaining[m] + shift, mover] + after
+                        for j in range(p + 1, m):
+                            within += prefix[remaining[j] + shift, seq[j]]
+                        ranks[count] = (child_base[victim + 1] + child_colex[p]
+                                        * child_orderings[victim + 1] + within)
+                        count += 1
+            s, u, a = _classify(ranks, count, solvable, unique, step_once)
+            _record(r, base, s, u, a, out_s, out_u, out_a)
+            r += 1
+            if r < end:
+                changed = _next_sequence(seq)
+
+
+@kernel
+def _fill_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    """The positions lo..hi-1 on masks that are not canonical (see `_canonical`), each from
+    its image on the canonical mask, whose bits the layer's own words already hold.
+
+    The symmetry with the smallest image maps the mask's cells, in increasing order, onto
+    the image's cells in some fixed order `place`: the image's type sequence is the
+    position's, permuted by `place`, and equivalent positions share their three bits.
+    """
+    n, counts, images, index, prefix, weights, solvable, unique, all_moves = args
+    counts = counts.copy()  # the multiset unranker uses its counts as scratch space
+    k = counts.sum()
+    orderings = multinomial(counts)
+    seq = np.empty(k, dtype=np.int64)
+    image_seq = np.empty(k, dtype=np.int64)
+    place = np.empty(k, dtype=np.int64)
+    block = lo // orderings
+    r = lo
+    while r < hi:
+        end = min(hi, (block + 1) * orderings)
+        mask = unrank_colex_mask(block, n, k)
+        block += 1
+        best = -1
+        image = mask
+        for s in range(images.shape[0]):
+            moved = image_mask(mask, images[s])
+            if moved < image:
+                image = moved
+                best = s
+        if best < 0:  # canonical: swept already
+            r = end
+            continue
+        m = mask
+        for i in range(k):
+            cell = images[best, lowest_bit(m)]
+            m &= m - np.uint64(1)
+            place[i] = bit_count(image & ((np.uint64(1) << np.uint64(cell)) - np.uint64(1)))
+        start = rank_colex_mask(image) * orderings
+        unrank_multiset_sequence(r % orderings, counts, seq)
+        while r < end:
+            for i in range(k):
+                image_seq[place[i]] = seq[i]
+            source = start + rank_multiset_indexed(image_seq, index, prefix, weights)
+            _record(r, base, _bit(solvable, source), _bit(unique, source), _bit(all_moves, source),
+                    out_s, out_u, out_a)
+            r += 1
+            if r < end:
+                _next_sequence(seq)
 
 
 @kernel
@@ -780,7 +849,10 @@ class LayerSweep:
 
     Built from the layers one piece below (`below`; empty for the goal's layer). `compute`
     fills words [first, last) and can run anywhere the inputs are; `run` does the whole
-    layer here, reporting progress between blocks.
+    layer here, reporting progress between blocks. For kernels that can skip masks
+    (`SYMMETRIC_KERNELS`) on puzzles with symmetries, `run` sweeps only the positions on
+    canonical masks, then fills in every other position from its image; `compute` sweeps
+    every position, and both give the same bits.
     """
 
     def __init__(self, puzzle: Puzzle, layer: Layer, below: list[LayerBits], kernel: str | None = None,
@@ -788,24 +860,54 @@ class LayerSweep:
         """`kernel` names one of KERNELS (default: the one the rules declare)."""
         self.layer = layer
         below = [bits.decoded(("solvable", "unique")) for bits in below]
-        self.run_chunks, self.args = _kernel(puzzle, layer, below, kernel or puzzle.rules.sweep_kernel)
+        kind = kernel or puzzle.rules.sweep_kernel
+        self.run_chunks, self.args = _kernel(puzzle, layer, below, kind)
+        perms = puzzle.symmetries()[1:]  # less the identity
+        self.images = (np.array(perms, dtype=np.int64)
+                       if below and perms and kind in SYMMETRIC_KERNELS else None)
 
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (solvable, unique, all_moves) words first..last-1 of the layer."""
-        out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
-        _threaded(self.run_chunks, self.args, self.layer.size, first, last, out)
-        return out
+        return _words(self.run_chunks, self.args, self.layer.size, first, last)
 
     def run(self, progress: Progress | None = None) -> LayerBits:
         bits = LayerBits.empty(self.layer)
+        if self.images is None:
+            self._blocks(bits, self.run_chunks, self.args, progress, 1.0)
+            return bits
+        canonical = (*self.args[:-1], self.images)  # the kernel's last argument: see _captures_kernel
+        self._blocks(bits, self.run_chunks, canonical, progress, 0.5)
+        fill = build(_run, chunk=_fill_chunk)
+        self._blocks(bits, fill, _fill_args(self.layer, self.images, bits), progress, 0.5)
+        return bits
+
+    def _blocks(self, bits: LayerBits, run: Callable, args: tuple, progress: Progress | None,
+                share: float) -> None:
+        """OR the words `run` gives into `bits`, a block at a time, reporting `share` of each
+        block's positions done."""
         step = CHUNK_WORDS * BLOCK_CHUNKS
         for first in range(0, self.layer.words, step):
             last = min(first + step, self.layer.words)
-            for whole, part in zip(bits.arrays().values(), self.compute(first, last), strict=True):
-                whole[first:last] = part
+            for whole, part in zip(bits.arrays().values(), _words(run, args, self.layer.size, first, last),
+                                   strict=True):
+                whole[first:last] |= part
             if progress:
-                progress(min(last * 64, self.layer.size) - first * 64)
-        return bits
+                progress(round((min(last * 64, self.layer.size) - first * 64) * share))
+
+
+def _words(run: Callable, args: tuple, size: int, first: int, last: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`."""
+    out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
+    _threaded(run, args, size, first, last, out)
+    return out
+
+
+def _fill_args(layer: Layer, images: np.ndarray, bits: LayerBits) -> tuple:
+    """`_fill_chunk`'s arguments: the layer's words, with every canonical mask swept."""
+    table = MultisetTable(layer.counts)
+    return (layer.cells, np.array(layer.counts, dtype=np.int64), images, table.index(layer.counts),
+            table.prefix, table.weights, bits.solvable, bits.unique, bits.all_moves)
 
 
 def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
@@ -866,7 +968,8 @@ def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
     ordering, solvable, unique = _ordering(layer, below)
     reach, capturable = rules.captures()
     run = build(_run, chunk=_capture_chunk, reach=reach)
-    return run, (*ordering, capturable, solvable, unique, step_once, rules.tables())
+    no_images = np.zeros((0, layer.cells), dtype=np.int64)  # last: see LayerSweep.run
+    return run, (*ordering, capturable, solvable, unique, step_once, rules.tables(), no_images)
 
 
 KERNELS = {
@@ -879,6 +982,9 @@ KERNELS = {
 """The sweep kernels by name (see `Rules.sweep_kernel`): whether they take typed puzzles, and
 how each is set up for a layer. "masks" and "boards" are the general kernels, which only
 call the family's `children`; the others are fast paths, tested against them bit for bit."""
+SYMMETRIC_KERNELS = ("captures",)
+"""Kernels whose last argument is a set of cell permutations (one per row) under which they
+skip every mask that is not canonical (see `_canonical`, `LayerSweep.run`)."""
 
 
 def _goal_args(puzzle: Puzzle, layer: Layer):
