@@ -8,8 +8,8 @@ the same for any number of threads.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from math import comb
 
@@ -825,23 +825,36 @@ def _run(args, size, first_word, last_word, start, step, out_s, out_u, out_a):
         chunk(args, lo, hi, first_word, out_s, out_u, out_a)
 
 
-def _threaded(run: Callable, args: tuple, size: int, first: int, last: int,
-              out: tuple[np.ndarray, ...]) -> None:
-    """`run` over words [first, last) on as many threads as the caller's compiled-thread
-    setting (`curator.common.resources.threads`) and the chunks allow.
+class _Threads:
+    """The calling thread and helpers, as many in all as the caller's compiled-thread setting
+    (`curator.common.resources.threads`), sharing the chunks of `_run`.
 
-    Threads rather than a compiled parallel loop: compiling one costs a second or two in
-    every fresh cache, for no speed over threads that each run a compiled loop."""
-    step = max(1, min(numba.get_num_threads(), _chunk_count.py_func(first, last)))
-    helpers = [threading.Thread(target=run, args=(args, size, first, last, start, step, *out))
-               for start in range(1, step)]
-    for helper in helpers:
-        helper.start()
-    try:
+    Threads rather than a compiled parallel loop: compiling one costs a second or two in every
+    fresh cache, for no speed over threads that each run a compiled loop. Kept for a whole
+    layer, as starting threads for every block of words would cost a few per cent."""
+
+    def __init__(self) -> None:
+        self.count = numba.get_num_threads()
+        self.pool = ThreadPoolExecutor(self.count - 1) if self.count > 1 else None
+
+    def __enter__(self) -> _Threads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+    def words(self, run: Callable, args: tuple, size: int, first: int, last: int
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`."""
+        out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
+        step = max(1, min(self.count, _chunk_count.py_func(first, last)))
+        shares = [self.pool.submit(run, args, size, first, last, start, step, *out)
+                  for start in range(1, step)]
         run(args, size, first, last, 0, step, *out)
-    finally:
-        for helper in helpers:
-            helper.join()
+        for share in shares:
+            share.result()  # raises what the share raised
+        return out
 
 
 class LayerSweep:
@@ -868,39 +881,33 @@ class LayerSweep:
 
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (solvable, unique, all_moves) words first..last-1 of the layer."""
-        return _words(self.run_chunks, self.args, self.layer.size, first, last)
+        with _Threads() as threads:
+            return threads.words(self.run_chunks, self.args, self.layer.size, first, last)
 
     def run(self, progress: Progress | None = None) -> LayerBits:
         bits = LayerBits.empty(self.layer)
-        if self.images is None:
-            self._blocks(bits, self.run_chunks, self.args, progress, 1.0)
-            return bits
-        canonical = (*self.args[:-1], self.images)  # the kernel's last argument: see _captures_kernel
-        self._blocks(bits, self.run_chunks, canonical, progress, 0.5)
-        fill = build(_run, chunk=_fill_chunk)
-        self._blocks(bits, fill, _fill_args(self.layer, self.images, bits), progress, 0.5)
+        with _Threads() as threads:
+            if self.images is None:
+                self._blocks(threads, bits, self.run_chunks, self.args, progress, 1.0)
+                return bits
+            canonical = (*self.args[:-1], self.images)  # the last argument: see _captures_kernel
+            self._blocks(threads, bits, self.run_chunks, canonical, progress, 0.5)
+            fill = build(_run, chunk=_fill_chunk)
+            self._blocks(threads, bits, fill, _fill_args(self.layer, self.images, bits), progress, 0.5)
         return bits
 
-    def _blocks(self, bits: LayerBits, run: Callable, args: tuple, progress: Progress | None,
-                share: float) -> None:
+    def _blocks(self, threads: _Threads, bits: LayerBits, run: Callable, args: tuple,
+                progress: Progress | None, share: float) -> None:
         """OR the words `run` gives into `bits`, a block at a time, reporting `share` of each
         block's positions done."""
         step = CHUNK_WORDS * BLOCK_CHUNKS
         for first in range(0, self.layer.words, step):
             last = min(first + step, self.layer.words)
-            for whole, part in zip(bits.arrays().values(), _words(run, args, self.layer.size, first, last),
-                                   strict=True):
+            words = threads.words(run, args, self.layer.size, first, last)
+            for whole, part in zip(bits.arrays().values(), words, strict=True):
                 whole[first:last] |= part
             if progress:
                 progress(round((min(last * 64, self.layer.size) - first * 64) * share))
-
-
-def _words(run: Callable, args: tuple, size: int, first: int, last: int
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`."""
-    out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
-    _threaded(run, args, size, first, last, out)
-    return out
 
 
 def _fill_args(layer: Layer, images: np.ndarray, bits: LayerBits) -> tuple:
