@@ -17,7 +17,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,19 +33,25 @@ TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
 """Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
 
 
-def atomic_write(path: Path, data: bytes | memoryview) -> str:
-    """Write `data` to `path` through a temporary file and a rename; return its sha256.
+def atomic_write(path: Path, data: bytes | memoryview | Sequence[bytes | memoryview]) -> str:
+    """Write `data` (or its parts, one after another) to `path` through a temporary file and a
+    rename; return its sha256.
 
     A failing write (a full disk, a read-only folder) leaves `path` as it was, removes the
     temporary file and raises OSError naming `path`.
     """
-    digest = hashlib.sha256(data).hexdigest()
+    parts = [data] if isinstance(data, bytes | bytearray | memoryview) else data
+    sha = hashlib.sha256()
+    for part in parts:
+        sha.update(part)
+    digest = sha.hexdigest()
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         os.fchmod(fd, 0o666 & ~_umask())  # as open() would create it (mkstemp makes it 0600)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for part in parts:
+                handle.write(part)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -19,7 +19,7 @@ from curator.common.resources import Shortfall, shortfalls, threads
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import LayerStore
+from curator.layered.store import PACK_RATIO, LayerStore
 from curator.layered.sweep import Progress, goal_layer, sweep_layer
 
 
@@ -70,16 +70,18 @@ def estimate(puzzle: Puzzle, max_pieces: int) -> Estimate:
     The disk figure is that of raw bit files: an upper bound, since layers are packed where
     it pays (see `curator.layered.packed`). While a tier is swept, its three arrays and the
     tier below (three arrays, plus a concatenated copy of two of them for typed puzzles) are
-    resident.
+    resident, and so are the packed blocks of the array being written (at most PACK_RATIO of
+    the array).
     """
     tiers = StateSpace(puzzle).tiers(max_pieces)
     tier_bytes = [sum(layer.words * 8 for layer in tier) for tier in tiers]
     props = len(PROPERTIES)
     copies = 2 if puzzle.typed else 0
+    packing = PACK_RATIO * max(layer.words * 8 for tier in tiers for layer in tier)
     peak = max(
         props * here + (props + copies) * (tier_bytes[i - 1] if i else 0)
         for i, here in enumerate(tier_bytes)
-    )
+    ) + round(packing)
     return Estimate(
         layers=sum(len(tier) for tier in tiers),
         positions=sum(layer.size for tier in tiers for layer in tier),

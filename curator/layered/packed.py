@@ -92,6 +92,12 @@ CODECS = {"sparse": (_sparse, _unsparse), "zstd": (_zstd, _unzstd), "lz4": (_lz4
 def pack(words: np.ndarray, codec: str, block: int | None = None) -> bytes:
     """The packed file of a word array, compressed with `codec` (one of CODECS) in blocks of
     `block` words (default `BLOCK_WORDS`)."""
+    return b"".join(pack_parts(words, codec, block))
+
+
+def pack_parts(words: np.ndarray, codec: str, block: int | None = None) -> list[bytes]:
+    """`pack`'s file as its parts in order (header, offsets, checksums, then each block):
+    written one after another they make the file, with no copy of all its bytes in one."""
     words = np.ascontiguousarray(words, dtype="<u8")
     block = block or BLOCK_WORDS
     encode = CODECS[codec][0]
@@ -100,7 +106,7 @@ def pack(words: np.ndarray, codec: str, block: int | None = None) -> bytes:
     start = len(header) + 8 * (len(blocks) + 1) + 4 * len(blocks)
     offsets = np.cumsum([start] + [len(b) for b in blocks], dtype="<u8")
     crcs = np.array([zlib.crc32(b) for b in blocks], dtype="<u4")
-    return b"".join([header, offsets.tobytes(), crcs.tobytes(), *blocks])
+    return [header, offsets.tobytes(), crcs.tobytes(), *blocks]
 
 
 def is_packed(path: Path) -> bool:

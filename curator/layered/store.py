@@ -29,7 +29,7 @@ from curator.common.files import (
     read_manifest,
 )
 from curator.layered.bits import PROPERTIES, LayerBits
-from curator.layered.packed import CODECS, PackedWords, pack
+from curator.layered.packed import CODECS, PackedWords, pack_parts
 from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 
@@ -220,10 +220,10 @@ class LayerStore(ResultsFolder):
         files = {}
         counts = bits.counts()
         for prop, words in bits.arrays().items():
-            encoding, data = encode(words, counts[prop], layer.size, prop in LOOKED_UP)
+            encoding, parts = encode(words, counts[prop], layer.size, prop in LOOKED_UP)
             path = self.directory / f"{layer.key}.{prop}{ENCODINGS[encoding]}"
-            files[prop] = {"path": path.name, "encoding": encoding, "bytes": len(data),
-                           "sha256": atomic_write(path, data)}
+            files[prop] = {"path": path.name, "encoding": encoding,
+                           "bytes": sum(len(part) for part in parts), "sha256": atomic_write(path, parts)}
         entry = {
             "key": layer.key,
             "pieces": layer.pieces,
@@ -285,16 +285,16 @@ class LayerStore(ResultsFolder):
 
 
 def encode(words: np.ndarray, count: int, positions: int, lookups: bool = False,
-           ) -> tuple[str, bytes | memoryview]:
-    """(encoding, file contents) of a property's words with `count` of `positions` bits set:
-    packed where packing pays, raw otherwise."""
+           ) -> tuple[str, list[bytes | memoryview]]:
+    """(encoding, the file's contents in parts) of a property's words with `count` of
+    `positions` bits set: packed where packing pays, raw otherwise."""
     raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")
     if raw.nbytes >= PACK_MIN_BYTES:
         codec = "sparse" if count <= SPARSE * positions else "lz4" if lookups else "zstd"
-        packed = pack(words, codec)
-        if len(packed) <= PACK_RATIO * raw.nbytes:
-            return codec, packed
-    return "raw", raw
+        parts = pack_parts(words, codec)
+        if sum(len(part) for part in parts) <= PACK_RATIO * raw.nbytes:
+            return codec, parts
+    return "raw", [raw]
 
 
 def open_words(directory: Path, layer: Layer, meta: dict[str, Any], keep: bool = False,
