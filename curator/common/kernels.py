@@ -79,7 +79,7 @@ _copied: dict[int, tuple[Dispatcher, _Copy]] = {}
 def build(template: Template, **bindings: Dispatcher) -> Dispatcher:
     """The compiled copy of `template` with its `Slot` names bound, cached on disk under a
     name of its own: template name, bound function names, digest of every source it reaches."""
-    _skip_blas_probe()
+    skip_blas_probe()
     return _build(template, bindings).dispatcher
 
 
@@ -221,7 +221,7 @@ class _Hidden:
 
 
 @functools.cache
-def _skip_blas_probe() -> None:
+def skip_blas_probe() -> None:
     """Load numba's array functions as if SciPy's BLAS were missing: they import scipy.linalg
     (about 0.2 s) only to probe for BLAS, which no curator kernel calls.
 

@@ -187,12 +187,17 @@ def rank_colex_masks(masks: np.ndarray) -> np.ndarray:
     return out
 
 
-@numba.njit(cache=True)
 def unrank_colex_masks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
-    """Masks (uint64) of a whole array of colex ranks of k-subsets of n cells."""
-    out = np.empty(ranks.shape[0], dtype=np.uint64)
-    for i in range(ranks.shape[0]):
-        out[i] = unrank_colex_mask(ranks[i], n, k)
+    """Masks (uint64) of a whole array of colex ranks of k-subsets of n cells.
+
+    In numpy, one pass per cell of the subsets, highest first: the largest c with
+    C(c, i) <= rank is the i-th cell."""
+    rest = np.array(ranks, dtype=np.int64)
+    out = np.zeros(rest.shape[0], dtype=np.uint64)
+    for i in range(k, 0, -1):
+        cell = np.searchsorted(BINOMIAL[:n, i], rest, side="right") - 1
+        rest -= BINOMIAL[cell, i]
+        out |= np.uint64(1) << cell.astype(np.uint64)
     return out
 
 

@@ -16,7 +16,7 @@ from math import comb
 import numba
 import numpy as np
 
-from curator.common.kernels import Slot, build, kernel
+from curator.common.kernels import Slot, build, kernel, skip_blas_probe
 from curator.common.ranking import (
     BINOMIAL,
     MultisetTable,
@@ -30,6 +30,7 @@ from curator.common.ranking import (
     rank_colex_masks,
     rank_multiset_indexed,
     unrank_colex_mask,
+    unrank_colex_masks,
     unrank_multiset_sequence,
 )
 from curator.layered.bits import PROPERTIES, LayerBits
@@ -803,13 +804,20 @@ def _fill_chunk(args, lo, hi, base, out_s, out_u, out_a):
                 _next_sequence(seq)
 
 
-@kernel
-def _goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
+def _goal_run(args, size, first_word, last_word, start, step, out_s, out_u, out_a) -> None:
+    """`_run` for a layer at the goal's piece count, in numpy (a goal layer is too quick to
+    be worth compiling): a position is a goal when every cell it occupies is allowed, and
+    then solvable and unique; no position there has all_moves."""
     n, k, arrangements, allowed = args
-    for r in range(lo, hi):
-        mask = unrank_colex_mask(r // arrangements, n, k)
-        goal = (mask & ~allowed) == 0
-        _record(r, base, goal, goal, False, out_s, out_u, out_a)
+    for c in range(start, _chunk_count.py_func(first_word, last_word), step):
+        lo, hi = _chunk_range.py_func(c, first_word, last_word, size)
+        masks = unrank_colex_masks(np.arange(lo, hi) // arrangements, n, k)
+        goal = np.zeros((hi - lo + 63) // 64 * 64, dtype=bool)
+        goal[:hi - lo] = (masks & ~allowed) == 0
+        words = np.packbits(goal, bitorder="little").view("<u8")
+        at = (lo >> 6) - first_word
+        out_s[at:at + words.shape[0]] = words
+        out_u[at:at + words.shape[0]] = words
 
 
 chunk = Slot("chunk")
@@ -919,8 +927,9 @@ def _fill_args(layer: Layer, images: np.ndarray, bits: LayerBits) -> tuple:
 
 def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
     """The compiled driver (see `_run`) for `layer` and its chunk kernel's arguments."""
+    skip_blas_probe()  # before the first compiled call: setting a kernel up may make one
     if not below:
-        return build(_run, chunk=_goal_chunk), _goal_args(puzzle, layer)
+        return _goal_run, _goal_args(puzzle, layer)
     if kind not in KERNELS:
         raise ValueError(f"unknown sweep kernel {kind!r} (known: {', '.join(KERNELS)})")
     typed, setup = KERNELS[kind]
