@@ -71,9 +71,9 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
     rng = np.random.default_rng(seed)
     deriver = _Deriver(puzzle, space)
     kept: dict[Layer, tuple[np.ndarray, np.ndarray]] = {}
+    top = max((layer.pieces for layer in intact), default=0)
     for layer in intact:
-        # Packed blocks decoded for the counts stay for the sample and for the layers above.
-        bits = store.load(layer, verify=False, mmap=True, keep=True)
+        bits = _load(store, layer, child=layer.pieces < top)
         problem = _check_contents(store, layer, bits)
         if problem:  # the bits of the layer's positions may still be right: keep re-deriving
             result.problems.append(problem)
@@ -158,6 +158,17 @@ def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | N
         if entry.get(prop) != count:
             return f"{path}: holds {count:,} set bits, the manifest says {entry.get(prop)!r}"
     return None
+
+
+def _load(store: LayerStore, layer: Layer, child: bool) -> LayerBits:
+    """A layer's bits, mapped. The packed blocks of its solvable and unique words that the
+    counts decode stay decoded if it is the `child` of a layer to re-derive; the others are
+    decoded again as the sample needs them (the top layer of a big store would not fit in
+    memory twice)."""
+    kept = ("solvable", "unique")
+    bits = store.load(layer, verify=False, mmap=True, properties=kept, keep=child)
+    moves = store.load(layer, verify=False, mmap=True, properties=("all_moves",))
+    return LayerBits(layer, bits.solvable, bits.unique, moves.all_moves)
 
 
 def _children(store: LayerStore, below: list[Layer], kept: dict[Layer, tuple[np.ndarray, np.ndarray]],
