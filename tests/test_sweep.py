@@ -517,6 +517,9 @@ def test_sweeping_canonical_masks_and_filling_the_rest_equals_sweeping_all(art, 
         full = each.compute(0, layer.words)
         for name, words in zip(PROPERTIES, full, strict=True):
             assert np.array_equal(words, getattr(bits, name)), f"{layer.key} {name}"
+        done: list[int] = []
+        each.run(done.append)
+        assert sum(done) == layer.size  # both passes' progress together
         if images:
             args = (*each.args[:-1], each.images)  # the canonical masks alone
             with sweep._Threads() as threads:

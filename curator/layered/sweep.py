@@ -896,18 +896,19 @@ class LayerSweep:
         bits = LayerBits.empty(self.layer)
         with _Threads() as threads:
             if self.images is None:
-                self._blocks(threads, bits, self.run_chunks, self.args, progress, 1.0)
+                self._blocks(threads, bits, self.run_chunks, self.args, progress, lambda n: n)
                 return bits
             canonical = (*self.args[:-1], self.images)  # the last argument: see _captures_kernel
-            self._blocks(threads, bits, self.run_chunks, canonical, progress, 0.5)
+            self._blocks(threads, bits, self.run_chunks, canonical, progress, lambda n: n // 2)
             fill = build(_run, chunk=_fill_chunk)
-            self._blocks(threads, bits, fill, _fill_args(self.layer, self.images, bits), progress, 0.5)
+            self._blocks(threads, bits, fill, _fill_args(self.layer, self.images, bits), progress,
+                         lambda n: n - n // 2)
         return bits
 
     def _blocks(self, threads: _Threads, bits: LayerBits, run: Callable, args: tuple,
-                progress: Progress | None, share: float) -> None:
+                progress: Progress | None, share: Callable[[int], int]) -> None:
         """OR the words `run` gives into `bits`, a block at a time, reporting `share` of each
-        block's positions done."""
+        block's positions done (the shares of a layer's passes add up to its size)."""
         step = CHUNK_WORDS * BLOCK_CHUNKS
         for first in range(0, self.layer.words, step):
             last = min(first + step, self.layer.words)
@@ -915,7 +916,7 @@ class LayerSweep:
             for whole, part in zip(bits.arrays().values(), words, strict=True):
                 whole[first:last] |= part
             if progress:
-                progress(round((min(last * 64, self.layer.size) - first * 64) * share))
+                progress(share(min(last * 64, self.layer.size) - first * 64))
 
 
 def _fill_args(layer: Layer, images: np.ndarray, bits: LayerBits) -> tuple:
