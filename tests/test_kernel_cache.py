@@ -41,6 +41,30 @@ art = \"\"\"
 family = "fling"
 """
 
+SLIDE_3X3 = """\
+name = "slide-3x3"
+
+[board]
+art = \"\"\"
+R..
+.h.
+...
+\"\"\"
+
+[rules]
+family = "slide"
+move = "until_blocked"
+metric = "line"
+
+[pieces.R]
+
+[pieces.h]
+
+[goal]
+piece = "R"
+cells = [[2, 2]]
+"""
+
 RUNNER = """\
 import json, sys
 from numba.core import event
@@ -83,8 +107,15 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     (tmp_path / "chess.toml").write_text(CHESS_3X3)
     analyze = ["analyze", "fling.toml", "-o", "out", "--force"]
     solve = ["solve", "chess.toml", "--board", "KR./.P./..P"]
-    first = run(source, cache, analyze, solve)["compiled"]
+    (tmp_path / "slide.toml").write_text(SLIDE_3X3)
+    slide = ["analyze", "slide.toml", "-o", "slide-out", "--force"]
+    first = run(source, cache, analyze, solve, slide)["compiled"]
     assert any(name.startswith("_run__curator_layered_sweep__lines_chunk__") for name in first)
+    # A literal argument (a constant, or a variable only ever set to one) makes numba compile
+    # another copy of the function called: each of curator's compiles once.
+    ours = [name for name in first if re.search(r"__[0-9a-f]{20}$", name)]
+    assert any(name.startswith("moves__") for name in ours)
+    assert sorted(ours) == sorted(set(ours))
     assert any(name.startswith("_expand_boards__curator_rules_capture_capture_children__") for name in first)
     assert _solvable(tmp_path / "out", 3) > 0
     # numba's probe for BLAS (an import of scipy.linalg) is skipped as well.

@@ -262,7 +262,7 @@ def _lines_chunk(args, lo, hi, base, out_s, out_u, out_a):
                 for j in range(start[s, p], start[s, p + 1]):
                     offset[fixed] = rank_colex_mask((upper ^ flips[j]) | filled) - first
                     fixed += 1
-        count = 0
+        count = np.int64(0)  # typed: a literal 0 would compile another _classify
         for i in range(nl):
             s = low[i]
             p = np.int64(gather(mask, cells[s], packed[s]))
@@ -710,7 +710,7 @@ def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
             continue
         unrank_multiset_sequence(r % orderings, counts, seq)
         _capture_geometry(mask, tables, attacks, cell, place, target, child_colex)
-        changed = 0
+        changed = np.int64(0)  # typed: a literal 0 would compile another _rank_terms
         while r < end:
             _rank_terms(seq, changed, prefix, weights, remaining, before, without)
             for j in range(upto[changed]):

@@ -293,7 +293,10 @@ def moves(k: Kernel, pos: np.ndarray, occupied: np.uint64, metric: int, backward
           ranks: np.ndarray, costs: np.ndarray, scratch: np.ndarray) -> int:
     """The children (or, `backward`, parents) of a position under `metric`: their ranks and
     the cost of the move; returns how many. `scratch` is int64[4, 4 N] of zeros (row 2 is
-    left zero), `ranks` and `costs` hold P * 4 N entries."""
+    left zero), `ranks` and `costs` hold P * 4 N entries.
+
+    Callers pass `metric` and `backward` as typed values (np.int64, np.bool_), never as
+    literals: numba compiles a copy of this function, about 2 s, for each literal value."""
     found = 0
     for p in range(len(pos)):
         g = k.group_of[p]
