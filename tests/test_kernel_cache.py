@@ -41,30 +41,6 @@ art = \"\"\"
 family = "fling"
 """
 
-SLIDE_3X3 = """\
-name = "slide-3x3"
-
-[board]
-art = \"\"\"
-R..
-.h.
-...
-\"\"\"
-
-[rules]
-family = "slide"
-move = "until_blocked"
-metric = "line"
-
-[pieces.R]
-
-[pieces.h]
-
-[goal]
-piece = "R"
-cells = [[2, 2]]
-"""
-
 RUNNER = """\
 import json, sys
 from numba.core import event
@@ -107,14 +83,12 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     (tmp_path / "chess.toml").write_text(CHESS_3X3)
     analyze = ["analyze", "fling.toml", "-o", "out", "--force"]
     solve = ["solve", "chess.toml", "--board", "KR./.P./..P"]
-    (tmp_path / "slide.toml").write_text(SLIDE_3X3)
-    slide = ["analyze", "slide.toml", "-o", "slide-out", "--force"]
-    first = run(source, cache, analyze, solve, slide)["compiled"]
+    first = run(source, cache, analyze, solve)["compiled"]
     assert any(name.startswith("_run__curator_layered_sweep__lines_chunk__") for name in first)
     # A literal argument (a constant, or a variable only ever set to one) makes numba compile
-    # another copy of the function called: each of curator's compiles once.
+    # another copy of the function called: each of the layered sweep's compiles once.
     ours = [name for name in first if re.search(r"__[0-9a-f]{20}$", name)]
-    assert any(name.startswith("moves__") for name in ours)
+    assert any(name.startswith("_classify__") for name in ours)
     assert sorted(ours) == sorted(set(ours))
     assert any(name.startswith("_expand_boards__curator_rules_capture_capture_children__") for name in first)
     assert _solvable(tmp_path / "out", 3) > 0

@@ -32,7 +32,7 @@ def _paths(k: Kernel, distances: np.ndarray, ranks: np.ndarray, longest: int):
         s = 0
         while d > 0 and s < longest:
             occupied = unrank(k, r, pos)
-            n = moves(k, pos, occupied, k.metric, np.bool_(False), children, costs, scratch)
+            n = moves(k, pos, occupied, k.metric, False, children, costs, scratch)
             following = -1
             for j in range(n):
                 c = children[j]
@@ -112,7 +112,7 @@ def _recheck(k: Kernel, distances: np.ndarray, flags: np.ndarray, clusters: np.n
             continue
         if occupied == 0:
             continue
-        n = moves(k, pos, occupied, k.metric, np.bool_(False), children, costs, scratch)
+        n = moves(k, pos, occupied, k.metric, False, children, costs, scratch)
         d = np.int64(distances[r])
         best = np.int64(UNSOLVABLE)
         on_path = 0
@@ -130,7 +130,7 @@ def _recheck(k: Kernel, distances: np.ndarray, flags: np.ndarray, clusters: np.n
         unique = goal or (d < UNSOLVABLE and on_path == 1 and (flags[last] & UNIQUE) != 0)
         if unique != ((flags[r] & UNIQUE) != 0):
             wrong[i] |= 4
-        n = moves(k, pos, occupied, np.int64(LINE_METRIC), np.bool_(False), children, costs, scratch)
+        n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
         every = n > 0 and not goal
         for j in range(n):
             every &= distances[children[j]] < UNSOLVABLE

@@ -104,7 +104,7 @@ def _unique(k: Kernel, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarr
                 flags[r] |= UNIQUE
                 continue
             occupied = unrank(k, r, pos)
-            n = moves(k, pos, occupied, k.metric, np.bool_(False), children, costs, scratch)
+            n = moves(k, pos, occupied, k.metric, False, children, costs, scratch)
             on_path = 0
             last = -1
             for j in range(n):
@@ -124,7 +124,7 @@ def _relax(k: Kernel, distances: np.ndarray, ranks: np.ndarray, distance: int, g
     found = 0
     for i in range(len(ranks)):
         occupied = unrank(k, ranks[i], pos)
-        n = moves(k, pos, occupied, k.metric, np.bool_(True), parents, costs, scratch)
+        n = moves(k, pos, occupied, k.metric, True, parents, costs, scratch)
         for j in range(n):
             p = parents[j]
             d = distance + costs[j]
@@ -147,7 +147,7 @@ def _all_moves(k: Kernel, distances: np.ndarray, flags: np.ndarray) -> None:
             if distances[r] == INVALID or distances[r] == 0:
                 continue
             occupied = unrank(k, r, pos)
-            n = moves(k, pos, occupied, np.int64(LINE_METRIC), np.bool_(False), children, costs, scratch)
+            n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
             ok = n > 0
             for j in range(n):
                 ok &= distances[children[j]] < UNSOLVABLE
@@ -174,7 +174,7 @@ def _clusters(k: Kernel, distances: np.ndarray) -> np.ndarray:
         if distances[r] == INVALID:
             continue
         occupied = unrank(k, r, pos)
-        n = moves(k, pos, occupied, np.int64(LINE_METRIC), np.bool_(False), children, costs, scratch)
+        n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
         for j in range(n):
             a = _root(parent, r)
             b = _root(parent, children[j])
