@@ -384,6 +384,23 @@ def _legal_above(upper, full, empty, low_select):
 
 
 @numba.njit(cache=True, inline="always")
+def _moves_in_block(upper, c, moves, classes, low_select, shift, out):
+    """The moves (full, empty rows of `moves`) legal in the block of high cells `upper`, in
+    out: their full and empty cells below `low_select` shifted down by `shift`, their
+    `_child_base`, then their row of `classes`. Returns how many."""
+    found = 0
+    for m in range(moves.shape[0]):
+        if _legal_above(upper, moves[m, 0], moves[m, 1], low_select):
+            out[found, 0] = np.int64((moves[m, 0] & low_select) >> shift)
+            out[found, 1] = np.int64((moves[m, 1] & low_select) >> shift)
+            out[found, 2] = _child_base(upper, c, moves[m, 0], moves[m, 1], low_select)
+            for j in range(classes.shape[1]):  # not a slice copy: that compiles a costly error path
+                out[found, 3 + j] = classes[m, j]
+            found += 1
+    return found
+
+
+@numba.njit(cache=True, inline="always")
 def _child_base(upper, c, full, empty, low_select):
     """The rank of a block's children by move (full, empty) less the colex rank of their
     cells below `low_select`: the child's high cells over the lowest cells it fills below."""
@@ -424,8 +441,9 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
     """
     low_bits, run_bits, colex, high, mid, low, low_class, pattern, n, k, solvable, unique, step_once = args
     high_start = np.empty(high.shape[0], dtype=np.int64)
-    mid_moves = np.empty((mid.shape[0], 3), dtype=np.int64)  # mid cells full, empty; base
-    low_moves = np.empty((low.shape[0], 6), dtype=np.int64)  # the same, then low_class
+    mid_moves = np.empty((mid.shape[0], 3), dtype=np.int64)  # see _moves_in_block
+    low_moves = np.empty((low.shape[0], 6), dtype=np.int64)
+    no_class = np.empty((mid.shape[0], 0), dtype=np.int64)  # mid moves have no low_class
     run_start = np.empty(mid.shape[0], dtype=np.int64)
     low_select = _filled(low_bits)
     shift_mid = np.uint64(run_bits)
@@ -445,22 +463,8 @@ def _split_chunk(args, lo, hi, base, out_s, out_u, out_a):
             if _legal_above(upper, high[m, 0], high[m, 1], low_select):
                 high_start[nh] = _child_base(upper, c, high[m, 0], high[m, 1], low_select) - start
                 nh += 1
-        nm = 0
-        for m in range(mid.shape[0]):
-            if _legal_above(upper, mid[m, 0], mid[m, 1], low_select):
-                mid_moves[nm, 0] = np.int64((mid[m, 0] & low_select) >> shift_mid)
-                mid_moves[nm, 1] = np.int64((mid[m, 1] & low_select) >> shift_mid)
-                mid_moves[nm, 2] = _child_base(upper, c, mid[m, 0], mid[m, 1], low_select)
-                nm += 1
-        nl = 0
-        for m in range(low.shape[0]):
-            if _legal_above(upper, low[m, 0], low[m, 1], low_select):
-                low_moves[nl, 0] = np.int64((low[m, 0] & low_select) >> shift_mid)
-                low_moves[nl, 1] = np.int64((low[m, 1] & low_select) >> shift_mid)
-                low_moves[nl, 2] = _child_base(upper, c, low[m, 0], low[m, 1], low_select)
-                for j in range(3):  # not a slice copy: that compiles a costly error path
-                    low_moves[nl, 3 + j] = low_class[m, j]
-                nl += 1
+        nm = _moves_in_block(upper, c, mid, no_class, low_select, shift_mid, mid_moves)
+        nl = _moves_in_block(upper, c, low, low_class, low_select, shift_mid, low_moves)
         has_high = ones if nh > 0 else zero
         # The word being made holds positions word_lo..word_hi-1, position word_lo in bit 0.
         word_lo = r
