@@ -92,8 +92,13 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     assert sorted(ours) == sorted(set(ours))
     assert any(name.startswith("_expand_boards__curator_rules_capture_capture_children__") for name in first)
     assert _solvable(tmp_path / "out", 3) > 0
+    # An entry of an older digest is removed when a new one is written, not on every load.
+    entry = next(cache.rglob("*_lines_chunk__*.nbi"))
+    stale = entry.with_name(re.sub(r"__[0-9a-f]{20}-", "__" + "0" * 20 + "-", entry.name))
+    stale.write_bytes(b"")
     # numba's probe for BLAS (an import of scipy.linalg) is skipped as well.
     assert run(source, cache, analyze, solve) == {"compiled": [], "scipy.linalg": False}
+    assert stale.exists()
     # The same family with its moves taken away: were the cached kernel served, it would
     # still find solvable positions.
     family = source / "curator" / "rules" / "fling.py"
@@ -101,6 +106,7 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     family.write_text(family.read_text().replace(signature, signature + "    return 0\n"))
     again = run(source, cache, analyze)["compiled"]
     assert any(name.startswith("_run__curator_layered_sweep__lines_chunk__") for name in again)
+    assert not stale.exists()
     assert _solvable(tmp_path / "out", 3) == 0
 
 

@@ -189,11 +189,14 @@ def _digest(paths: Sequence[Path], start: str = "") -> str:
 
 
 def _prune(dispatcher: Dispatcher, base: str, current: str) -> None:
-    """Remove the cache files of `base` (a copy's name less its digest) of other digests.
+    """Remove the cache files of `base` (a copy's name less its digest) of other digests,
+    unless this digest's entry is there already (it was done when the entry was written).
 
     Reads where numba keeps this function's cache from numba internals; does nothing if
     they change."""
     try:
+        if os.path.exists(dispatcher._cache._cache_file._index_path):
+            return
         directory = dispatcher._cache._cache_path
         stem = Path(dispatcher._cache._impl.locator._py_file).stem
         entries = os.listdir(directory)
