@@ -661,13 +661,18 @@ def _rank_terms(seq, first, prefix, weights, remaining, before, without):
 
 
 @numba.njit(cache=True, inline="always")
-def _canonical(mask, images):
-    """Whether no cell permutation of `images` (one per row) maps `mask` to a smaller mask:
-    colex order is the numeric order of masks of one popcount."""
+def _smallest_image(mask, images):
+    """(the smallest image of `mask` under the cell permutations of `images`, one per row,
+    and the row giving it), or (mask, -1) if none is smaller: then the mask is canonical.
+    Colex order is the numeric order of masks of one popcount."""
+    image = mask
+    best = -1
     for s in range(images.shape[0]):
-        if image_mask(mask, images[s]) < mask:
-            return False
-    return True
+        moved = image_mask(mask, images[s])
+        if moved < image:
+            image = moved
+            best = s
+    return image, best
 
 
 @kernel
@@ -682,7 +687,7 @@ def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
     children touching the changed items are worked out again. ranks[:upto[m]] are the
     children with max(p, q) < m.
 
-    Masks that are not canonical under the cell permutations `images` (see `_canonical`)
+    Masks that are not canonical under the cell permutations `images` (see `_smallest_image`)
     are skipped: their positions are left for `_fill_chunk`.
     """
     (n, counts, child_base, child_orderings, index, prefix, weights, capturable, solvable,
@@ -709,7 +714,7 @@ def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
         end = min(hi, (block + 1) * orderings)
         mask = unrank_colex_mask(block, n, k)
         block += 1
-        if not _canonical(mask, images):
+        if _smallest_image(mask, images)[1] >= 0:  # not canonical: left for _fill_chunk
             r = end
             continue
         unrank_multiset_sequence(r % orderings, counts, seq)
@@ -760,7 +765,7 @@ def _capture_chunk(args, lo, hi, base, out_s, out_u, out_a):
 
 @kernel
 def _fill_chunk(args, lo, hi, base, out_s, out_u, out_a):
-    """The positions lo..hi-1 on masks that are not canonical (see `_canonical`), each from
+    """The positions lo..hi-1 on masks that are not canonical (see `_smallest_image`), each from
     its image on the canonical mask, whose bits the layer's own words already hold.
 
     The symmetry with the smallest image maps the mask's cells, in increasing order, onto
@@ -780,13 +785,7 @@ def _fill_chunk(args, lo, hi, base, out_s, out_u, out_a):
         end = min(hi, (block + 1) * orderings)
         mask = unrank_colex_mask(block, n, k)
         block += 1
-        best = -1
-        image = mask
-        for s in range(images.shape[0]):
-            moved = image_mask(mask, images[s])
-            if moved < image:
-                image = moved
-                best = s
+        image, best = _smallest_image(mask, images)
         if best < 0:  # canonical: swept already
             r = end
             continue
@@ -1005,7 +1004,7 @@ how each is set up for a layer. "masks" and "boards" are the general kernels, wh
 call the family's `children`; the others are fast paths, tested against them bit for bit."""
 SYMMETRIC_KERNELS = ("captures",)
 """Kernels whose last argument is a set of cell permutations (one per row) under which they
-skip every mask that is not canonical (see `_canonical`, `LayerSweep.run`)."""
+skip every mask that is not canonical (see `_smallest_image`, `LayerSweep.run`)."""
 
 
 def _goal_args(puzzle: Puzzle, layer: Layer):
