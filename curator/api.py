@@ -2,39 +2,32 @@
 
 `open` hides the kind of table behind one shape of results object (`LayeredResults` for
 puzzles whose moves remove pieces, `DistanceResults` for permutation puzzles, `SlidingResults`
-for sliding-block puzzles), as
-python-chess's `open_tablebase` does for its table formats.
+for sliding-block puzzles, and those of installed kinds), as python-chess's `open_tablebase`
+does for its table formats. Which kind a file or a folder is, the catalogue says
+(`curator.catalogue`).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
 from rich.console import Console
 
+from curator import catalogue
+from curator.catalogue import DistanceDone, Results, Run, Warn
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import manifest_kind
 from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall, bytes_text
-from curator.distance.analysis import DistanceDone, analyze_distances, table_shortfalls
-from curator.distance.puzzle import PermutationPuzzle, is_permutation_file, load_permutation_puzzle
-from curator.distance.results import DistanceResults
-from curator.distance.store import KIND as DISTANCE_KIND
-from curator.layered.analysis import Executor, Reporter, resource_shortfalls
-from curator.layered.analysis import analyze as analyze_layers
-from curator.layered.puzzle import Puzzle, load_puzzle
-from curator.layered.results import LayeredResults
+from curator.layered.results import POOL_SIZE
+from curator.layered.select import SORT_METRICS
+from curator.layered.verify import DEFAULT_SAMPLE
 from curator.progress import layer_progress
-from curator.sliding.analysis import analyze_sliding, sliding_shortfalls
-from curator.sliding.puzzle import SlidingPuzzle, is_sliding_file, load_sliding_puzzle
-from curator.sliding.results import SlidingResults
-from curator.sliding.store import KIND as SLIDING_KIND
 
-Results = LayeredResults | DistanceResults | SlidingResults
-Warn = Callable[[str], None]
+__all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SORT_METRICS", "ResourceError", "Results", "analyze", "load",
+           "open", "run", "thread_count"]
 
 
 class ResourceError(StoreError):
@@ -51,25 +44,15 @@ class ResourceError(StoreError):
         self.shortfalls = short
 
 
-def load(path: str | Path) -> Puzzle | PermutationPuzzle | SlidingPuzzle:
-    """The puzzle of a TOML file, layered, permutation or sliding-block; PuzzleError naming
-    the file and the key if it is malformed.
+def load(path: str | Path) -> Any:
+    """The puzzle of a TOML file, of whichever kind its `[rules] family` names; PuzzleError
+    naming the file and the key if it is malformed.
 
     >>> import curator
     >>> curator.load("puzzles/triangle.toml").board.size
     15
     """
-    if is_permutation_file(path):
-        return load_permutation_puzzle(path)
-    return load_sliding_puzzle(path) if is_sliding_file(path) else load_puzzle(path)
-
-
-TABLE_KINDS = {
-    PermutationPuzzle: (table_shortfalls, analyze_distances, DistanceResults, "a permutation puzzle",
-                        "distance table"),
-    SlidingPuzzle: (sliding_shortfalls, analyze_sliding, SlidingResults, "a sliding-block puzzle", "tables"),
-}
-"""Puzzles swept into distance-like tables: what they need, how they are swept, their results."""
+    return catalogue.read_puzzle(path)[1]
 
 
 def analyze(
@@ -81,44 +64,47 @@ def analyze(
     progress: bool = False,
     ignore_limits: bool = False,
     *,
-    reporter: Reporter | None = None,
-    executor: Executor | None = None,
+    reporter: Any = None,
+    executor: Any = None,
     warn: Warn | None = None,
     distance_done: DistanceDone | None = None,
 ) -> Results:
     """Analyze the puzzle file `path` into `output` (default output/<name>) and open the
     results. Finished layers are kept; `force` computes everything again.
 
-    `workers` threads compute (all cores by default; the caller's thread count is restored
-    afterwards); `progress` draws bars on stderr. An analysis whose estimate exceeds the free
-    memory or disk raises ResourceError unless `ignore_limits` (or `force`). `reporter`,
-    `executor` (a Dask cluster, see `curator.layered.cluster`), `warn` and `distance_done`
-    are for tools built on curator, such as its command line.
+    `max_pieces` bounds the layers of layered puzzles (default: the file's). `workers` threads
+    compute (all cores by default; the caller's thread count is restored afterwards);
+    `progress` draws bars on stderr. An analysis whose estimate exceeds the free memory or
+    disk raises ResourceError unless `ignore_limits` (or `force`). `reporter`, `executor` (a
+    Dask cluster, see `curator.layered.cluster`), `warn` and `distance_done` are for tools
+    built on curator, such as its command line.
     """
-    puzzle = load(path)
+    kind, puzzle = catalogue.read_puzzle(path)
+    return run(kind, puzzle, output, max_pieces, workers, force, progress, ignore_limits, reporter=reporter,
+               executor=executor, warn=warn, distance_done=distance_done)
+
+
+def run(kind: catalogue.Kind, puzzle: Any, output: str | Path | None = None, max_pieces: int | None = None,
+        workers: int | None = None, force: bool = False, progress: bool = False, ignore_limits: bool = False,
+        *, reporter: Any = None, executor: Any = None, warn: Warn | None = None,
+        distance_done: DistanceDone | None = None, name: Naming = same_name) -> Results:
+    """`analyze` for a puzzle already read (the command line reads it once)."""
+    for keyword, value in (("max_pieces", max_pieces), ("executor", executor)):
+        if value is not None and keyword not in kind.analysis_options:
+            raise SelectionError(f"{name(keyword)} does not apply to {kind.puzzle_noun}")
     directory = Path(output) if output is not None else Path("output") / puzzle.name
-    workers = thread_count(workers)
-    for kind, (shortfalls, run, results, what, tables) in TABLE_KINDS.items():
-        if isinstance(puzzle, kind):
-            if max_pieces is not None:
-                raise SelectionError(f"max_pieces does not apply to {what}")
-            if not (force or ignore_limits):
-                short = shortfalls(puzzle, directory)
-                if short:
-                    raise ResourceError(f"{puzzle.name}'s {tables}", short)
-            run(puzzle, directory, workers, force, distance_done, warn)
-            return results(directory)
-    depth = sweep_depth(puzzle, max_pieces)
+    plan = Run(directory, thread_count(workers, name), force, max_pieces, executor, reporter, distance_done,
+               warn, name)
     if not (force or ignore_limits):
-        short = resource_shortfalls(puzzle, depth, directory, executor)
+        short = kind.shortfalls(puzzle, plan)
         if short:
-            raise ResourceError(f"{puzzle.name} up to {depth} pieces", short)
+            raise ResourceError(kind.subject(puzzle, plan), short)
     if progress and reporter is None:
         with layer_progress(Console(file=sys.stderr)) as bars:
-            analyze_layers(puzzle, directory, depth, workers, force, bars, warn, executor)
+            kind.analyze(puzzle, Run(**{**plan.__dict__, "reporter": bars}))
     else:
-        analyze_layers(puzzle, directory, depth, workers, force, reporter, warn, executor)
-    return LayeredResults(directory)
+        kind.analyze(puzzle, plan)
+    return kind.open(directory, name)
 
 
 def thread_count(workers: int | None, name: Naming = same_name) -> int:
@@ -130,26 +116,11 @@ def thread_count(workers: int | None, name: Naming = same_name) -> int:
     return count
 
 
-def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name) -> int:
-    """The piece count an analysis sweeps up to: `max_pieces`, or the file's."""
-    depth = puzzle.max_pieces if max_pieces is None else max_pieces
-    total = sum(puzzle.piece_limits)
-    if not isinstance(depth, int) or isinstance(depth, bool) or not puzzle.goal.pieces <= depth <= total:
-        raise SelectionError(
-            f"{name('max_pieces')} must be between {puzzle.goal.pieces} and {total}, got {depth!r}"
-        )
-    return depth
-
-
-def open(directory: str | Path) -> Results:  # noqa: A001 - the name a reader expects, as in open_tablebase
-    """The results an analysis stored in `directory`: `LayeredResults`, `DistanceResults` or
-    `SlidingResults`, which answer the same questions (`puzzle`, `layers`, `count`, `select`, `solve`, `show`,
-    `verify`, `export`). StoreError if the folder holds no readable results.
+def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A001 - as in open_tablebase
+    """The results an analysis stored in `directory`: `LayeredResults`, `DistanceResults`,
+    `SlidingResults` or an installed kind's, which answer the same questions (`puzzle`,
+    `layers`, `count`, `select`, `solve`, `show`, `verify`, `export`). StoreError if the
+    folder holds no readable results.
     """
-    return results_class(directory)(directory)
+    return catalogue.kind_of(directory).open(Path(directory), name)
 
-
-def results_class(directory: str | Path) -> type[Results]:
-    """The kind of results `directory` holds, by its manifest."""
-    kind = manifest_kind(Path(directory))
-    return {DISTANCE_KIND: DistanceResults, SLIDING_KIND: SlidingResults}.get(kind, LayeredResults)

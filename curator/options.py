@@ -12,12 +12,11 @@ for example `--must-include "3,3;0,2"`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from curator.common.errors import SelectionError
-from curator.layered.puzzle import Puzzle, parse_drawing
-from curator.sliding.puzzle import SlidingPuzzle
 
 _NUMBER = {int: r"\d+", float: r"\d+(?:\.\d*)?|\.\d+"}
 _CELL = re.compile(r"\(?(-?\d+),(-?\d+)\)?")
@@ -64,7 +63,7 @@ def parse_cells(text: str, what: str = "cells") -> list[tuple[int, int]]:
     return cells
 
 
-def parse_counts(text: str, puzzle: Puzzle, what: str = "--counts") -> dict[str, tuple[int, int]]:
+def parse_counts(text: str, puzzle: Any, what: str = "--counts") -> dict[str, tuple[int, int]]:
     """Per-type counts `K=1,R=0..2` of a typed puzzle as {"K": (1, 1), "R": (0, 2)}."""
     if not puzzle.typed:
         raise SelectionError(f"{what} applies to puzzles with several piece types only")
@@ -103,20 +102,41 @@ def optional_number(text: str | None, what: str, minimum: int = 0) -> int | None
     return None if text is None else parse_number(text, what, minimum)
 
 
-def read_board(value: str, puzzle: Puzzle | SlidingPuzzle) -> Any:
-    """`--board`: the position drawn in the file `value` names, else drawn in `value` itself
-    (see `curator.layered.puzzle.parse_drawing` and `SlidingPuzzle.parse`)."""
-    def parse(text: str) -> Any:
-        if isinstance(puzzle, SlidingPuzzle):
-            return puzzle.parse(text, "--board")
-        return parse_drawing(text, puzzle)
-
+def read_board(value: str, puzzle: Any) -> Any:
+    """`--board`: the position drawn in the file `value` names, else drawn in `value` itself,
+    as the puzzle's own `parse(drawing, what)` reads drawings."""
     path = Path(value)
     if "\n" not in value and path.is_file():
-        return parse(path.read_text(encoding="utf-8"))
+        return puzzle.parse(path.read_text(encoding="utf-8"), "--board")
     try:
-        return parse(value)
+        return puzzle.parse(value, "--board")
     except SelectionError as exc:
         if "\n" not in value and ("." in value or "/" in value) and not path.exists():
             raise SelectionError(f"--board: no file {value!r}, and as a drawing: {exc}")
         raise
+
+
+TEXT_OPTIONS: dict[str, Callable[[str, Any], Any]] = {
+    "pieces": lambda text, puzzle: parse_range(text, "--pieces"),
+    "counts": lambda text, puzzle: parse_counts(text, puzzle),
+    "must_include": lambda text, puzzle: parse_cells(text, "--must-include"),
+    "must_exclude": lambda text, puzzle: parse_cells(text, "--must-exclude"),
+    "distance": lambda text, puzzle: parse_range(text, "--distance", example="20..40"),
+    "cluster": lambda text, puzzle: parse_range(text, "--cluster", example="20..40"),
+    "difficulty": lambda text, puzzle: parse_range(text, "--difficulty", "3..7.5", kind=float),
+    "sample": lambda text, puzzle: parse_number(text, "--sample", 1),
+    "seed": lambda text, puzzle: parse_number(text, "--seed"),
+    "limit": lambda text, puzzle: parse_number(text, "--limit", 1),
+}
+"""How the selection options written as text become API values; the others (flags, `sort`)
+are taken as they are."""
+
+
+def selection_keywords(options: dict[str, Any], puzzle: Any) -> dict[str, Any]:
+    """The API keywords of selection options given on the command line (text parsed).
+
+    >>> selection_keywords({"pieces": "5..7", "unique": True, "sample": "20"}, None)
+    {'pieces': (5, 7), 'unique': True, 'sample': 20}
+    """
+    return {name: TEXT_OPTIONS[name](value, puzzle) if name in TEXT_OPTIONS else value
+            for name, value in options.items()}

@@ -1,9 +1,10 @@
 """Command line of curator: analyze puzzles, inspect, select and export levels.
 
-A thin layer over the Python API (`curator.api`): it turns option text into API values
-(`curator.options`) and results into tables and text (`curator.cli.render`). Errors are
-one line on stderr: bad input (puzzle files, arguments) exits 2, failures while running
-(damaged results, a full disk, a machine too small) exit 1.
+A thin layer over the Python API (`curator.api`) and the catalogue of kinds
+(`curator.catalogue`): it turns option text into API values (`curator.options`), asks the
+kind of the file or folder at hand what to do, and draws what it answers
+(`curator.cli.render`). Errors are one line on stderr: bad input (puzzle files, arguments)
+exits 2, failures while running (damaged results, a full disk, a machine too small) exit 1.
 """
 
 from __future__ import annotations
@@ -19,42 +20,22 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from curator import __version__
-from curator.api import (
-    ResourceError,
-    Results,
-    analyze,
-    load,
-    results_class,
-    sweep_depth,
-    thread_count,
-)
+from curator import api, catalogue
+from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, Results, thread_count
+from curator.catalogue import Kind, Run
 from curator.cli import render
 from curator.common.errors import PuzzleError, SelectionError, StoreError
-from curator.common.resources import bytes_text
-from curator.distance.puzzle import PermutationPuzzle, is_permutation_file
-from curator.distance.results import DistanceResults
+from curator.common.report import Report
 from curator.export import FORMATS, ExportError
-from curator.layered.analysis import estimate
-from curator.layered.cluster import ClusterError, ClusterExecutor, check_address
-from curator.layered.metrics import solve_position
-from curator.layered.puzzle import Puzzle
-from curator.layered.results import POOL_SIZE, LayeredResults, puzzle_results
-from curator.layered.select import SORT_METRICS
-from curator.layered.verify import DEFAULT_SAMPLE
 from curator.options import (
     option_name,
     optional_number,
-    parse_cells,
-    parse_counts,
     parse_number,
-    parse_range,
     read_board,
+    selection_keywords,
 )
 from curator.progress import count_progress, layer_progress
-from curator.sliding.analysis import BYTES_PER_RANK
-from curator.sliding.puzzle import SlidingPuzzle, is_sliding_file
-from curator.sliding.results import SlidingResults
+from curator.version import __version__
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "
@@ -99,7 +80,7 @@ def friendly_errors(command: Callable) -> Callable:
             return command(*args, **kwargs)
         except (PuzzleError, UsageError, SelectionError) as exc:
             raise _fail(2, str(exc))
-        except (StoreError, ClusterError) as exc:
+        except StoreError as exc:
             raise _fail(1, str(exc))
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
@@ -110,9 +91,15 @@ def friendly_errors(command: Callable) -> Callable:
     return wrapper
 
 
-def _open(directory: Path) -> Results:
-    """The results in `directory`, naming keywords as this command line's options."""
-    return results_class(directory)(directory, option_name)
+def _open(directory: Path) -> tuple[Kind, Results]:
+    """The kind and results of `directory`, naming keywords as this command line's options."""
+    results = api.open(directory, option_name)
+    return catalogue.kind_for(results), results
+
+
+def _show(report: Report) -> None:
+    """Draw a report on stdout (a file or a pipe gets it at the report's own width)."""
+    out.print(render.table(report), width=None if out.is_terminal else report.width)
 
 
 # -- analyze, verify, info -------------------------------------------------------------------
@@ -152,71 +139,25 @@ def analyze_command(
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
     threads = thread_count(workers, option_name)
-    if is_permutation_file(puzzle_file):
-        if scheduler:
-            raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a permutation puzzle")
-        if max_pieces is not None:
-            raise UsageError("--max-pieces does not apply to a permutation puzzle")
-        return _analyze_distances(puzzle_file, output, threads, force, ignore_limits)
-    if is_sliding_file(puzzle_file):
-        if scheduler:
-            raise UsageError("--scheduler (CURATOR_SCHEDULER) does not apply to a sliding-block puzzle")
-        if max_pieces is not None:
-            raise UsageError("--max-pieces does not apply to a sliding-block puzzle")
-        return _analyze_sliding(puzzle_file, output, threads, force, ignore_limits)
-    if scheduler:
-        try:
-            check_address(scheduler)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-    puzzle = load(puzzle_file)
-    depth = sweep_depth(puzzle, max_pieces, option_name)
+    kind, puzzle = catalogue.read_puzzle(puzzle_file)
+    if scheduler and "executor" not in kind.analysis_options:
+        raise UsageError(f"--scheduler (CURATOR_SCHEDULER) does not apply to {kind.puzzle_noun}")
+    if max_pieces is not None and "max_pieces" not in kind.analysis_options:
+        raise UsageError(f"--max-pieces does not apply to {kind.puzzle_noun}")
     directory = _results_folder(output, puzzle.name)
-    _print_estimate(puzzle, depth, threads)
-    executor = _connect(scheduler) if scheduler else None
+    plan = Run(directory, threads, force, max_pieces, name=option_name)
+    err.print(f"{kind.estimate(puzzle, plan)}; {threads} threads", highlight=False, soft_wrap=True)
+    executor = _connect(kind, scheduler) if scheduler else None
+    advice = "lower --max-pieces, " if "max_pieces" in kind.analysis_options else ""
     try:
-        with _resource_errors("lower --max-pieces, "), layer_progress(err) as bars:
-            results = analyze(puzzle_file, directory, depth, threads, force, ignore_limits=ignore_limits,
-                              reporter=bars, executor=executor, warn=_warn)
+        with _resource_errors(advice), layer_progress(err) as bars:
+            results = api.run(kind, puzzle, directory, max_pieces, threads, force,
+                              ignore_limits=ignore_limits, reporter=bars, executor=executor, warn=_warn,
+                              distance_done=_print_distance, name=option_name)
     finally:
         if executor is not None:
             executor.close()
-    out.print(render.layers_table(results.summary(), len(puzzle.piece_types) > 1))
-    err.print(f"results in {directory}", highlight=False)
-
-
-def _analyze_distances(puzzle_file: Path, output: Path | None, threads: int, force: bool,
-                       ignore_limits: bool) -> None:
-    """`analyze` for a permutation puzzle: its distance table."""
-    puzzle = load(puzzle_file)
-    directory = _results_folder(output, puzzle.name)
-    table_bytes = (puzzle.size + 1) // 2
-    err.print(
-        f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
-        f"({puzzle.metric} metric); {bytes_text(table_bytes)} on disk; {threads} threads",
-        highlight=False,
-    )
-    with _resource_errors(""):
-        results = analyze(puzzle_file, directory, None, threads, force, ignore_limits=ignore_limits,
-                          warn=_warn, distance_done=_print_distance)
-    out.print(render.distances_table(results.summary(), results.store.manifest))
-    err.print(f"results in {directory}", highlight=False)
-
-
-def _analyze_sliding(puzzle_file: Path, output: Path | None, threads: int, force: bool,
-                     ignore_limits: bool) -> None:
-    """`analyze` for a sliding-block puzzle: its distance, flag and connected-set tables."""
-    puzzle = load(puzzle_file)
-    directory = _results_folder(output, puzzle.name)
-    err.print(
-        f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.move} moves, {puzzle.metric} metric); "
-        f"{bytes_text(puzzle.size * BYTES_PER_RANK)} in memory and on disk; {threads} threads",
-        highlight=False,
-    )
-    with _resource_errors(""):
-        results = analyze(puzzle_file, directory, None, threads, force, ignore_limits=ignore_limits,
-                          warn=_warn, distance_done=_print_distance)
-    out.print(render.sliding_table(results.summary()))
+    _show(kind.info(results))
     err.print(f"results in {directory}", highlight=False)
 
 
@@ -241,20 +182,9 @@ def _results_folder(output: Path | None, name: str) -> Path:
     return directory
 
 
-def _print_estimate(puzzle: Puzzle, depth: int, workers: int) -> None:
-    est = estimate(puzzle, depth)
-    err.print(
-        f"{puzzle.name}: {est.layers} layers, {est.positions:,} positions; "
-        f"{bytes_text(est.disk_bytes)} on disk, about {bytes_text(est.peak_memory_bytes)} of memory; "
-        f"{workers} threads",
-        highlight=False,
-        soft_wrap=True,
-    )
-
-
-def _connect(address: str) -> ClusterExecutor:
-    """The executor for `--scheduler`; ClusterError (exit 1) if the scheduler cannot be reached."""
-    executor = ClusterExecutor.connect(address)
+def _connect(kind: Kind, address: str) -> Any:
+    """The executor for `--scheduler`; exit 1 if the scheduler cannot be reached."""
+    executor = kind.executor(address)
     err.print(f"sweeping on {executor.describe()}", highlight=False, soft_wrap=True)
     return executor
 
@@ -279,37 +209,15 @@ def verify_command(
     """
     if sample < 0:
         raise UsageError(f"--sample must be at least 0, got {sample}")
-    results = _open(directory)
-    result = results.verify(sample, seed)
-    if isinstance(results, DistanceResults):
-        if not result.ok:
-            raise StoreError(result.problems[0])
-        typer.echo(f"{directory}: distance table matches its checksum (ranks are not re-derived)")
-        return
-    if isinstance(results, SlidingResults):
-        if result.problems:
-            raise StoreError(result.problems[0])
-        for bad in result.bad_ranks[:50]:
-            err.print(bad, markup=False, highlight=False, soft_wrap=True)
-        summary = f"{result.files} tables match their checksums, {result.ranks:,} ranks re-derived"
-        if result.bad_ranks:
-            raise _fail(1, f"verification failed: {summary}, {len(result.bad_ranks)} bad ranks")
-        typer.echo(f"{directory}: ok ({summary})")
-        return
-    shown = 50
-    for problem in result.problems:
-        err.print(problem, markup=False, highlight=False, soft_wrap=True)
-    for bad in result.bad_ranks[:shown]:
-        err.print(str(bad), markup=False, highlight=False, soft_wrap=True)
-    if len(result.bad_ranks) > shown:
-        err.print(f"... and {len(result.bad_ranks) - shown} more bad ranks", highlight=False)
-    summary = (
-        f"{result.layers} layers, {result.files} files, {result.ranks:,} ranks re-derived: "
-        f"{len(result.problems)} problems, {len(result.bad_ranks)} bad ranks"
-    )
-    if not result.ok:
-        raise _fail(1, f"verification failed: {summary}")
-    typer.echo(f"{directory}: ok ({summary})")
+    kind, results = _open(directory)
+    verdict = kind.verdict(results, sample, seed)
+    if verdict.error is not None:
+        raise StoreError(verdict.error)
+    for line in verdict.lines:
+        err.print(line, markup=False, highlight=False, soft_wrap=True)
+    if not verdict.ok:
+        raise _fail(1, verdict.outcome)
+    typer.echo(f"{directory}: {verdict.outcome}")
 
 
 @app.command("info")
@@ -319,176 +227,65 @@ def info_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """Show the counts per layer (or per distance) of an analysis from its manifest."""
-    results = _open(directory)
-    summary = results.summary()
+    kind, results = _open(directory)
     if as_json:
-        typer.echo(json.dumps(summary, indent=1))
-    elif isinstance(results, DistanceResults):
-        out.print(render.distances_table(summary, results.store.manifest))
-    elif isinstance(results, SlidingResults):
-        out.print(render.sliding_table(summary))
+        typer.echo(json.dumps(results.summary(), indent=1))
     else:
-        out.print(render.layers_table(summary, len(results.puzzle.piece_types) > 1))
+        _show(kind.info(results))
 
 
 # -- select, solve, show -------------------------------------------------------------------
 
-LAYERED_OPTIONS = (
-    "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical",
-    "difficulty", "sort", "count_only",
-)
-"""Options of `select` (and `export`) that apply to layered results only, not to distance tables."""
+CHOICE = ("sample", "seed", "limit", "sort", "difficulty")
+"""Options of `select` that choose among the matches rather than say which positions match."""
+
+
+def _parsed(options: dict[str, Any]) -> dict[str, Any]:
+    """The selection options given on the command line, their text parsed (usage errors come
+    before any folder is read); `counts` stays text until the puzzle is known."""
+    given = {name: value for name, value in options.items() if _given(name, value)}
+    if given.get("seed") is not None and given.get("sample") is None:
+        raise UsageError("--seed only applies with --sample")
+    return {**selection_keywords({k: v for k, v in given.items() if k != "counts"}, None),
+            **({"counts": given["counts"]} if "counts" in given else {})}
+
+
+def _keywords(kind: Kind, results: Results, given: dict[str, Any], allowed: tuple[str, ...]
+              ) -> dict[str, Any]:
+    """The API keywords of the options given (`_parsed`); UsageError naming the options that
+    `kind` does not take (of those in `allowed`)."""
+    refused = [name for name in given if name not in allowed]
+    if refused:
+        flags = [_flag(name, given[name]) for name in refused]
+        takes = ", ".join(option_name(name) for name in allowed if name != "count_only")
+        raise UsageError(f"{', '.join(flags)} {'does' if len(flags) == 1 else 'do'} not apply to {kind.held} "
+                         f"in {results.directory}; its options are {takes}")
+    keywords = {k: v for k, v in given.items() if k != "count_only"}
+    if "counts" in keywords:
+        keywords["counts"] = selection_keywords({"counts": keywords["counts"]}, results.puzzle)["counts"]
+    return keywords
+
+
 TRI_STATE = ("solvable", "unique", "all_moves")
 """Options that are given when True (--solvable) or False (--no-solvable)."""
 
 
-def _given_flag(name: str, value: object) -> str | None:
-    """How a selection option was given on the command line, or None if it was not."""
-    if value is None or (value is False and name not in TRI_STATE):
-        return None
+def _given(name: str, value: object) -> bool:
+    """Whether a selection option was given on the command line."""
+    return value is not None and (value is not False or name in TRI_STATE)
+
+
+def _flag(name: str, value: object) -> str:
+    """How an option was given on the command line."""
     if name == "count_only":
         return "--count"
-    return ("--" if value is not False else "--no-") + name.replace("_", "-")
+    return ("--no-" if value is False else "--") + name.replace("_", "-")
 
 
-def _choice(options: dict) -> dict[str, Any]:
-    """--sample, --seed, --limit as API keywords."""
-    return {
-        "sample": optional_number(options.get("sample"), "--sample", 1),
-        "seed": optional_number(options.get("seed"), "--seed"),
-        "limit": optional_number(options.get("limit"), "--limit", 1),
-    }
-
-
-def _difficulty(options: dict) -> tuple[float, float] | None:
-    """--difficulty A..B as the API's keyword."""
-    text = options.get("difficulty")
-    return None if text is None else parse_range(text, "--difficulty", "3..7.5", kind=float)
-
-
-def _layered_keywords(options: dict, puzzle: Puzzle) -> dict[str, Any]:
-    """The API's filter keywords for the selection options given on the command line."""
-    o = options
-    keywords: dict[str, Any] = {name: o[name] for name in TRI_STATE if o.get(name) is not None}
-    if o.get("pieces") is not None:
-        keywords["pieces"] = parse_range(o["pieces"], "--pieces")
-    if o.get("counts") is not None:
-        keywords["counts"] = parse_counts(o["counts"], puzzle)
-    for name in ("must_include", "must_exclude"):
-        if o.get(name) is not None:
-            keywords[name] = parse_cells(o[name], option_name(name))
-    if o.get("canonical"):
-        keywords["canonical"] = True
-    return keywords
-
-
-def _distance_keywords(directory: Path, options: dict) -> dict[str, Any]:
-    """The API's keywords for `select --distance` (layered options are usage errors)."""
-    given = [flag for name in LAYERED_OPTIONS if (flag := _given_flag(name, options.get(name)))]
-    if given:
-        raise UsageError(
-            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to the distance table in "
-            f"{directory}; pick positions with --distance A..B (and --sample, --seed, --limit)"
-        )
-    if options.get("distance") is None:
-        raise UsageError(f"{directory} holds a distance table: give --distance A..B (or A)")
-    distance = parse_range(options["distance"], "--distance", example="8..11")
-    if options.get("seed") is not None and options.get("sample") is None:
-        raise UsageError("--seed only applies with --sample")
-    return {"distance": distance, **_choice(options)}
-
-
-SLIDING_OPTIONS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
-"""Options of `select` (and `export`) that apply to sliding-block tables."""
-
-
-def _sliding_keywords(directory: Path, options: dict) -> dict[str, Any]:
-    """The API's keywords for `select` on sliding-block tables (other options are usage errors)."""
-    others = [name for name in options if name not in (*SLIDING_OPTIONS, "count_only", "as_json")]
-    given = [flag for name in others if (flag := _given_flag(name, options[name]))]
-    given += [f"--no-{name.replace('_', '-')}" for name in ("unique", "all_moves")
-              if options.get(name) is False]
-    if given:
-        raise UsageError(
-            f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to the sliding-block "
-            f"tables in {directory}; filter with --distance A..B, --unique, --all-moves, --cluster A..B, "
-            "--hardest "
-            "(and --sample, --seed, --limit)"
-        )
-    if options.get("seed") is not None and options.get("sample") is None:
-        raise UsageError("--seed only applies with --sample")
-    keywords: dict[str, Any] = {name: True for name in ("unique", "all_moves", "hardest")
-                                if options.get(name)}
-    for name in ("distance", "cluster"):
-        if options.get(name) is not None:
-            keywords[name] = parse_range(options[name], option_name(name), example="20..40")
-    return keywords
-
-
-def _selected(results: Results, options: dict) -> tuple[list, int | None]:
-    """The levels (or distance positions) `select` lists for these options, and how many
-    positions matched."""
-    if isinstance(results, SlidingResults):
-        keywords = _sliding_keywords(results.directory, options)
-        chosen = results.selection(**keywords, **_choice(options))
-        return chosen.levels, chosen.matched
-    for name in ("cluster", "hardest"):
-        if options.get(name):
-            held = "a distance table" if isinstance(results, DistanceResults) else "layered results"
-            raise UsageError(f"{option_name(name)} applies to sliding-block tables; {results.directory} "
-                             f"holds {held}")
-    if isinstance(results, DistanceResults):
-        keywords = _distance_keywords(results.directory, options)
-        return results.select(**keywords), results.count(keywords["distance"])
-    if options.get("distance") is not None:
-        raise UsageError(
-            f"--distance applies to distance tables of permutation puzzles; {results.directory} holds "
-            "layered results"
-        )
-    keywords = _layered_keywords(options, results.puzzle)
-    selection = results.selection(**keywords, **_choice(options), sort=options.get("sort"),
-                                  difficulty=_difficulty(options))
-    return selection.levels, selection.matched
-
-
-@app.command("distances")
-@friendly_errors
-def distances_command(
-    directory: Path = typer.Argument(..., help="Results folder of a permutation puzzle."),
-    distance: str = typer.Option(..., "--distance", metavar="A..B", help="Distances to pick: A..B, or A."),
-    sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N positions at random."),
-    seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample (0)."),
-    limit: str | None = typer.Option(None, "--limit", metavar="N", help="Keep the first N positions."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-) -> None:
-    """Same as `curator select DIR --distance A..B`: positions with an optimal solution."""
-    options = {"distance": distance, "sample": sample, "seed": seed, "limit": limit}
-    _distance_keywords(directory, options)  # usage errors first, as for every command
-    _print_selection(DistanceResults(directory, option_name), options, as_json)
-
-
-def _print_selection(results: Results, options: dict, as_json: bool) -> None:
-    items, matched = _selected(results, options)
-    name = results.puzzle.name
-    if as_json:
-        key = "positions" if isinstance(results, DistanceResults) else "levels"
-        data = {"puzzle": name, "matched": matched, key: [item.to_json() for item in items]}
-        typer.echo(json.dumps(data, indent=1))
-        return
-    count = len(items)
-    if isinstance(results, SlidingResults):
-        title = f"{name}: {count} level{'' if count == 1 else 's'} of {matched:,} matching"
-        out.print(render.sliding_levels_table(items, title), width=None if out.is_terminal else 200)
-        return
-    if isinstance(results, DistanceResults):
-        span = options["distance"].strip()
-        title = f"{name}: {count} position{'' if count == 1 else 's'} of {matched:,} at distance {span}"
-        out.print(render.positions_table([i.to_json() for i in items], title))
-        return
-    of = "" if matched is None else f" of {matched:,} matching"
-    title = f"{name}: {count} level{'' if count == 1 else 's'}{of}"
-    # A file or a pipe gets the whole table, not one cut to 80 columns.
-    out.print(render.levels_table(results.puzzle, items, title), width=None if out.is_terminal else 160)
+def _selected(kind: Kind, results: Results, given: dict[str, Any]) -> tuple[list, int | None]:
+    """The items `select` lists for the options given (`_parsed`), and how many positions
+    matched."""
+    return kind.selection(results, _keywords(kind, results, given, kind.selection_options))
 
 
 @app.command("select")
@@ -542,29 +339,47 @@ def select_command(
     --sample, --seed, --limit), each with an optimal solution. On sliding-block tables,
     --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest first.
     """
-    options = {name: value for name, value in locals().items() if name != "directory"}
-    results = _open(directory)
-    if count_only and isinstance(results, SlidingResults):
-        matched = results.count(**_sliding_keywords(directory, options))
-        data = {"puzzle": results.puzzle.name, "matched": matched}
-        typer.echo(json.dumps(data, indent=1) if as_json else f"total: {matched:,}")
-        return
-    if count_only and isinstance(results, LayeredResults):
-        if distance is not None:
-            _selected(results, options)  # refuses --distance on layered results
-        if seed is not None and sample is None:
-            raise UsageError("--seed only applies with --sample")
+    given = _parsed({name: value for name, value in locals().items() if name not in ("directory", "as_json")})
+    kind, results = _open(directory)
+    if count_only:
+        keywords = _keywords(kind, results, given, kind.selection_options)
         if difficulty is not None:
             raise UsageError("--difficulty needs each level's metrics; --count only counts the stored bits")
-        per_layer = results.count_by_layer(**_layered_keywords(options, results.puzzle))
-        total = sum(per_layer.values())
+        total, per_layer = kind.count(results, {k: v for k, v in keywords.items() if k not in CHOICE})
         if as_json:
-            data = {"puzzle": results.puzzle.name, "matched": total, "layers": per_layer}
+            layers = {"layers": per_layer} if per_layer else {}
+            data = {"puzzle": results.puzzle.name, "matched": total, **layers}
             typer.echo(json.dumps(data, indent=1))
         else:
             typer.echo("\n".join([*(f"{k}: {n:,}" for k, n in per_layer.items()), f"total: {total:,}"]))
         return
-    _print_selection(results, options, as_json)
+    _print_selection(kind, results, given, as_json)
+
+
+def _print_selection(kind: Kind, results: Results, given: dict[str, Any], as_json: bool) -> None:
+    keywords = _keywords(kind, results, given, kind.selection_options)
+    items, matched = kind.selection(results, keywords)
+    if as_json:
+        data = {"puzzle": results.puzzle.name, "matched": matched,
+                f"{kind.item_noun}s": [item.to_json() for item in items]}
+        typer.echo(json.dumps(data, indent=1))
+        return
+    _show(kind.items_report(results, items, matched, keywords))
+
+
+@app.command("distances")
+@friendly_errors
+def distances_command(
+    directory: Path = typer.Argument(..., help="Results folder of a permutation puzzle."),
+    distance: str = typer.Option(..., "--distance", metavar="A..B", help="Distances to pick: A..B, or A."),
+    sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N positions at random."),
+    seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample (0)."),
+    limit: str | None = typer.Option(None, "--limit", metavar="N", help="Keep the first N positions."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """Same as `curator select DIR --distance A..B`: positions with an optimal solution."""
+    given = _parsed({"distance": distance, "sample": sample, "seed": seed, "limit": limit})
+    _print_selection(*_open(directory), given, as_json)
 
 
 @app.command("solve")
@@ -580,39 +395,15 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Solve one position: solvable / unique / all-moves, solution count and one solution."""
-    puzzle = load(puzzle_file)
-    if isinstance(puzzle, SlidingPuzzle):
-        return _solve_sliding(puzzle, board, results, as_json)
-    if isinstance(puzzle, PermutationPuzzle):
-        raise UsageError("solve takes puzzles whose moves remove pieces; for a permutation puzzle use "
+    kind, puzzle = catalogue.read_puzzle(puzzle_file)
+    if not kind.solves:
+        raise UsageError(f"solve does not take {kind.puzzle_noun}; pick its positions with "
                          "`curator select DIR --distance A..B`")
-    position = read_board(board, puzzle)
-    stored = puzzle_results(puzzle, results, option_name)
-    level = stored.solve(position) if stored is not None else solve_position(puzzle, position)
+    item, used = kind.solve(puzzle, read_board(board, puzzle), results, option_name)
     if as_json:
-        data = level.to_json()
-        data["results"] = str(stored.directory) if stored is not None else None
-        typer.echo(json.dumps(data, indent=1))
+        typer.echo(json.dumps({**item.to_json(), "results": None if used is None else str(used)}, indent=1))
         return
-    typer.echo(render.level_text(puzzle, level))
-
-
-def _solve_sliding(puzzle: SlidingPuzzle, board: str, directory: Path | None, as_json: bool) -> None:
-    """`solve` for a sliding-block puzzle: read from its stored tables."""
-    directory = directory or Path("output") / puzzle.name
-    try:
-        stored = SlidingResults(directory, option_name)
-    except StoreError:
-        raise UsageError(f"no sliding-block tables in {directory}; run `curator analyze` on the puzzle "
-                         "first, or give --results DIR") from None
-    if stored.store.holds_other_puzzle(puzzle.sha256):
-        raise UsageError(f"--results {directory}: holds results of another puzzle file "
-                         f"({stored.store.manifest.get('puzzle')!r})")
-    level = stored.show(stored.puzzle.rank(read_board(board, stored.puzzle)))
-    if as_json:
-        typer.echo(json.dumps({**level.to_json(), "results": str(directory)}, indent=1))
-        return
-    typer.echo(render.sliding_level_text(level))
+    typer.echo(kind.item_text(puzzle, item))
 
 
 @app.command("show", context_settings={"ignore_unknown_options": True})
@@ -627,16 +418,9 @@ def show_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
     """Draw one stored position with its solvable / unique / all-moves bits."""
-    if isinstance(stored := _open(directory), SlidingResults):
-        level = stored.show(parse_number(rank, "RANK"), optional_number(pieces, "--pieces"), layer_key)
-        typer.echo(json.dumps(level.to_json(), indent=1) if as_json else render.sliding_level_text(level))
-        return
-    results = LayeredResults(directory, option_name)  # a distance table has no layers to show
+    kind, results = _open(directory)
     found = results.show(parse_number(rank, "RANK"), optional_number(pieces, "--pieces"), layer_key)
-    if as_json:
-        typer.echo(json.dumps(found.to_json(), indent=1))
-        return
-    typer.echo(render.stored_text(results.puzzle, found))
+    typer.echo(json.dumps(found.to_json(), indent=1) if as_json else kind.item_text(results.puzzle, found))
 
 
 # -- export --------------------------------------------------------------------------------
@@ -694,10 +478,10 @@ def export_command(
     distance table of a permutation puzzle, the positions `select --distance A..B` lists.
     """
     _format(fmt)
-    results = _open(directory)
-    items, _ = _selected(results, selection)
-    noun = "position" if isinstance(results, DistanceResults) else "level"
-    _write(results, items, fmt, out_path, f"{len(items)} {noun}{'' if len(items) == 1 else 's'}")
+    given = _parsed(selection)
+    kind, results = _open(directory)
+    items, _ = _selected(kind, results, given)
+    _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
 
 
 def _write(results: Results, items: Any, fmt: str, out_path: Path, what: str) -> None:
@@ -741,31 +525,18 @@ def pack_command(
     """
     _format(fmt)
     count = parse_number(size, "--size", 1)
-    candidates = optional_number(pool, "--pool", 1) or POOL_SIZE
-    results = _open(directory)
-    if isinstance(results, DistanceResults):
-        raise UsageError(f"{directory} holds a distance table; pack takes layered results (for a "
-                         "permutation puzzle, `curator export DIR --distance A..B`)")
-    seed_value = optional_number(seed, "--seed") or 0
-    if isinstance(results, SlidingResults):
-        pack = results.pack(count, curve, pool=candidates, seed=seed_value,
-                            **_sliding_keywords(directory, filters))
-        width = None if out.is_terminal else 200
-        out.print(render.sliding_pack_table(results.puzzle.name, pack), width=width)
-        _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
-        return
-    for name in ("distance", "cluster", "hardest"):
-        if filters.get(name):
-            raise UsageError(f"{option_name(name)} applies to sliding-block tables; {directory} holds "
-                             "layered results")
-    keywords = _layered_keywords(filters, results.puzzle)
+    candidates = optional_number(pool, "--pool", 1)
+    given = _parsed(filters)
+    kind, results = _open(directory)
+    if not kind.pack_options:
+        packers = " or ".join(other.held for other in catalogue.kinds() if other.pack_options)
+        raise UsageError(f"{directory} holds {kind.held}; pack takes {packers}")
+    keywords = _keywords(kind, results, given, kind.pack_options)
     with count_progress(err, "rating the pool") as progress:
-        pack = results.pack(count, curve, pool=candidates, seed=seed_value, progress=progress, **keywords)
-    out.print(render.pack_table(results.puzzle, pack), width=None if out.is_terminal else 160)
+        pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0, keywords,
+                         progress)
+    _show(kind.pack_report(results, pack))
     _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
-
-
-# -- serve ---------------------------------------------------------------------------------
 
 
 @app.command("serve")

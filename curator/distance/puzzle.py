@@ -200,7 +200,12 @@ def load_permutation_puzzle(path: str | Path) -> PermutationPuzzle:
 
 def parse_permutation_puzzle(text: str, source: str = "<puzzle>") -> PermutationPuzzle:
     """Validate permutation-puzzle text; `source` names it in error messages."""
-    return _PermutationReader(source).puzzle(read_toml(text, source), text)
+    return read_puzzle_data(read_toml(text, source), text, source)
+
+
+def read_puzzle_data(data: dict, text: str, source: str) -> PermutationPuzzle:
+    """Validate the decoded tables of puzzle-file `text`; `source` names it in errors."""
+    return _PermutationReader(source).puzzle(data, text)
 
 
 class _PermutationReader(TableReader):

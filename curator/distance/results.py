@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from curator import catalogue
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import at_least, span
@@ -23,8 +24,6 @@ from curator.distance.puzzle import PermutationPuzzle, State, state_text
 from curator.distance.select import select_positions, solved_positions
 from curator.distance.store import DistanceStore
 from curator.distance.tables import Kernel, build_kernel
-from curator.export import write
-from curator.export.distance import WRITERS
 
 KEYWORDS = ("distance", "sample", "seed", "limit")
 """The keywords `count` (distance only) and `select` take."""
@@ -165,4 +164,4 @@ class DistanceResults(DistanceResultsBase):
     def export(self, levels: Sequence[DistanceLevel], path: str | Path, format: str = "json") -> list[Path]:
         """Write positions as a position pack (json), csv, svg or png pictures, or an html
         gallery; return the files written (see `curator.export.distance`)."""
-        return write(format, self.puzzle, [level.to_json() for level in levels], path, WRITERS)
+        return catalogue.export(self, list(levels), path, format)

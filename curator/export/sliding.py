@@ -17,14 +17,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator import __version__
 from curator.common.files import atomic_write
+from curator.export import write as write_items
 from curator.export import write_pictures
 from curator.export.gallery import card_html, curve_html, page_html, plural
 from curator.export.pack import PackCurve
 from curator.export.table import write_table
 from curator.picture import Picture, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
+from curator.version import __version__
 
 PACK_FORMAT = "curator-sliding-pack/1"
 """The `format` value of level packs of sliding-block puzzles (docs/level-pack.md)."""
@@ -137,3 +138,11 @@ WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[P
     "html": write_html,
 }
 """Export formats of sliding-block levels by name; the same names as `curator.export.WRITERS`."""
+FORMATS = tuple(WRITERS)
+
+
+def write(fmt: str, puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
+          curve: PackCurve | None = None) -> list[Path]:
+    """Write sliding-block `levels` in the format `fmt` (with the curve of a pack); the files
+    written."""
+    return write_items(fmt, puzzle, levels, path, WRITERS, curve=curve)

@@ -94,6 +94,11 @@ class Puzzle:
             perms = [p for p in perms if {p[c] for c in cells} == set(cells)]
         return perms
 
+    def parse(self, drawing: str, what: str = "board drawing") -> tuple[int, ...]:
+        """The position a drawing shows (see `parse_drawing`); SelectionError if it does not
+        fit the puzzle."""
+        return parse_drawing(drawing, self)
+
     def translation_margin(self, pieces: int) -> int | None:
         """How far around the pieces of a position with `pieces` pieces the board must look
         the same for moving them all by one vector to give an equivalent position (see
@@ -156,7 +161,12 @@ def load_puzzle(path: str | Path) -> Puzzle:
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     """Validate puzzle-file text; `source` names it in error messages."""
-    return _Reader(source).puzzle(read_toml(text, source), text)
+    return read_puzzle_data(read_toml(text, source), text, source)
+
+
+def read_puzzle_data(data: dict, text: str, source: str) -> Puzzle:
+    """Validate the decoded tables of puzzle-file `text`; `source` names it in errors."""
+    return _Reader(source).puzzle(data, text)
 
 
 class _Reader(TableReader):

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from curator import catalogue
 from curator.arrange import Pack, arrange, read_curve
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import Naming, at_least, real_span
-from curator.export import write
 from curator.layered import metrics
 from curator.layered.puzzle import Puzzle, parse_drawing
 from curator.layered.search import Explorer
@@ -319,7 +319,7 @@ class LayeredResults:
         return the files written (see `curator.export`). A `Pack` keeps its curve in the
         json, csv and html files."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return write(format, self.puzzle, list(levels), path, curve=curve)
+        return catalogue.export(self, list(levels), path, format, curve)
 
 
 def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,

@@ -302,7 +302,12 @@ def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
 
 def parse_sliding_puzzle(text: str, source: str = "<puzzle>") -> SlidingPuzzle:
     """Validate sliding-block puzzle text; `source` names it in error messages."""
-    return _SlidingReader(source).puzzle(read_toml(text, source), text)
+    return read_puzzle_data(read_toml(text, source), text, source)
+
+
+def read_puzzle_data(data: dict, text: str, source: str) -> SlidingPuzzle:
+    """Validate the decoded tables of puzzle-file `text`; `source` names it in errors."""
+    return _SlidingReader(source).puzzle(data, text)
 
 
 def _art_lines(art: str) -> list[str]:

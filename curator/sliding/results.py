@@ -15,13 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from curator import catalogue
 from curator.arrange import Pack, arrange_sets, read_curve
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
-from curator.export import write
-from curator.export.sliding import WRITERS
 from curator.sliding.puzzle import Cell, Position, SlidingPuzzle
 from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions
 from curator.sliding.store import TABLES, SlidingStore
@@ -355,4 +354,4 @@ class SlidingResults(DistanceResultsBase):
         return the files written (see `curator.export.sliding`). A `Pack` keeps its curve in
         json, csv and html."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return write(format, self.puzzle, list(levels), path, WRITERS, curve=curve)
+        return catalogue.export(self, list(levels), path, format, curve)

@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from curator import __version__
+from curator import catalogue
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
 from curator.export.pack import PackCurve
@@ -29,6 +29,7 @@ from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import block_picture, picture, svg_text
 from curator.sliding.puzzle import Position, SlidingPuzzle
 from curator.sliding.results import SlidingLevel, SlidingResults
+from curator.version import __version__
 from curator.web import models
 from curator.web.folders import Entry, Folders
 
@@ -89,25 +90,32 @@ def _entry(request: Request, folder: int) -> tuple[Folders, Entry]:
     return folders, entry
 
 
-HELD = {"layers": "layered results", "distance": "a distance table", "sliding": "sliding-block tables"}
-"""What a folder holds, by its results' kind, as error messages say it."""
+ROUTES = {"pieces": "", "blocks": "sliding/"}
+"""Where the levels of each way of playing are, under /api/folders/{id}/."""
+
+
+def _played(results: Any, entry: Entry, workspace: str) -> Any:
+    """`results`, if their kind plays its levels the way `workspace` names; 422 saying where
+    its levels are otherwise."""
+    kind = catalogue.kind_for(results)
+    if kind.workspace == workspace:
+        return results
+    if workspace == "pieces" and kind.workspace is not None:
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {kind.held}: their levels are "
+                                 f"under /api/folders/{entry.id}/{ROUTES[kind.workspace]}")
+    if workspace == "pieces":
+        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {kind.held}: it has no levels to "
+                                 "select or play here")
+    wanted = next(other.held for other in catalogue.kinds() if other.workspace == workspace)
+    raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {kind.held}, not {wanted}")
 
 
 def _layered(results: Any, entry: Entry) -> LayeredResults:
-    if isinstance(results, SlidingResults):
-        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds sliding-block tables: their levels "
-                                 f"are under /api/folders/{entry.id}/sliding/")
-    if not isinstance(results, LayeredResults):
-        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds a distance table: it has no levels "
-                                 "to select or play here")
-    return results
+    return _played(results, entry, "pieces")
 
 
 def _sliding(results: Any, entry: Entry) -> SlidingResults:
-    if not isinstance(results, SlidingResults):
-        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {HELD[results.kind]}, not "
-                                 "sliding-block tables")
-    return results
+    return _played(results, entry, "blocks")
 
 
 def _folder(entry: Entry, results: Any) -> dict[str, Any]:
@@ -134,29 +142,8 @@ def folder_detail(request: Request, folder: int) -> dict[str, Any]:
     play them."""
     folders, entry = _entry(request, folder)
     with folders.results(folder) as results:
-        summary = results.summary()
-        layered = isinstance(results, LayeredResults)
-        detail = {**_folder(entry, results), "complete": summary["complete"],
-                  "layers": summary["layers"] if layered else results.layers}
-        if layered:
-            puzzle = results.puzzle
-            detail["board"] = {"grid": puzzle.board.grid, "cells": list(puzzle.board.cells),
-                               "piece_types": list(puzzle.piece_types), "family": puzzle.rules.family,
-                               "goal_pieces": puzzle.goal.pieces}
-        if isinstance(results, SlidingResults):
-            detail["figures"] = {key: summary.get(key) for key in models.SlidingFigures.model_fields}
-            detail["blocks"] = _blocks(results.puzzle)
-        return detail
-
-
-def _blocks(puzzle: SlidingPuzzle) -> dict[str, Any]:
-    board = puzzle.board
-    return {"rows": board.rows, "cols": board.cols, "cells": list(board.cells),
-            "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
-                       for s in puzzle.shapes],
-            "goal_piece": puzzle.goal_letter, "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
-            "move": puzzle.move, "metric": puzzle.metric,
-            "start": None if puzzle.start is None else puzzle.draw(puzzle.start).replace("\n", "/")}
+        return {**_folder(entry, results), "complete": results.complete,
+                **catalogue.kind_for(results).detail(results)}
 
 
 # -- levels ---------------------------------------------------------------------------------

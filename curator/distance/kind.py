@@ -1,0 +1,92 @@
+"""Permutation puzzles in the catalogue: one table of distances to the solved state (God's
+algorithm), positions picked by distance.
+
+Everything the command line and the workspace need of distance tables goes through `KIND`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from curator.catalogue import Kind, Run, Verdict
+from curator.common.keywords import Naming, same_name
+from curator.common.report import Report, columns
+from curator.common.resources import Shortfall, bytes_text
+from curator.distance.analysis import analyze_distances, table_shortfalls
+from curator.distance.puzzle import FAMILY, PermutationPuzzle, read_puzzle_data, state_text
+from curator.distance.results import DistanceLevel, DistanceResults
+
+
+class DistanceKind(Kind):
+    """A table of distances to the solved state."""
+
+    name = "distance"
+    puzzle_noun = "a permutation puzzle"
+    held = "a distance table"
+    item_noun = "position"
+    families = frozenset({FAMILY})
+    exporter = "curator.export.distance"
+    selection_options = ("distance", "sample", "seed", "limit")
+    solves = False
+
+    def parse(self, data: dict[str, Any], text: str, source: str) -> PermutationPuzzle:
+        return read_puzzle_data(data, text, source)
+
+    def estimate(self, puzzle: PermutationPuzzle, run: Run) -> str:
+        return (f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
+                f"({puzzle.metric} metric); {bytes_text((puzzle.size + 1) // 2)} on disk")
+
+    def subject(self, puzzle: PermutationPuzzle, run: Run) -> str:
+        return f"{puzzle.name}'s distance table"
+
+    def shortfalls(self, puzzle: PermutationPuzzle, run: Run) -> list[Shortfall]:
+        return table_shortfalls(puzzle, run.directory)
+
+    def analyze(self, puzzle: PermutationPuzzle, run: Run) -> None:
+        analyze_distances(puzzle, run.directory, run.workers, run.force, run.distance_done, run.warn)
+
+    def open(self, directory: Path, name: Naming = same_name) -> DistanceResults:
+        return DistanceResults(directory, name)
+
+    def info(self, results: DistanceResults) -> Report:
+        summary, manifest = results.summary(), results.store.manifest
+        title = f"{summary['puzzle']} ({manifest['metric']} metric)"
+        if not summary["complete"]:
+            title += " (incomplete)"
+        rows = [(str(item["distance"]), f"{item['positions']:,}") for item in summary["distances"]]
+        if manifest.get("unreached"):
+            rows.append(("not reached", f"{manifest['unreached']:,}"))
+        return Report(title, columns("distance", "positions"), tuple(rows),
+                      caption=f"{manifest.get('seconds', 0.0):.1f} s")
+
+    def verdict(self, results: DistanceResults, sample: int, seed: int) -> Verdict:
+        found = results.verify(sample, seed)
+        return Verdict((), found.ok, "distance table matches its checksum (ranks are not re-derived)",
+                       error=None if found.ok else found.problems[0])
+
+    def selection(self, results: DistanceResults, keywords: dict[str, Any]
+                  ) -> tuple[list[DistanceLevel], int | None]:
+        items = results.select(**keywords)
+        return items, results.count(keywords.get("distance"))
+
+    def items_report(self, results: DistanceResults, items: Sequence[DistanceLevel], matched: int | None,
+                     keywords: dict[str, Any]) -> Report:
+        distance = keywords["distance"]
+        lo, hi = distance if isinstance(distance, tuple) else (distance, distance)
+        span = str(lo) if lo == hi else f"{lo}..{hi}"
+        count = len(items)
+        title = (f"{results.puzzle.name}: {count} position{'' if count == 1 else 's'} of {matched or 0:,} "
+                 f"at distance {span}")
+        rows = tuple((str(item.distance), str(item.rank), state_text(item.to_json()["state"]),
+                      " ".join(item.solution)) for item in items)
+        heads = columns("distance", "rank", "state", "solution", left=("state", "solution"))
+        return Report(title, heads, rows, caption=f"{count} positions")
+
+    def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
+        return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",
+                          "solution: " + (" ".join(item.solution) or "-")])
+
+
+KIND = DistanceKind()
