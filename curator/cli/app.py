@@ -52,6 +52,7 @@ from curator.options import (
     read_board,
 )
 from curator.progress import count_progress, layer_progress
+from curator.rules.registry import list_families
 from curator.sliding.analysis import BYTES_PER_RANK
 from curator.sliding.puzzle import SlidingPuzzle, is_sliding_file
 from curator.sliding.results import SlidingResults
@@ -802,3 +803,23 @@ def serve_command(
 def _url_host(host: str) -> str:
     """`host` as it goes into a URL (IPv6 addresses in brackets)."""
     return f"[{host}]" if ":" in host else host
+
+
+# -- families ------------------------------------------------------------------------------
+
+
+@app.command("families")
+@friendly_errors
+def families_command(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List the rule families puzzle files can name: the built-in ones and those installed
+    packages add (entry-point group curator.families), with their [rules] options.
+
+    An installed family that cannot be used is left out with a warning saying why.
+    """
+    found = list_families(warn=_warn)
+    if as_json:
+        typer.echo(json.dumps([family.to_json() for family in found], indent=1))
+    else:
+        out.print(render.families_table(found), width=None if out.is_terminal else 160)

@@ -15,6 +15,7 @@ from curator.distance.puzzle import state_text
 from curator.layered.puzzle import Puzzle
 from curator.layered.results import StoredPosition
 from curator.level import Level, difficulty_text, draw, moves_text
+from curator.rules.registry import Family
 
 
 def layers_table(summary: dict, typed: bool) -> Table:
@@ -205,4 +206,16 @@ def sliding_pack_table(name: str, pack: Pack) -> Table:
         level = slot.level
         table.add_row(str(number), f"{slot.target:.1f}", str(level.distance), _yes(level.unique),
                       str(level.connected_set), f"{level.cluster:,}", str(level.rank), "/".join(level.board))
+    return table
+
+
+def families_table(families: Sequence[Family]) -> Table:
+    """The rule families: name, typed or not, [rules] options, sweep kernel, where from
+    (`curator families --json` adds each one's summary)."""
+    table = Table(title="rule families")
+    for column in ("family", "typed", "options", "sweep kernel", "source"):
+        table.add_column(column, no_wrap=column in ("family", "source"))
+    for family in families:
+        options = ", ".join(f"{name} ({kind})" for name, kind in family.options.items()) or "-"
+        table.add_row(family.name, _yes(family.typed), options, family.sweep_kernel, family.source)
     return table
