@@ -7,6 +7,7 @@ from and solved.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import sys
 from itertools import combinations
@@ -54,11 +55,22 @@ class Mixed(Zigzag):
 
 @pytest.fixture
 def site(tmp_path, monkeypatch):
-    """A folder on sys.path to install made-up packages into; what they add is forgotten
-    afterwards."""
+    """A folder on sys.path to install made-up packages into. Only they are seen (not the
+    families installed on this machine), and what they add is forgotten afterwards."""
     folder = tmp_path / "site"
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
+    every = importlib.metadata.entry_points
+
+    def made_up(**selection):
+        found = every(**selection)
+        if selection.get("group") != registry.GROUP:
+            return found
+        return importlib.metadata.EntryPoints(
+            entry for entry in found
+            if entry.dist is not None and Path(entry.dist.locate_file("")).is_relative_to(folder))
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", made_up)
     registry.refresh()
     yield folder
     for name, module in list(sys.modules.items()):
