@@ -17,6 +17,8 @@ from typer.testing import CliRunner  # noqa: E402
 
 import curator  # noqa: E402
 from curator.cli import app  # noqa: E402
+from curator.common.errors import PuzzleError  # noqa: E402
+from curator.layered.puzzle import parse_puzzle  # noqa: E402
 from curator.layered.space import StateSpace  # noqa: E402
 
 PUZZLE = Path(__file__).resolve().parents[1] / "puzzles" / "hoppers.toml"
@@ -115,3 +117,10 @@ def test_curator_families_lists_it_from_its_package():
     (hoppers,) = [item for item in json.loads(result.stdout) if item["name"] == "hoppers"]
     assert hoppers["source"].startswith("package curator-hoppers ")
     assert (hoppers["typed"], hoppers["sweep_kernel"], hoppers["options"]) == (True, "boards", {})
+
+
+def test_a_board_with_pads_side_by_side_is_refused():
+    text = PUZZLE.read_text().replace(". . .\n . .\n. . .\n . .\n. . .", "....\n....\n....\n....")
+    assert "...." in text
+    with pytest.raises(PuzzleError, match=r"^grid\.toml: rules\.family: hoppers boards have pads only "):
+        parse_puzzle(text, "grid.toml")
