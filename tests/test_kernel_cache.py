@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numba
 import pytest
+from fake_plugins import MUNCH_PUZZLE, install, munch_package
 from sample_puzzles import CHESS_3X3
 
 from curator.common import kernels
@@ -65,10 +66,12 @@ print(json.dumps({"compiled": compiled, "scipy.linalg": "scipy.linalg" in sys.mo
 """
 
 
-def run(source: Path, cache: Path, *commands: list[str]) -> dict:
-    """Run the CLI commands in one new process on the package under `source`: the names of
-    the functions numba compiled, and whether scipy.linalg was imported."""
-    env = {**os.environ, "PYTHONPATH": str(source), "NUMBA_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1"}
+def run(source: Path, cache: Path, *commands: list[str], site: Path | None = None) -> dict:
+    """Run the CLI commands in one new process on the package under `source` (and the
+    packages installed in `site`): the names of the functions numba compiled, and whether
+    scipy.linalg was imported."""
+    path = os.pathsep.join(str(folder) for folder in (source, site) if folder is not None)
+    env = {**os.environ, "PYTHONPATH": path, "NUMBA_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(commands)], env=env, cwd=cache.parent,
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -107,6 +110,25 @@ def test_a_second_process_compiles_nothing_and_an_edit_compiles_again(tmp_path):
     again = run(source, cache, analyze)["compiled"]
     assert any(name.startswith("_run__curator_layered_sweep__lines_chunk__") for name in again)
     assert not stale.exists()
+    assert _solvable(tmp_path / "out", 3) == 0
+
+
+def test_a_family_from_an_installed_package_is_cached_until_its_package_changes(tmp_path):
+    # The family's move code reads a constant from another module of its package: numba
+    # would only notice an edit of the move code's own file.
+    site = tmp_path / "site"
+    install(site, "curator-munch", "1.0", munch_package("munch_cached"), {"munch": "munch_cached:MunchRules"})
+    cache = tmp_path / "numba"
+    (tmp_path / "munch.toml").write_text(MUNCH_PUZZLE)
+    analyze = ["analyze", "munch.toml", "-o", "out", "--force"]
+    kernel = "_run__munch_cached_munch_children__curator_layered_sweep__binary_chunk__"
+    first = run(ROOT, cache, analyze, site=site)["compiled"]
+    assert any(name.startswith(kernel) for name in first)
+    assert _solvable(tmp_path / "out", 3) == 8
+    assert run(ROOT, cache, analyze, site=site)["compiled"] == []
+    (site / "munch_cached" / "settings.py").write_text("FIRST = 4\n")  # no direction left: no moves
+    again = run(ROOT, cache, analyze, site=site)["compiled"]
+    assert any(name.startswith(kernel) for name in again)
     assert _solvable(tmp_path / "out", 3) == 0
 
 

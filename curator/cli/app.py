@@ -25,7 +25,7 @@ from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, 
 from curator.catalogue import Kind, Run
 from curator.cli import render
 from curator.common.errors import PuzzleError, SelectionError, StoreError
-from curator.common.report import Report
+from curator.common.report import Column, Report, yes
 from curator.export import FORMATS, ExportError
 from curator.options import (
     option_name,
@@ -35,6 +35,7 @@ from curator.options import (
     selection_keywords,
 )
 from curator.progress import count_progress, layer_progress
+from curator.rules.registry import list_families
 from curator.version import __version__
 
 app = typer.Typer(
@@ -573,3 +574,28 @@ def serve_command(
 def _url_host(host: str) -> str:
     """`host` as it goes into a URL (IPv6 addresses in brackets)."""
     return f"[{host}]" if ":" in host else host
+
+
+# -- families ------------------------------------------------------------------------------
+
+
+@app.command("families")
+@friendly_errors
+def families_command(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List the rule families puzzle files can name: the built-in ones and those installed
+    packages add (entry-point group curator.families), with their [rules] options.
+
+    An installed family that cannot be used is left out with a warning saying why.
+    """
+    found = list_families(warn=_warn)
+    if as_json:
+        typer.echo(json.dumps([family.to_json() for family in found], indent=1))
+    else:
+        rows = tuple((family.name, yes(family.typed),
+                      ", ".join(f"{name} ({kind})" for name, kind in family.options.items()) or "-",
+                      family.sweep_kernel, family.source) for family in found)
+        heads = tuple(Column(name, right=False, no_wrap=name in ("family", "source"))
+                      for name in ("family", "typed", "options", "sweep kernel", "source"))
+        _show(Report("rule families", heads, rows, width=160))

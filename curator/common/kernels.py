@@ -1,7 +1,9 @@
 """Compiled kernels that numba's disk cache serves only while nothing they run has changed.
 
 `build` compiles a copy of a kernel template, and of every compiled function it reaches, under
-names that carry a digest of the package's sources: an edit anywhere gives new names.
+names that carry a digest of the package's sources: an edit anywhere gives new names. A
+compiled function from outside the package (the move code of a rule family an installed
+package adds) brings the sources of its own package into the digest as well.
 """
 
 from __future__ import annotations
@@ -173,9 +175,25 @@ def _package_digest() -> str:
 
 
 def _sources_digest(files: frozenset[Path]) -> str:
-    """sha256 over the package's sources and any other of `files` (names and contents)."""
-    outside = sorted(path for path in files if not path.is_relative_to(PACKAGE))
+    """sha256 over the package's sources and those of the other packages `files` belong to
+    (names and contents): a rule family an installed package adds is compiled from there."""
+    outside = sorted({source for path in files if not path.is_relative_to(PACKAGE)
+                      for source in _sources_beside(path)})
     return _digest(outside, _package_digest()) if outside else _package_digest()
+
+
+@functools.cache
+def _sources_beside(path: Path) -> tuple[Path, ...]:
+    """The sources a compiled function of the file `path` may depend on: every module of the
+    top-level package holding it (numba freezes the globals a function reads, which may
+    come from any of them), or the file alone if it is a module of its own."""
+    root = None
+    folder = path.parent
+    while (folder / "__init__.py").is_file():
+        root, folder = folder, folder.parent
+    if root is None:
+        return (path,)
+    return tuple(sorted(root.rglob("*.py")))
 
 
 def _digest(paths: Sequence[Path], start: str = "") -> str:

@@ -21,7 +21,7 @@ from curator.common.reading import TableReader, read_text
 from curator.layered.puzzle import Goal
 from curator.layered.space import Layer
 from curator.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
-from curator.rules import FAMILIES, ParamError, Rules
+from curator.rules import FamilyError, ParamError, Rules, find_family
 from curator.version import __version__
 
 PACK_FORMAT = "curator-level-pack/1"
@@ -154,7 +154,7 @@ class PackHeader:
 
     @cached_property
     def rules(self) -> Rules:
-        return FAMILIES[self.family].from_params(self.board, self.piece_types, dict(self.options))
+        return find_family(self.family).from_params(self.board, self.piece_types, dict(self.options))
 
     @property
     def typed(self) -> bool:
@@ -265,8 +265,10 @@ class _PackReader(TableReader):
             raise self.fail("puzzle.name", "must not be empty")
         title = self.get(table, "title", str, where)
         family = self.get(table, "family", str, where)
-        if family not in FAMILIES:
-            raise self.fail("puzzle.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+        try:
+            find_family(family)
+        except FamilyError as exc:
+            raise self.fail("puzzle.family", str(exc))
         options = self.get(table, "options", dict, where)
         types = self.get(table, "piece_types", list, where)
         letters = all(isinstance(t, str) and len(t) == 1 and t.isalpha() for t in types)

@@ -14,7 +14,7 @@ from pathlib import Path
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.reading import TableReader, read_text, read_toml
-from curator.rules import FAMILIES, ParamError, Rules
+from curator.rules import FamilyError, ParamError, Rules, find_family
 
 MAX_CELLS = 64
 BINARY_PIECE = "o"
@@ -218,15 +218,17 @@ class _Reader(TableReader):
 
     def rules(self, table: dict, board: Board, piece_types: tuple[str, ...]) -> Rules:
         family = self.get(table, "family", str, "rules")
-        if family not in FAMILIES:
-            raise self.fail("rules.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+        try:
+            kind = find_family(family)
+        except FamilyError as exc:
+            raise self.fail("rules.family", str(exc))
         typed = piece_types != (BINARY_PIECE,)
-        if FAMILIES[family].typed != typed:
+        if kind.typed != typed:
             need = "needs a [pieces] table" if not typed else "has one kind of piece: remove [pieces]"
             raise self.fail("pieces", f"family {family!r} {need}")
         params = {k: v for k, v in table.items() if k != "family"}
         try:
-            return FAMILIES[family].from_params(board, piece_types, params)
+            return kind.from_params(board, piece_types, params)
         except ParamError as exc:
             raise self.fail(f"rules.{exc.key}", str(exc))
 

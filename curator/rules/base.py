@@ -1,4 +1,4 @@
-"""The interface every rule family implements.
+"""The contract every rule family keeps: the `Rules` base class (a guide: docs/rules.md).
 
 Two kinds of families exist. Families of identical pieces (`typed = False`) see a position
 as a uint64 occupancy mask and compile
@@ -23,13 +23,29 @@ against.
 A family also says how positions relate to each other: `symmetries` (board symmetries the
 rules respect) and `translation_margin` (whether moving every piece by one vector gives an
 equivalent position, and how much of the board around the pieces has to look the same).
+
+What a family must give, and what it may:
+
+- required: the class attributes `family` (and `typed`, `sweep_kernel`, `params` where the
+  defaults do not fit), and the methods `tables` and `children`;
+- optional checks: `check` (family-specific validation of the board, pieces and parameters);
+- optional fast paths, each only read by the sweep kernel of its name: `mask_moves`
+  ("patterns"), `line_segments` ("lines"), `captures` ("captures");
+- optional knowledge of equivalent positions: `keeps` (or `symmetries`) and
+  `translation_margin`, which only make `select --canonical` and class sizes finer;
+- provided: `from_params` (how puzzle files build the rules) and `moves_from` (moves in
+  Python, for the search's answers, metrics, pictures and the workspace).
+
+The compiled functions (`children`, `captures`' reach) must be module-level
+`@numba.njit(cache=True)` functions: kernels bind them by name and cache one copy per
+family (see `curator.common.kernels`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numba
 import numpy as np
@@ -39,6 +55,16 @@ from curator.common.ranking import highest_bit, lowest_bit
 
 MAX_CHILDREN = 512
 """Upper bound on the number of moves from one position, for the kernels' buffers."""
+
+Tables = tuple[np.ndarray, ...]
+"""The arrays a family's compiled functions read (`Rules.tables`), passed as one tuple."""
+MaskChildren = Callable[[np.uint64, Tables, np.ndarray, np.ndarray], int]
+"""`children` of a family of identical pieces: (mask, tables, out_masks, out_moves) -> count."""
+BoardChildren = Callable[[np.uint64, np.ndarray, Tables, np.ndarray, np.ndarray, np.ndarray, np.ndarray], int]
+"""`children` of a typed family: (mask, board, tables, out_masks, out_boards, out_removed,
+out_moves) -> count."""
+Reach = Callable[[np.uint64, Tables, np.ndarray], None]
+"""`reach` of a family on the "captures" kernel: (mask, tables, out) fills out[c, t]."""
 
 
 class ParamError(ValueError):
@@ -58,24 +84,49 @@ def nearest_cell(cells: np.uint64, forward: bool) -> int:
 
 @numba.njit(cache=True, inline="always")
 def encode_move(src: int, dst: int) -> int:
-    """Pack a move's source and destination cells into one integer (also inside kernels)."""
+    """Pack a move's source and destination cells into one integer (also inside kernels).
+
+    >>> encode_move(3, 5)
+    773
+    """
     return src * 256 + dst
 
 
 def decode_move(code: int) -> tuple[int, int]:
-    """Inverse of `encode_move`: (from_cell, to_cell)."""
+    """Inverse of `encode_move`: (from_cell, to_cell).
+
+    >>> decode_move(773)
+    (3, 5)
+    """
     return divmod(int(code), 256)
 
 
 class Rules(ABC):
-    """One rule family bound to a board and its parameters."""
+    """One rule family bound to a board and its parameters.
+
+    A subclass sets `family` and implements `tables` and `children`; everything else has a
+    default (see the module docstring for which methods are optional fast paths). Puzzle
+    files build it through `from_params`; the sweep, the search and everything else only
+    use the methods below.
+    """
 
     family: ClassVar[str]
+    """The name puzzle files give in `[rules] family` (and a plug-in's entry point)."""
     typed: ClassVar[bool] = False
+    """Whether its puzzles have typed pieces (a [pieces] table; the typed `children`)."""
     sweep_kernel: ClassVar[str] = "masks"
-    """The sweep kernel this family runs on (see `curator.layered.sweep.KERNELS`)."""
+    """The sweep kernel this family runs on (see `curator.layered.sweep.KERNELS`): "masks" or
+    "boards" (the general ones, for untyped and typed families), or a fast path the family
+    describes ("patterns", "lines", "captures")."""
     params: ClassVar[dict[str, type]] = {}
-    """Parameter names the family accepts in [rules], with their types."""
+    """Parameter names the family accepts in [rules], with their types (bool, int, float, str)."""
+
+    board: Board
+    """The board the rules are bound to."""
+    piece_types: tuple[str, ...]
+    """The piece letters in [pieces] order (type t is letter t - 1), or ("o",) if untyped."""
+    options: dict[str, Any]
+    """The [rules] parameters given (less `family`), as checked by `from_params`."""
 
     def __init__(self, board: Board, piece_types: tuple[str, ...], **params: Any) -> None:
         self.board = board
@@ -83,8 +134,9 @@ class Rules(ABC):
         self.options = params
 
     @classmethod
-    def from_params(cls, board: Board, piece_types: tuple[str, ...], params: dict) -> Rules:
-        """Validate the [rules] parameters (less `family`) and build the rules."""
+    def from_params(cls, board: Board, piece_types: tuple[str, ...], params: dict[str, Any]) -> Self:
+        """Validate the [rules] parameters (less `family`) against `params` and `check`,
+        and build the rules; ParamError naming the parameter if one is wrong."""
         for key, value in params.items():
             if key not in cls.params:
                 known = ", ".join(sorted(cls.params)) or "none"
@@ -96,19 +148,24 @@ class Rules(ABC):
         return cls(board, piece_types, **params)
 
     @classmethod
-    def check(cls, board: Board, piece_types: tuple[str, ...], params: dict) -> None:
-        """Family-specific validation; raise ParamError."""
+    def check(cls, board: Board, piece_types: tuple[str, ...], params: dict[str, Any]) -> None:
+        """Optional: family-specific validation of the board, the piece letters and the
+        parameters (whose names and types are already checked); raise ParamError, with key
+        "family" for a board or pieces the family does not play on. Default: accept."""
 
     @abstractmethod
-    def tables(self) -> tuple[np.ndarray, ...]:
-        """The arrays `children` reads, in the order it expects them."""
+    def tables(self) -> Tables:
+        """Required: the arrays `children` reads, in the order it expects them (numpy
+        arrays only: they are passed to compiled code as one tuple)."""
 
     @property
     @abstractmethod
-    def children(self) -> Callable:
-        """The compiled move generator (see the module docstring for its signature)."""
+    def children(self) -> MaskChildren | BoardChildren:
+        """Required: the compiled move generator, a module-level `@numba.njit(cache=True)`
+        function with the signature of `MaskChildren` (untyped) or `BoardChildren` (typed);
+        see the module docstring. It writes at most MAX_CHILDREN moves."""
 
-    def moves_from(self, position: tuple[int, ...], tables: tuple | None = None
+    def moves_from(self, position: tuple[int, ...], tables: Tables | None = None
                    ) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
         """((from_cell, to_cell), resulting position) of every legal move, in Python.
 
@@ -116,6 +173,7 @@ class Rules(ABC):
         passed to save rebuilding them on every call.
         """
         tables = self.tables() if tables is None else tables
+        generate: Callable[..., int] = self.children  # MaskChildren or BoardChildren, by `typed`
         n = len(position)
         moves = np.empty(MAX_CHILDREN, dtype=np.int64)
         masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
@@ -124,28 +182,31 @@ class Rules(ABC):
             boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
             removed = np.empty(MAX_CHILDREN, dtype=np.int64)
             board = np.array(position, dtype=np.int8)
-            count = self.children(mask, board, tables, masks, boards, removed, moves)
+            count = generate(mask, board, tables, masks, boards, removed, moves)
             kids = [tuple(int(v) for v in boards[j]) for j in range(count)]
         else:
-            count = self.children(mask, tables, masks, moves)
+            count = generate(mask, tables, masks, moves)
             kids = [tuple((int(masks[j]) >> i) & 1 for i in range(n)) for j in range(count)]
         return [(decode_move(moves[j]), kids[j]) for j in range(count)]
 
     def mask_moves(self) -> list[tuple[int, int]]:
-        """For families on the "patterns" kernel, whose every move is a fixed pattern: (cells
-        that must be occupied, cells that must be empty) per move, the move flipping all of
-        them. The sweep then ranks children from per-block tables instead of generating them."""
+        """Optional fast path, for families on the "patterns" kernel, whose every move is a
+        fixed pattern: (cells that must be occupied, cells that must be empty) per move, the
+        move flipping all of them. The sweep then ranks children from per-block tables
+        instead of generating them."""
         raise NotImplementedError(f"family {self.family!r} does not describe its moves as patterns")
 
     def line_segments(self) -> list[int]:
-        """For families on the "lines" kernel, whose every move changes the cells of one
-        segment only, as the segment's occupancy alone decides: the segments' cell masks.
-        The sweep then looks a position's moves up per segment instead of generating them."""
+        """Optional fast path, for families on the "lines" kernel, whose every move changes
+        the cells of one segment only, as the segment's occupancy alone decides: the
+        segments' cell masks. The sweep then looks a position's moves up per segment instead
+        of generating them."""
         raise NotImplementedError(f"family {self.family!r} does not describe its moves by lines")
 
-    def captures(self) -> tuple[Callable, np.ndarray]:
-        """For typed families on the "captures" kernel, whose every move is a capture (a
-        piece moves onto an occupied cell and the piece there is removed): the compiled
+    def captures(self) -> tuple[Reach, np.ndarray]:
+        """Optional fast path, for typed families on the "captures" kernel, whose every move
+        is a capture (a piece moves onto an occupied cell and the piece there is removed):
+        the compiled
 
             reach(mask, tables, out)
 
@@ -158,16 +219,19 @@ class Rules(ABC):
         raise NotImplementedError(f"family {self.family!r} does not describe its moves as captures")
 
     def keeps(self, transform: Transform) -> bool:
-        """Whether the rules look the same after a board symmetry (default: always)."""
+        """Optional: whether the rules look the same after a board symmetry, given as a map
+        of (row, col) steps (default: always; pawns moving up the board say no to flips)."""
         return True
 
     def symmetries(self) -> list[tuple[int, ...]]:
-        """Cell permutations that map every position to an equivalent one."""
+        """Cell permutations (identity first) that map every position to an equivalent one:
+        the board's symmetries that `keeps` accepts."""
         return self.board.symmetries(self.keeps)
 
     def translation_margin(self, pieces: int, goal_pieces: int) -> int | None:
-        """How far around its pieces the board decides the game from a position of `pieces`
-        pieces played down to `goal_pieces`, or None if moving the pieces changes the game.
+        """Optional: how far around its pieces the board decides the game from a position of
+        `pieces` pieces played down to `goal_pieces`, or None if moving the pieces changes
+        the game.
 
         With a margin m, moving every piece of a position by one vector gives an equivalent
         position (the same moves, moved by the vector, and so the same game all the way to

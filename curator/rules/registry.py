@@ -1,0 +1,281 @@
+"""The rule families curator knows: its own, and those that installed packages add.
+
+A package adds a family with an entry point of the group `curator.families`, named after the
+family and pointing at its `Rules` subclass (see docs/rules.md):
+
+    [project.entry-points."curator.families"]
+    hoppers = "curator_hoppers:HoppersRules"
+
+Code is only ever loaded from installed packages, looked up by the family's name: a puzzle
+file names a family, never where its code lives. A plug-in is imported when it is first
+named or listed, and checked then. Whatever is wrong with it (it does not import, it is not
+a `Rules` subclass, its `family` is not the entry point's name, it runs on a sweep kernel
+that does not exist) is one line naming the family and the package: a `FamilyError` when
+the family is named, a warning when families are listed. A built-in family always wins
+over a plug-in of the same name.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import inspect
+import sys
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from curator.common.errors import one_line
+from curator.rules.base import Rules
+from curator.rules.capture import CaptureRules
+from curator.rules.fling import FlingRules
+from curator.rules.jump import JumpRules
+
+GROUP = "curator.families"
+"""The entry-point group through which installed packages add rule families."""
+
+BUILT_IN: dict[str, type[Rules]] = {
+    JumpRules.family: JumpRules,
+    FlingRules.family: FlingRules,
+    CaptureRules.family: CaptureRules,
+}
+"""The families that come with curator, in the order they are listed."""
+
+BUILT_IN_SOURCE = "built-in"
+
+Warn = Callable[[str], None]
+
+
+class FamilyError(LookupError):
+    """A family cannot be used: no family has that name, or the installed plug-in of that
+    name does not load or does not keep the contract of `Rules` (one-line message)."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """One usable family, as `list_families` describes it."""
+
+    name: str
+    typed: bool
+    """Whether its puzzles have typed pieces (a [pieces] table)."""
+    sweep_kernel: str
+    """The sweep kernel it runs on (see `curator.layered.sweep.KERNELS`)."""
+    options: dict[str, str]
+    """The parameters its [rules] table takes: name -> type name (bool, int, str, ...)."""
+    source: str
+    """"built-in", or "package NAME VERSION" for a family an installed package adds."""
+    summary: str
+    """The first line of its documentation, or ""."""
+    rules: type[Rules] = field(repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The family as `curator families --json` prints it."""
+        return {"name": self.name, "typed": self.typed, "sweep_kernel": self.sweep_kernel,
+                "options": dict(self.options), "source": self.source, "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class _Plugin:
+    """One entry point of the group: a family some installed package offers."""
+
+    name: str
+    entry_point: importlib.metadata.EntryPoint
+    source: str
+
+
+def find_family(name: str) -> type[Rules]:
+    """The `Rules` subclass of the family `name`, built in or installed.
+
+    FamilyError if there is none (the message lists the known families), or if the plug-in
+    of that name cannot be used (the message says why).
+    """
+    if name in BUILT_IN:
+        return BUILT_IN[name]
+    offers = _installed().get(name)
+    if not offers or name in _reserved():
+        raise FamilyError(f"unknown family {name!r} (known: {', '.join(family_names())})")
+    if len(offers) > 1:
+        packages = ", ".join(offer.source.removeprefix("package ") for offer in offers)
+        raise FamilyError(f"family {name!r} is added by more than one installed package ({packages}); "
+                          "uninstall all but one")
+    loaded = _load(offers[0])
+    if isinstance(loaded, str):
+        raise FamilyError(loaded)
+    return loaded
+
+
+def family_names() -> list[str]:
+    """The names of the built-in families, then of the installed ones (sorted), as a puzzle
+    file may name them; a plug-in is listed even if it turns out not to load."""
+    return [*BUILT_IN, *sorted(name for name in _installed() if name not in BUILT_IN
+                               and name not in _reserved())]
+
+
+def families() -> dict[str, type[Rules]]:
+    """Every usable family, name -> `Rules` subclass: the built-in ones, then the installed
+    ones that load (the others are left out; `find_family` and `list_families` say why)."""
+    found = dict(BUILT_IN)
+    for name in family_names():
+        if name not in found:
+            try:
+                found[name] = find_family(name)
+            except FamilyError:
+                pass
+    return found
+
+
+def list_families(warn: Warn | None = None) -> list[Family]:
+    """Every usable family, built in or installed, with what `curator families` shows of it.
+
+    Each installed plug-in that cannot be used (it does not load, it breaks the contract,
+    or its name is taken by a built-in family or another package) is left out with a
+    one-line `warn` (default: a Python `warnings.warn`).
+    """
+    if warn is None:
+        def warn(message: str) -> None:
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
+    listed = [_describe(rules, BUILT_IN_SOURCE) for rules in BUILT_IN.values()]
+    for name, offers in sorted(_installed().items()):
+        taken = _taken(name)
+        if taken:
+            for offer in offers:
+                warn(f"{_label(offer)} is left out: the name belongs to {taken}")
+            continue
+        try:
+            rules = find_family(name)
+        except FamilyError as exc:
+            warn(f"{exc}" if len(offers) > 1 else f"{exc} (left out)")
+            continue
+        listed.append(_describe(rules, offers[0].source))
+    return listed
+
+
+def refresh() -> None:
+    """Forget the installed families found so far: the next look-up reads the entry points
+    again (after a package was installed or removed in a running process)."""
+    _installed.cache_clear()
+    _loaded.clear()
+
+
+class _Families(Mapping[str, type[Rules]]):
+    """`families()` as a read-only mapping, filled when first read."""
+
+    def __getitem__(self, name: str) -> type[Rules]:
+        return families()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(families())
+
+    def __len__(self) -> int:
+        return len(families())
+
+    def __repr__(self) -> str:
+        return f"FAMILIES({', '.join(self)})"
+
+
+FAMILIES: Mapping[str, type[Rules]] = _Families()
+"""Every usable family by name (see `families`), for callers that want a mapping."""
+
+
+# -- finding and checking plug-ins ---------------------------------------------------------
+
+_loaded: dict[str, type[Rules] | str] = {}
+"""Each plug-in loaded so far: its class, or the line saying why it cannot be used."""
+
+
+@functools.cache
+def _installed() -> dict[str, list[_Plugin]]:
+    """The entry points of the group by name (more than one if packages disagree)."""
+    found: dict[str, list[_Plugin]] = {}
+    for entry_point in importlib.metadata.entry_points(group=GROUP):
+        found.setdefault(entry_point.name, []).append(
+            _Plugin(entry_point.name, entry_point, _package(entry_point)))
+    return found
+
+
+def _package(entry_point: importlib.metadata.EntryPoint) -> str:
+    dist = getattr(entry_point, "dist", None)
+    if dist is None:
+        return "package (unknown)"
+    return f"package {dist.metadata['Name'] or dist.name} {dist.version}"
+
+
+def _label(plugin: _Plugin) -> str:
+    return f"family {plugin.name!r} ({plugin.source})"
+
+
+def _reserved() -> dict[str, str]:
+    """Family names that puzzle files use for the other kinds of puzzles."""
+    from curator.distance.puzzle import FAMILY as PERMUTATION
+    from curator.sliding.puzzle import FAMILY as SLIDE
+
+    return {PERMUTATION: "the kind of permutation puzzles", SLIDE: "the kind of sliding-block puzzles"}
+
+
+def _taken(name: str) -> str | None:
+    """What already owns a name a plug-in uses, if anything does."""
+    if name in BUILT_IN:
+        return f"a built-in family ({BUILT_IN[name].__module__})"
+    return _reserved().get(name)
+
+
+def _load(plugin: _Plugin) -> type[Rules] | str:
+    """The plug-in's class once checked, or one line saying why it cannot be used."""
+    if plugin.name not in _loaded:
+        try:
+            loaded = plugin.entry_point.load()
+        except Exception as exc:  # anything a package's import raises is its problem, reported
+            _loaded[plugin.name] = (f"{_label(plugin)} cannot be loaded: importing "
+                                    f"{plugin.entry_point.value} raised {_exception(exc)}")
+        else:
+            problem = _problem(plugin.name, loaded)
+            _loaded[plugin.name] = loaded if problem is None else f"{_label(plugin)} {problem}"
+    return _loaded[plugin.name]
+
+
+def _exception(exc: BaseException) -> str:
+    text = one_line(str(exc))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _problem(name: str, loaded: Any) -> str | None:
+    """What keeps the object an entry point loaded from being the family `name`, if anything."""
+    from curator.layered.sweep import KERNELS
+
+    if not (isinstance(loaded, type) and issubclass(loaded, Rules)):
+        what = loaded.__qualname__ if isinstance(loaded, type) else type(loaded).__name__
+        return f"is not usable: its entry point loads {what}, not a subclass of curator.rules.Rules"
+    if getattr(loaded, "family", None) != name:
+        return (f"is not usable: {loaded.__qualname__}.family is {getattr(loaded, 'family', None)!r}; "
+                "it must be the entry point's name")
+    if inspect.isabstract(loaded):
+        missing = ", ".join(sorted(getattr(loaded, "__abstractmethods__", ())))
+        return f"is not usable: {loaded.__qualname__} does not implement {missing}"
+    if not isinstance(loaded.typed, bool):
+        return f"is not usable: {loaded.__qualname__}.typed must be True or False"
+    kernel = KERNELS.get(loaded.sweep_kernel) if isinstance(loaded.sweep_kernel, str) else None
+    if kernel is None:
+        return (f"is not usable: {loaded.__qualname__}.sweep_kernel is {loaded.sweep_kernel!r} "
+                f"(known: {', '.join(KERNELS)})")
+    if kernel[0] != loaded.typed:
+        pieces = "typed pieces" if kernel[0] else "one kind of piece"
+        return (f"is not usable: sweep kernel {loaded.sweep_kernel!r} takes puzzles of {pieces}, "
+                f"and {loaded.__qualname__}.typed is {loaded.typed}")
+    params = loaded.params
+    if not (isinstance(params, dict) and all(isinstance(k, str) and isinstance(v, type)
+                                             for k, v in params.items())):
+        return f"is not usable: {loaded.__qualname__}.params must map names to types"
+    return None
+
+
+def _describe(rules: type[Rules], source: str) -> Family:
+    options = {key: kind.__name__ for key, kind in rules.params.items()}
+    return Family(rules.family, rules.typed, rules.sweep_kernel, options, source, _summary(rules), rules)
+
+
+def _summary(rules: type[Rules]) -> str:
+    """The first line of the class's own docstring, else of its module's."""
+    doc = rules.__dict__.get("__doc__") or getattr(sys.modules.get(rules.__module__), "__doc__", None) or ""
+    lines = inspect.cleandoc(doc).strip().splitlines()
+    return lines[0] if lines else ""
