@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator import catalogue
 from curator.common.errors import one_line
 from curator.rules.base import Rules
 from curator.rules.capture import CaptureRules
@@ -94,7 +95,9 @@ def find_family(name: str) -> type[Rules]:
         return BUILT_IN[name]
     offers = _installed().get(name)
     if not offers or name in _reserved():
-        raise FamilyError(f"unknown family {name!r} (known: {', '.join(family_names())})")
+        others = ", ".join(_reserved())
+        raise FamilyError(f"unknown family {name!r} (known: {', '.join(family_names())}; of other kinds of "
+                          f"puzzles: {others})")
     if len(offers) > 1:
         packages = ", ".join(offer.source.removeprefix("package ") for offer in offers)
         raise FamilyError(f"family {name!r} is added by more than one installed package ({packages}); "
@@ -206,11 +209,9 @@ def _label(plugin: _Plugin) -> str:
 
 
 def _reserved() -> dict[str, str]:
-    """Family names that puzzle files use for the other kinds of puzzles."""
-    from curator.distance.puzzle import FAMILY as PERMUTATION
-    from curator.sliding.puzzle import FAMILY as SLIDE
-
-    return {PERMUTATION: "the kind of permutation puzzles", SLIDE: "the kind of sliding-block puzzles"}
+    """Family names that puzzle files use for the other kinds of puzzles (see the catalogue)."""
+    return {family: f"the kind of {kind.puzzle_noun.removeprefix('a ')}s" for kind in catalogue.kinds()
+            for family in sorted(kind.families or ())}
 
 
 def _taken(name: str) -> str | None:
