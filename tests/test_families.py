@@ -244,3 +244,33 @@ def test_an_installed_family_is_analyzed_selected_from_and_solved(site, tmp_path
     assert len(level.solution) == 1
     reopened = curator.open(tmp_path / "out")
     assert reopened.count(solvable=True) == sum(layer["solvable"] for layer in results.layers)
+
+
+def test_an_installed_family_is_exported_packed_and_served(site, tmp_path):
+    install(site, "curator-munch", "1.2.3", munch_package("munch_x"), {"munch": "munch_x:MunchRules"})
+    (tmp_path / "munch.toml").write_text(MUNCH_PUZZLE)
+    out = tmp_path / "out"
+    assert invoke("analyze", tmp_path / "munch.toml", "--output", out, "--workers", "1").exit_code == 0
+    results = curator.open(out)
+    levels = results.select(pieces=(3, 4), solvable=True, sort="difficulty:desc")
+    (written,) = results.export(levels[:3], tmp_path / "munch.json", "json")
+    pack = json.loads(written.read_text())
+    assert pack["format"] == "curator-level-pack/1" and pack["puzzle"]["family"] == "munch"
+    assert [item["rank"] for item in pack["levels"]] == [level.rank for level in levels[:3]]
+    exported = invoke("export", out, "--solvable", "--pieces", "3..4", "--format", "html",
+                      "--out", tmp_path / "munch.html")
+    assert exported.exit_code == 0 and (tmp_path / "munch.html").read_text().count("<svg") == len(levels)
+    packed = invoke("pack", out, "--size", "3", "--solvable", "--format", "csv", "--out", tmp_path / "p.csv")
+    assert packed.exit_code == 0 and len((tmp_path / "p.csv").read_text().splitlines()) == 4
+
+    from fastapi.testclient import TestClient
+
+    from curator.web.app import create_app
+
+    client = TestClient(create_app([out]))
+    detail = client.get("/api/folders/0").json()
+    assert detail["board"]["family"] == "munch" and detail["kind"] == "layers"
+    chosen = client.get("/api/folders/0/levels", params={"pieces": "3..4", "solvable": True, "limit": 4})
+    assert chosen.status_code == 200 and len(chosen.json()["levels"]) == 4
+    report = client.post("/api/folders/0/position", json={"position": list(levels[0].position)})
+    assert report.status_code == 200 and report.json()["solvable"] is True
