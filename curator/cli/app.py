@@ -147,8 +147,11 @@ def analyze_command(
         raise UsageError(f"--max-pieces does not apply to {kind.puzzle_noun}")
     directory = _results_folder(output, puzzle.name)
     plan = Run(directory, threads, force, max_pieces, name=option_name)
-    err.print(f"{kind.estimate(puzzle, plan)}; {threads} threads", highlight=False, soft_wrap=True)
-    executor = _connect(kind, scheduler) if scheduler else None
+    estimate = f"{kind.estimate(puzzle, plan)}; {threads} threads"
+    executor = kind.executor(scheduler) if scheduler else None
+    err.print(estimate, highlight=False, soft_wrap=True)
+    if executor is not None:
+        err.print(f"sweeping on {executor.describe()}", highlight=False, soft_wrap=True)
     advice = "lower --max-pieces, " if "max_pieces" in kind.analysis_options else ""
     try:
         with _resource_errors(advice), layer_progress(err) as bars:
@@ -181,13 +184,6 @@ def _results_folder(output: Path | None, name: str) -> Path:
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"--output {directory} is a file, not a folder")
     return directory
-
-
-def _connect(kind: Kind, address: str) -> Any:
-    """The executor for `--scheduler`; exit 1 if the scheduler cannot be reached."""
-    executor = kind.executor(address)
-    err.print(f"sweeping on {executor.describe()}", highlight=False, soft_wrap=True)
-    return executor
 
 
 def _warn(message: str) -> None:
