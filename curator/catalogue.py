@@ -173,6 +173,11 @@ class Kind(ABC):
         """Matches of the filter keywords: the total, and per layer where there are layers."""
         raise SelectionError(f"{self.held} have no match counts")
 
+    def nearest(self, results: Any, keywords: dict[str, Any], name: Naming = same_name) -> str | None:
+        """For a selection that matched nothing: one line saying where matches exist with the
+        other filters kept (e.g. at which distances), or None."""
+        return None
+
     @abstractmethod
     def items_report(self, results: Any, items: Sequence[Any], matched: int | None,
                      keywords: dict[str, Any]) -> Report:

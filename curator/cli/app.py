@@ -356,6 +356,8 @@ def select_command(
 def _print_selection(kind: Kind, results: Results, given: dict[str, Any], as_json: bool) -> None:
     keywords = _keywords(kind, results, given, kind.selection_options)
     items, matched = kind.selection(results, keywords)
+    if matched == 0 and (note := kind.nearest(results, keywords, option_name)):
+        err.print(f"note: nothing matches; {note}", highlight=False, soft_wrap=True)
     if as_json:
         data = {"puzzle": results.puzzle.name, "matched": matched,
                 f"{kind.item_noun}s": [item.to_json() for item in items]}

@@ -71,6 +71,10 @@ class DistanceKind(Kind):
         items = results.select(**keywords)
         return items, results.count(keywords.get("distance"))
 
+    def nearest(self, results: DistanceResults, keywords: dict[str, Any], name: Naming = same_name) -> str:
+        reached = [d for d, count in enumerate(results.store.counts) if count]
+        return f"positions exist at distances {reached[0]}..{reached[-1]}"
+
     def items_report(self, results: DistanceResults, items: Sequence[DistanceLevel], matched: int | None,
                      keywords: dict[str, Any]) -> Report:
         distance = keywords["distance"]

@@ -21,6 +21,8 @@ from curator.layered.puzzle import Puzzle, read_puzzle_data
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
 from curator.level import Level, difficulty_text, draw, moves_text
 
+FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
+"""The selection keywords that say which positions match (the others choose among them)."""
 SHOWN = 50
 """Bad ranks `verify` lists one by one."""
 
@@ -116,6 +118,17 @@ class LayeredKind(Kind):
     def count(self, results: LayeredResults, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:
         per_layer = results.count_by_layer(**keywords)
         return sum(per_layer.values()), per_layer
+
+    def nearest(self, results: LayeredResults, keywords: dict[str, Any], name: Naming = same_name
+                ) -> str | None:
+        filters = {k: v for k, v in keywords.items() if k in FILTERS and k != "pieces"}
+        stored = results.count_by_layer(**filters)
+        layers = {record.layer.key: record.layer.pieces for record in results.store.records()}
+        pieces = sorted({layers[key] for key, count in stored.items() if count})
+        given = ", ".join(name(k) for k in filters) or "no filter"
+        if not pieces:
+            return f"no stored position matches {given} with any number of pieces"
+        return f"positions with {given} are stored with {pieces[0]}..{pieces[-1]} pieces"
 
     def items_report(self, results: LayeredResults, items: Sequence[Level], matched: int | None,
                      keywords: dict[str, Any]) -> Report:

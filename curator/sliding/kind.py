@@ -99,6 +99,16 @@ class SlidingKind(Kind):
     def count(self, results: SlidingResults, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:
         return results.count(**self._filters(results, keywords)), {}
 
+    def nearest(self, results: SlidingResults, keywords: dict[str, Any], name: Naming = same_name
+                ) -> str | None:
+        others = {k: v for k, v in self._filters(results, keywords).items()
+                  if k in ("unique", "all_moves", "cluster", "hardest")}
+        span = results.distance_span(**others)
+        given = ", ".join(name(k) for k in others) or "no filter"
+        if span is None:
+            return f"no level matches {given} at any distance"
+        return f"levels with {given} exist at distances {span[0]}..{span[1]}"
+
     def items_report(self, results: SlidingResults, items: Sequence[SlidingLevel], matched: int | None,
                      keywords: dict[str, Any]) -> Report:
         count = len(items)

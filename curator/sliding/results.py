@@ -174,6 +174,17 @@ class SlidingResults(DistanceResultsBase):
         self._refuse(others)
         return len(self._ranks(distance, unique, all_moves, cluster, hardest))
 
+    def distance_span(self, unique: bool = False, all_moves: bool = False,
+                      cluster: int | tuple[int, int] | None = None, hardest: bool = False,
+                      ) -> tuple[int, int] | None:
+        """The shortest and longest distance of the levels passing these filters (any
+        distance), or None if none does: where a selection that found nothing can look."""
+        ranks = self._ranks(None, unique, all_moves, cluster, hardest)
+        if not len(ranks):
+            return None
+        found = self.distances[ranks]
+        return int(found.min()), int(found.max())
+
     def select(self, distance: int | tuple[int, int] | None = None, unique: bool = False,
                all_moves: bool = False, cluster: int | tuple[int, int] | None = None, hardest: bool = False,
                sample: int | None = None, seed: int | None = None, limit: int | None = None,
