@@ -1,0 +1,98 @@
+"""The catalogue of kinds: every file and folder gets its kind from it, a command reads its
+puzzle file once, and the layers above the pipelines never test classes to tell kinds apart."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+from pathlib import Path
+
+import pytest
+from cli_helpers import invoke
+
+import curator
+from curator import catalogue
+from curator.common.errors import PuzzleError, StoreError
+
+PUZZLES = Path(__file__).parent.parent / "puzzles"
+PACKAGE = Path(curator.__file__).parent
+
+
+def test_every_bundled_puzzle_gets_the_kind_its_family_names():
+    expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "pocket-cube": "distance",
+                "eight-puzzle": "distance"}
+    for path in sorted(PUZZLES.glob("*.toml")):
+        kind, puzzle = catalogue.read_puzzle(path)
+        assert kind.name == expected.get(path.stem, "layers"), path
+        assert puzzle.name == path.stem or path.stem == "peg-centre"
+
+
+def test_the_kinds_are_listed_once_each_with_their_contract():
+    names = [kind.name for kind in catalogue.kinds()]
+    assert names == ["layers", "distance", "sliding"]
+    for kind in catalogue.kinds():
+        assert isinstance(kind, catalogue.Kind)
+        assert catalogue.kind_named(kind.name) is kind
+        assert set(kind.pack_options) <= set(kind.selection_options)
+        assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html")
+    with pytest.raises(StoreError, match="results of kind 'nope' are not known here"):
+        catalogue.kind_named("nope")
+
+
+def test_a_folder_gets_its_kind_from_its_manifest(tmp_path):
+    out = curator.analyze(PUZZLES / "triangle.toml", output=tmp_path / "tri", max_pieces=3, workers=1)
+    assert catalogue.kind_of(tmp_path / "tri").name == "layers" == catalogue.kind_for(out).name
+
+
+def test_analyze_reads_and_decodes_its_puzzle_file_once(tmp_path, monkeypatch):
+    source = PUZZLES / "triangle.toml"
+    reads: list[Path] = []
+    original = pathlib.Path.read_text
+
+    def counting(self, *args, **kwargs):
+        if self.resolve() == source.resolve():
+            reads.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "read_text", counting)
+    result = invoke("analyze", source, "--output", tmp_path / "tri", "--max-pieces", "3", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    assert len(reads) == 1
+
+
+def test_an_unknown_family_names_every_kind_s_families(tmp_path):
+    path = tmp_path / "odd.toml"
+    path.write_text('name = "odd"\n[board]\nart = "ooo"\n[rules]\nfamily = "hop"\n')
+    with pytest.raises(PuzzleError) as caught:
+        catalogue.read_puzzle(path)
+    message = str(caught.value)
+    assert "rules.family: unknown family 'hop'" in message
+    assert "jump" in message and "permutation" in message and "slide" in message
+
+
+def _isinstance_targets(path: Path) -> list[str]:
+    """The class names every isinstance() call in a module tests against."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+            names += [n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)]
+            names += [n.attr for n in ast.walk(node.args[1]) if isinstance(n, ast.Attribute)]
+    return names
+
+
+@pytest.mark.parametrize("module", ["api.py", "cli/app.py", "cli/render.py", "web/app.py", "web/folders.py",
+                                    "options.py"])
+def test_the_layers_above_the_pipelines_never_test_kinds_by_class(module):
+    kinds = [name for name in _isinstance_targets(PACKAGE / module) if name.endswith(("Results", "Puzzle"))]
+    assert kinds == []
+
+
+def test_a_selection_that_matches_nothing_says_where_matches_are(tmp_path):
+    out = tmp_path / "tri"
+    curator.analyze(PUZZLES / "triangle.toml", output=out, max_pieces=12, workers=1)
+    result = invoke("select", out, "--unique", "--pieces", "10..12", "--json")
+    assert result.exit_code == 0
+    assert result.stderr.strip() == ("note: nothing matches; positions with --unique are stored with "
+                                     "1..9 pieces")
+    found = invoke("select", out, "--unique", "--pieces", "5", "--limit", "1")
+    assert found.exit_code == 0 and "note:" not in found.stderr
