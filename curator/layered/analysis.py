@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from curator.common.errors import SelectionError
 from curator.common.files import exclusive
+from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall, shortfalls, threads
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
@@ -113,6 +115,17 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path,
     return shortfalls(memory, est.disk_bytes - written, directory) + elsewhere
 
 
+def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name) -> int:
+    """The piece count an analysis sweeps up to: `max_pieces`, or the file's."""
+    depth = puzzle.max_pieces if max_pieces is None else max_pieces
+    total = sum(puzzle.piece_limits)
+    if not isinstance(depth, int) or isinstance(depth, bool) or not puzzle.goal.pieces <= depth <= total:
+        raise SelectionError(
+            f"{name('max_pieces')} must be between {puzzle.goal.pieces} and {total}, got {depth!r}"
+        )
+    return depth
+
+
 def analyze(
     puzzle: Puzzle,
     directory: Path,
@@ -131,7 +144,7 @@ def analyze(
     removed. Only one analysis writes to a folder at a time (StoreError otherwise).
     With an `executor`, layers are computed by it instead of by local threads.
     """
-    max_pieces = puzzle.max_pieces if max_pieces is None else max_pieces
+    max_pieces = sweep_depth(puzzle, max_pieces)
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     with exclusive(directory), threads(workers):

@@ -16,6 +16,7 @@ from curator.common.keywords import Naming, same_name
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.layered import analysis
+from curator.layered.analysis import sweep_depth
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle, read_puzzle_data
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
@@ -25,17 +26,6 @@ FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include"
 """The selection keywords that say which positions match (the others choose among them)."""
 SHOWN = 50
 """Bad ranks `verify` lists one by one."""
-
-
-def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name) -> int:
-    """The piece count an analysis sweeps up to: `max_pieces`, or the file's."""
-    depth = puzzle.max_pieces if max_pieces is None else max_pieces
-    total = sum(puzzle.piece_limits)
-    if not isinstance(depth, int) or isinstance(depth, bool) or not puzzle.goal.pieces <= depth <= total:
-        raise SelectionError(
-            f"{name('max_pieces')} must be between {puzzle.goal.pieces} and {total}, got {depth!r}"
-        )
-    return depth
 
 
 class LayeredKind(Kind):
