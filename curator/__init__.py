@@ -13,17 +13,16 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults` or a `Sl
 "Python API").
 """
 
-__version__ = "0.1.0"
-
-from curator.api import ResourceError, Results, analyze, load, open  # noqa: E402
-from curator.common.errors import PuzzleError, SelectionError, StoreError  # noqa: E402
-from curator.distance.puzzle import PermutationPuzzle  # noqa: E402
-from curator.distance.results import DistanceLevel, DistanceResults  # noqa: E402
-from curator.layered.puzzle import Puzzle  # noqa: E402
-from curator.layered.results import LayeredResults, StoredPosition  # noqa: E402
-from curator.level import Level  # noqa: E402
-from curator.sliding.puzzle import SlidingPuzzle  # noqa: E402
-from curator.sliding.results import SlidingLevel, SlidingResults  # noqa: E402
+from curator.api import ResourceError, Results, analyze, load, open
+from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.distance.puzzle import PermutationPuzzle
+from curator.distance.results import DistanceLevel, DistanceResults
+from curator.layered.puzzle import Puzzle
+from curator.layered.results import LayeredResults, StoredPosition
+from curator.level import Level
+from curator.sliding.puzzle import SlidingPuzzle
+from curator.sliding.results import SlidingLevel, SlidingResults
+from curator.version import __version__
 
 __all__ = [
     "DistanceLevel",

@@ -19,7 +19,6 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from curator import __version__
 from curator.api import (
     ResourceError,
     Results,
@@ -55,6 +54,7 @@ from curator.progress import count_progress, layer_progress
 from curator.sliding.analysis import BYTES_PER_RANK
 from curator.sliding.puzzle import SlidingPuzzle, is_sliding_file
 from curator.sliding.results import SlidingResults
+from curator.version import __version__
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "

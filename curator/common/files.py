@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from curator import __version__
 from curator.common.errors import StoreError
+from curator.version import __version__
 
 MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"

@@ -19,13 +19,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator import __version__
 from curator.common.files import atomic_write
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, State, state_text
 from curator.export import write_pictures
 from curator.export.gallery import card_html, page_html, plural
 from curator.export.table import write_table
 from curator.picture import Picture, state_picture
+from curator.version import __version__
 
 PACK_FORMAT = "curator-distance-pack/1"
 """The `format` value of the position packs of permutation puzzles (docs/level-pack.md)."""

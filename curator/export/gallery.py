@@ -11,11 +11,11 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from curator import __version__
 from curator.common.files import atomic_write
 from curator.export.pack import PackCurve
 from curator.level import Level, PuzzleLike, replay
 from curator.picture import Picture, picture, svg_text
+from curator.version import __version__
 
 STYLE = """
 :root { color-scheme: light; }

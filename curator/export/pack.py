@@ -13,7 +13,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from curator import __version__
 from curator.common.board import GRIDS, Board, BoardError
 from curator.common.errors import PuzzleError
 from curator.common.files import atomic_write
@@ -23,6 +22,7 @@ from curator.layered.puzzle import Goal
 from curator.layered.space import Layer
 from curator.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.rules import FAMILIES, ParamError, Rules
+from curator.version import __version__
 
 PACK_FORMAT = "curator-level-pack/1"
 """The `format` value of the level packs this version writes and reads."""

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator import __version__
 from curator.common.files import atomic_write
 from curator.export import write_pictures
 from curator.export.gallery import card_html, curve_html, page_html, plural
@@ -25,6 +24,7 @@ from curator.export.pack import PackCurve
 from curator.export.table import write_table
 from curator.picture import Picture, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
+from curator.version import __version__
 
 PACK_FORMAT = "curator-sliding-pack/1"
 """The `format` value of level packs of sliding-block puzzles (docs/level-pack.md)."""

@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, Any
 import numba
 import numpy as np
 
-from curator import __version__
 from curator.common.errors import StoreError
 from curator.common.files import atomic_write
 from curator.common.resources import Shortfall, free_memory, short_of
@@ -56,6 +55,7 @@ from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import CHUNKS, LayerStore, open_words
 from curator.layered.sweep import CHUNK_WORDS, LayerSweep, Progress
+from curator.version import __version__
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from curator import __version__
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
@@ -32,6 +31,7 @@ from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.packed import CODECS, PackedWords, pack_parts
 from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
+from curator.version import __version__
 
 FORMAT = "curator-layers/2"
 READABLE = ("curator-layers/1", FORMAT)

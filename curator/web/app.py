@@ -19,7 +19,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from curator import __version__
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
 from curator.export.pack import PackCurve
@@ -29,6 +28,7 @@ from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import block_picture, picture, svg_text
 from curator.sliding.puzzle import Position, SlidingPuzzle
 from curator.sliding.results import SlidingLevel, SlidingResults
+from curator.version import __version__
 from curator.web import models
 from curator.web.folders import Entry, Folders
 
