@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from curator.arrange import PackCurve
 from curator.common.files import atomic_write
 from curator.export.gallery import write_html
-from curator.export.pack import PackCurve, save_pack
+from curator.export.pack import save_pack
 from curator.export.table import write_csv
 from curator.level import Level, PuzzleLike
 from curator.picture import Picture, picture, png_bytes, svg_text

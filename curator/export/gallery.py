@@ -11,8 +11,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from curator.arrange import PackCurve
 from curator.common.files import atomic_write
-from curator.export.pack import PackCurve
 from curator.level import Level, PuzzleLike, replay
 from curator.picture import Picture, picture, svg_text
 from curator.version import __version__

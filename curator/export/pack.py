@@ -13,8 +13,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from curator.arrange import CURVES, Curve, PackCurve, curve_from_levels
 from curator.common.board import GRIDS, Board, BoardError
-from curator.common.errors import PuzzleError
+from curator.common.errors import PuzzleError, SelectionError
 from curator.common.files import atomic_write
 from curator.common.ranking import rank_placement
 from curator.common.reading import TableReader, read_text
@@ -27,22 +28,6 @@ from curator.version import __version__
 PACK_FORMAT = "curator-level-pack/1"
 """The `format` value of the level packs this version writes and reads."""
 PACK_FORMAT_NAME = PACK_FORMAT.rsplit("/", 1)[0]
-
-
-@dataclass(frozen=True)
-class PackCurve:
-    """The difficulty curve a pack was arranged by (`curator pack`): the curve's name (or
-    the pack file it followed), how many candidate levels it was drawn from, and per slot the
-    target difficulty and the difficulty of the level placed there."""
-
-    name: str
-    pool: int
-    targets: tuple[float, ...]
-    achieved: tuple[float, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "pool": self.pool,
-                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
 
 
 # -- writing packs ---------------------------------------------------------------------------
@@ -180,6 +165,21 @@ def load_pack(path: str | Path) -> tuple[PackHeader, list[Level]]:
 def parse_pack(data: Any, source: str = "<pack>") -> tuple[PackHeader, list[Level]]:
     """Check already-decoded pack data; `source` names it in error messages."""
     return _PackReader(source).read(data)
+
+
+def read_curve(text: str | Path, what: str = "curve") -> Curve:
+    """A named curve (see CURVES) or the profile of a level pack file."""
+    if isinstance(text, str) and text in CURVES:
+        return CURVES[text]
+    path = Path(text)
+    if not path.is_file():
+        raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "
+                             "nor a level pack file")
+    try:
+        _, levels = load_pack(path)
+    except PackError as exc:
+        raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
+    return curve_from_levels(str(path), levels)
 
 
 class _PackReader(TableReader):

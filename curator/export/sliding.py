@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from curator.arrange import PackCurve
 from curator.common.files import atomic_write
 from curator.export import write_pictures
 from curator.export.gallery import card_html, curve_html, page_html, plural
-from curator.export.pack import PackCurve
 from curator.export.table import write_table
 from curator.picture import Picture, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle

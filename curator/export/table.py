@@ -13,8 +13,8 @@ import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from curator.arrange import PackCurve
 from curator.common.files import atomic_write
-from curator.export.pack import PackCurve
 from curator.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
 
 COLUMNS = (

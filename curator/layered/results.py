@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import Pack, arrange, read_curve
+from curator.arrange import Pack, arrange
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.export import write
+from curator.export.pack import read_curve
 from curator.layered import metrics
 from curator.layered.puzzle import Puzzle, parse_drawing
 from curator.layered.search import Explorer

@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import Pack, arrange_sets, read_curve
+from curator.arrange import Pack, arrange_sets
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.export import write
+from curator.export.pack import read_curve
 from curator.export.sliding import WRITERS
 from curator.sliding.puzzle import Cell, Position, SlidingPuzzle
 from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions

@@ -19,9 +19,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from curator.arrange import PackCurve
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
-from curator.export.pack import PackCurve
 from curator.layered.results import LayeredResults
 from curator.level import Level
 from curator.options import parse_cells, parse_counts, parse_range
