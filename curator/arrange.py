@@ -19,7 +19,7 @@ import numpy as np
 
 from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
-from curator.level import Level
+from curator.layered.level import Level
 
 STEPS = 5
 """Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""

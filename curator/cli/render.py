@@ -12,9 +12,9 @@ from rich.table import Table
 
 from curator.arrange import Pack
 from curator.distance.puzzle import state_text
+from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.puzzle import Puzzle
 from curator.layered.results import StoredPosition
-from curator.level import Level, difficulty_text, draw, moves_text
 
 
 def layers_table(summary: dict, typed: bool) -> Table:

@@ -1,6 +1,6 @@
 """Exports of selected levels: a JSON level pack, CSV, SVG and PNG pictures, an HTML gallery.
 
-Every writer takes the puzzle (or a `curator.level.PackHeader`), the levels and where to
+Every writer takes the puzzle (or a `curator.export.pack.PackHeader`), the levels and where to
 write, and returns the paths it wrote:
 
     write_json(puzzle, levels, "pack.json")
@@ -24,7 +24,7 @@ from curator.common.files import atomic_write
 from curator.export.gallery import write_html
 from curator.export.pack import save_pack
 from curator.export.table import write_csv
-from curator.level import Level, PuzzleLike
+from curator.layered.level import Level, PuzzleLike
 from curator.picture import Picture, picture, png_bytes, svg_text
 
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from curator.arrange import PackCurve
 from curator.common.files import atomic_write
-from curator.level import Level, PuzzleLike, replay
+from curator.layered.level import Level, PuzzleLike, replay
 from curator.picture import Picture, picture, svg_text
 from curator.version import __version__
 

@@ -19,9 +19,9 @@ from curator.common.errors import PuzzleError, SelectionError
 from curator.common.files import atomic_write
 from curator.common.ranking import rank_placement
 from curator.common.reading import TableReader, read_text
+from curator.layered.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.layered.puzzle import Goal
 from curator.layered.space import Layer
-from curator.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.rules import FAMILIES, ParamError, Rules
 from curator.version import __version__
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from curator.arrange import PackCurve
 from curator.common.files import atomic_write
-from curator.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
+from curator.layered.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
 
 COLUMNS = (
     "number",

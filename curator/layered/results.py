@@ -22,6 +22,7 @@ from curator.common.keywords import Naming, at_least, real_span
 from curator.export import write
 from curator.export.pack import read_curve
 from curator.layered import metrics
+from curator.layered.level import Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
 from curator.layered.search import Explorer
 from curator.layered.select import (
@@ -39,7 +40,6 @@ from curator.layered.select import (
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
 from curator.layered.verify import DEFAULT_SAMPLE, verify
-from curator.level import Level, PuzzleLike, draw, position_json
 
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
                    "canonical")

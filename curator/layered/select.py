@@ -48,12 +48,12 @@ from curator.common.ranking import (
 )
 from curator.layered import classes
 from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.level import PLAY_FIGURES, Level
 from curator.layered.metrics import describe
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import Layer
 from curator.layered.store import LayerStore
-from curator.level import PLAY_FIGURES, Level
 
 BLOCK_WORDS = 1 << 15
 """Words of each property combined per step of the scan (2,097,152 positions)."""
@@ -63,7 +63,7 @@ CACHE_RANKS = 1 << 22
 """Matching ranks kept from the counting pass, so small selections are scanned once."""
 SORT_METRICS = ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty", *PLAY_FIGURES, "class_size",
                 "rank")
-"""What `sort` takes: the metrics of a level (see `curator.level.Level`) and its rank."""
+"""What `sort` takes: the metrics of a level (see `curator.layered.level.Level`) and its rank."""
 CHUNK = 4096
 
 

@@ -22,8 +22,8 @@ from fastapi.staticfiles import StaticFiles
 from curator.arrange import PackCurve
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
+from curator.layered.level import Level
 from curator.layered.results import LayeredResults
-from curator.level import Level
 from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import block_picture, picture, svg_text
 from curator.sliding.puzzle import Position, SlidingPuzzle
