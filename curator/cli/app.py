@@ -29,7 +29,7 @@ from curator.api import (
     thread_count,
 )
 from curator.cli import render
-from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.common.errors import DamagedResults, FolderRefused, PuzzleError, SelectionError, StoreError
 from curator.common.resources import bytes_text
 from curator.distance.puzzle import PermutationPuzzle, is_permutation_file
 from curator.distance.results import DistanceResults
@@ -99,6 +99,8 @@ def friendly_errors(command: Callable) -> Callable:
             return command(*args, **kwargs)
         except (PuzzleError, UsageError, SelectionError) as exc:
             raise _fail(2, str(exc))
+        except (FolderRefused, DamagedResults) as exc:
+            raise _fail(1, render.store_error_text(exc))
         except (StoreError, ClusterError) as exc:
             raise _fail(1, str(exc))
         except OSError as exc:

@@ -11,10 +11,12 @@ from typing import Any
 from rich.table import Table
 
 from curator.arrange import Pack
+from curator.common.errors import DamagedResults, FolderRefused
 from curator.distance.puzzle import state_text
 from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.puzzle import Puzzle
 from curator.layered.results import StoredPosition
+from curator.options import option_name
 
 
 def layers_table(summary: dict, typed: bool) -> Table:
@@ -206,3 +208,13 @@ def sliding_pack_table(name: str, pack: Pack) -> Table:
         table.add_row(str(number), f"{slot.target:.1f}", str(level.distance), _yes(level.unique),
                       str(level.connected_set), f"{level.cluster:,}", str(level.rank), "/".join(level.board))
     return table
+
+
+def store_error_text(exc: FolderRefused | DamagedResults) -> str:
+    """A store error whose remedy the command line words as its own options and commands."""
+    if isinstance(exc, FolderRefused):
+        return exc.spelled(option_name)
+    analyze = f"`curator analyze {exc.puzzle_file} --output {exc.directory}"
+    if exc.every_layer:
+        return f"{exc.problem}; run `curator verify {exc.directory}`, then {analyze} --force`"
+    return f"{exc.problem}; {analyze}` recomputes it"

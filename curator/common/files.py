@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from curator.common.errors import StoreError
+from curator.common.errors import FolderRefused, StoreError
 from curator.version import __version__
 
 MANIFEST = "manifest.json"
@@ -101,8 +101,8 @@ def exclusive(directory: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise StoreError(f"{directory}: another `curator analyze` is writing here; wait for it "
-                             "or use --output to write elsewhere") from None
+            raise FolderRefused(f"{directory}: another `curator analyze` is writing here",
+                                "wait for it or use {output} to write elsewhere") from None
         yield
     finally:
         os.close(fd)
@@ -254,10 +254,10 @@ class ResultsFolder:
     def refuse_other_puzzle(self, sha256: str) -> None:
         """StoreError if the folder holds results of another puzzle file."""
         if self.holds_other_puzzle(sha256):
-            raise StoreError(
+            raise FolderRefused(
                 f"{self.directory}: holds results of a different puzzle file "
-                f"({self.manifest.get('puzzle')!r}); use --force to replace them or --output "
-                "to write elsewhere"
+                f"({self.manifest.get('puzzle')!r})",
+                "use {force} to replace them or {output} to write elsewhere",
             )
 
     def write_puzzle_copy(self, text: str) -> None:

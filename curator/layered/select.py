@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from curator.common.errors import SelectionError, StoreError
+from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
 from curator.common.keywords import Naming, same_name, span
@@ -611,11 +611,10 @@ def cross_check(store: LayerStore, level: Level) -> None:
     counted = {"solvable": level.solvable, "unique": level.unique, "all_moves": level.all_moves}
     if stored != counted:
         wrong = ", ".join(f"{p}={int(stored[p])}" for p in PROPERTIES if stored[p] != counted[p])
-        raise StoreError(
+        raise DamagedResults(
             f"{store.directory}: layer {level.layer} rank {level.rank}: stored {wrong}, but the position has "
             f"{level.solutions:,} solutions and {level.safe_moves} of {level.legal_moves} safe moves "
-            f"(wrong bits); run `curator verify {store.directory}`, then `curator analyze "
-            f"{store.directory / PUZZLE_COPY} --output {store.directory} --force`"
+            "(wrong bits)", store.directory, store.directory / PUZZLE_COPY, every_layer=True
         )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import DamagedResults, FolderRefused
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
@@ -100,7 +101,7 @@ class LayerStore(ResultsFolder):
             store = cls(directory)
         except StoreError as exc:
             if not force:
-                raise StoreError(f"{exc}; use --force to compute every layer again") from None
+                raise FolderRefused(str(exc), "use {force} to compute every layer again") from None
             store = cls(directory, read=False)  # the damaged manifest is replaced below
             store.remove_results()  # whatever they were, the manifest no longer lists them
         if not force:
@@ -198,8 +199,7 @@ class LayerStore(ResultsFolder):
         except StoreError as exc:
             if not verify:
                 raise
-            raise StoreError(f"{exc}; `curator analyze {self.directory / PUZZLE_COPY} --output "
-                             f"{self.directory}` recomputes it") from None
+            raise DamagedResults(str(exc), self.directory, self.directory / PUZZLE_COPY) from None
         arrays = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}
         for prop in properties:
             words = open_words(self.directory, layer, record.entry["files"][prop], keep)
