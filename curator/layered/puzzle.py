@@ -13,7 +13,7 @@ from pathlib import Path
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.reading import TableReader, read_text, read_toml
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 from curator.rules import FAMILIES, ParamError, Rules
 
 MAX_CELLS = 64
@@ -151,12 +151,17 @@ def parse_drawing(text: str, puzzle: Puzzle) -> tuple[int, ...]:
 
 def load_puzzle(path: str | Path) -> Puzzle:
     """Read and validate a puzzle file."""
-    return parse_puzzle(read_text(path), str(path))
+    return puzzle_from(read_puzzle_file(path))
 
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     """Validate puzzle-file text; `source` names it in error messages."""
-    return _Reader(source).puzzle(read_toml(text, source), text)
+    return puzzle_from(puzzle_file(text, source))
+
+
+def puzzle_from(file: PuzzleFile) -> Puzzle:
+    """Validate a puzzle file already read and decoded."""
+    return _Reader(file.source).puzzle(file.data, file.text)
 
 
 class _Reader(TableReader):

@@ -16,7 +16,7 @@ from typing import Any
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.ranking import rank_combination, unrank_combination
-from curator.common.reading import TableReader, read_text, read_toml, rules_family
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
 
 FAMILY = "slide"
 MOVES = ("step", "line", "until_blocked")
@@ -297,12 +297,17 @@ def is_sliding_file(path: str | Path) -> bool:
 
 def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
     """Read and validate a sliding-block puzzle file."""
-    return parse_sliding_puzzle(read_text(path), str(path))
+    return sliding_puzzle_from(read_puzzle_file(path))
 
 
 def parse_sliding_puzzle(text: str, source: str = "<puzzle>") -> SlidingPuzzle:
     """Validate sliding-block puzzle text; `source` names it in error messages."""
-    return _SlidingReader(source).puzzle(read_toml(text, source), text)
+    return sliding_puzzle_from(puzzle_file(text, source))
+
+
+def sliding_puzzle_from(file: PuzzleFile) -> SlidingPuzzle:
+    """Validate a sliding-block puzzle file already read and decoded."""
+    return _SlidingReader(file.source).puzzle(file.data, file.text)
 
 
 def _art_lines(art: str) -> list[str]:
