@@ -16,14 +16,13 @@ from typing import Any
 from curator.arrange import CURVES, Curve, PackCurve, curve_from_levels
 from curator.common.board import GRIDS, Board, BoardError
 from curator.common.errors import PuzzleError, SelectionError
-from curator.common.files import atomic_write
 from curator.common.ranking import rank_placement
 from curator.common.reading import TableReader, read_text
+from curator.export.writing import json_text, pack_head, write_text
 from curator.layered.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.layered.puzzle import Goal
 from curator.layered.space import Layer
 from curator.rules import FAMILIES, ParamError, Rules
-from curator.version import __version__
 
 PACK_FORMAT = "curator-level-pack/1"
 """The `format` value of the level packs this version writes and reads."""
@@ -56,8 +55,7 @@ def pack_dict(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | No
         "sha256": sha if isinstance(sha, str) else None,
     }
     return {
-        "format": PACK_FORMAT,
-        "generator": f"curator {__version__}",
+        **pack_head(PACK_FORMAT),
         "puzzle": header,
         "board": {
             "grid": board.grid,
@@ -103,15 +101,13 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
 
 
 def pack_text(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None = None) -> str:
-    return json.dumps(pack_dict(puzzle, levels, curve), indent=1, ensure_ascii=False) + "\n"
+    return json_text(pack_dict(puzzle, levels, curve))
 
 
 def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
               curve: PackCurve | None = None) -> Path:
     """Write the level pack of `levels` to `path` (through a temporary file and a rename)."""
-    path = Path(path)
-    atomic_write(path, pack_text(puzzle, levels, curve).encode())
-    return path
+    return write_text(path, pack_text(puzzle, levels, curve))[0]
 
 
 # -- reading packs ---------------------------------------------------------------------------
