@@ -134,6 +134,19 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def check_file(path: Path, meta: dict[str, Any], expected: int, checksum: bool = True) -> None:
+    """StoreError naming `path` unless the file is `expected` bytes long, as its manifest entry
+    `meta` says too, and (with `checksum`) matches the entry's sha256."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        raise StoreError(f"{path}: missing") from None
+    if size != expected or meta["bytes"] != expected:
+        raise StoreError(f"{path}: {size} bytes, expected {expected}")
+    if checksum and file_sha256(path) != meta["sha256"]:
+        raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+
+
 def read_manifest(path: Path) -> dict[str, Any]:
     """A manifest's JSON object; StoreError naming the file if it is not one."""
     try:

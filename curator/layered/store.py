@@ -25,7 +25,7 @@ from curator.common.files import (
     ResultsFolder,
     StoreError,
     atomic_write,
-    file_sha256,
+    check_file,
     read_manifest,
 )
 from curator.layered.bits import PROPERTIES, LayerBits
@@ -262,16 +262,9 @@ class LayerStore(ResultsFolder):
             meta = record.entry["files"][prop]
             path = self.directory / meta["path"]
             raw = meta.get("encoding", "raw") == "raw"
-            expected = record.layer.words * 8 if raw else meta["bytes"]
-            try:
-                size = path.stat().st_size
-            except OSError:
-                raise StoreError(f"{path}: missing")
-            if size != expected or meta["bytes"] != expected:
-                raise StoreError(f"{path}: {size} bytes, expected {expected}")
-            if full and (path, meta["sha256"]) not in self._checked:
-                if file_sha256(path) != meta["sha256"]:
-                    raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+            fresh = full and (path, meta["sha256"]) not in self._checked
+            check_file(path, meta, record.layer.words * 8 if raw else meta["bytes"], checksum=fresh)
+            if fresh:
                 self._checked.add((path, meta["sha256"]))
 
     def _read_manifest(self) -> dict[str, Any]:
