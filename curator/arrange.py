@@ -23,6 +23,8 @@ from curator.layered.level import Level
 
 STEPS = 5
 """Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""
+POOL_SIZE = 5000
+"""Candidate levels a pack is chosen from, unless told otherwise."""
 
 
 @dataclass(frozen=True)

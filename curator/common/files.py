@@ -281,6 +281,11 @@ class ResultsFolder:
         atomic_write(self.manifest_path, text.encode())
 
 
+DEFAULT_SAMPLE = 500
+"""Ranks a check re-derives (per layer, or from sliding-block tables) unless told otherwise;
+every rank where there are fewer."""
+
+
 @dataclass
 class Verification:
     """What a check of a results folder found: file problems (one line each) and ranks

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
+from curator.common.ranking import MAX_CELLS
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 from curator.rules import FAMILIES, ParamError, Rules
 
-MAX_CELLS = 64
 BINARY_PIECE = "o"
 EMPTY = "."
 """How an empty cell is drawn."""

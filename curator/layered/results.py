@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import Pack, arrange
+from curator.arrange import POOL_SIZE, Pack, arrange
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.export import write
 from curator.export.pack import read_curve
@@ -39,13 +39,11 @@ from curator.layered.select import (
 )
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
-from curator.layered.verify import DEFAULT_SAMPLE, verify
+from curator.layered.verify import verify
 
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
                    "canonical")
 """The keywords of `count` and `select` that say which positions match."""
-POOL_SIZE = 5000
-"""Candidate levels a pack is chosen from, unless told otherwise."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.ranking import rank_combination, unrank_combination
+from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
 
 FAMILY = "slide"
@@ -25,7 +25,6 @@ METRICS = ("step", "line", "piece")
 """step: every cell a piece moves counts; line: every move counts; piece: consecutive moves
 of one piece count once."""
 ALONG = ("any", "row", "column")
-MAX_CELLS = 64
 MAX_POSITIONS = 1 << 30
 TOP_KEYS = {"name", "title", "board", "rules", "pieces", "goal"}
 RULES_KEYS = {"family", "move", "metric"}

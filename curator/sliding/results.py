@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import Pack, arrange_sets
+from curator.arrange import POOL_SIZE, Pack, arrange_sets
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.export import write
@@ -30,10 +30,6 @@ from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import Kernel, build_kernel
 
 KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
-DEFAULT_SAMPLE = 500
-"""Random ranks `verify` re-derives, by default."""
-POOL_SIZE = 5000
-"""Candidate levels a pack is chosen from, by default."""
 """The keywords `select` takes (`count` takes those before `sample`)."""
 
 
