@@ -17,9 +17,9 @@ from curator.api import ResourceError, analyze, load, open
 from curator.common.errors import PuzzleError, SelectionError, StoreError
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
+from curator.layered.level import Level
 from curator.layered.puzzle import Puzzle
 from curator.layered.results import LayeredResults, StoredPosition
-from curator.level import Level
 from curator.sliding.puzzle import SlidingPuzzle
 from curator.sliding.results import SlidingLevel, SlidingResults
 from curator.version import __version__

@@ -17,13 +17,13 @@ import numba
 from rich.console import Console
 
 from curator import catalogue
+from curator.arrange import POOL_SIZE
 from curator.catalogue import DistanceDone, Results, Run, Warn
 from curator.common.errors import SelectionError, StoreError
+from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall, bytes_text
-from curator.layered.results import POOL_SIZE
 from curator.layered.select import SORT_METRICS
-from curator.layered.verify import DEFAULT_SAMPLE
 from curator.progress import layer_progress
 
 __all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SORT_METRICS", "ResourceError", "Results", "analyze", "load",

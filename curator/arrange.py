@@ -13,17 +13,18 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
-from curator.export.pack import PackCurve, PackError, load_pack
-from curator.level import Level
+from curator.layered.level import Level
 
 STEPS = 5
 """Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""
+POOL_SIZE = 5000
+"""Candidate levels a pack is chosen from, unless told otherwise."""
 
 
 @dataclass(frozen=True)
@@ -82,19 +83,20 @@ def curve_from_levels(name: str, levels: Sequence[Level]) -> Curve:
     return Curve(name, lambda size: np.interp(_along(size) * (profile.shape[0] - 1), steps, profile))
 
 
-def read_curve(text: str | Path, what: str = "curve") -> Curve:
-    """A named curve (see CURVES) or the profile of a level pack file."""
-    if isinstance(text, str) and text in CURVES:
-        return CURVES[text]
-    path = Path(text)
-    if not path.is_file():
-        raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "
-                             "nor a level pack file")
-    try:
-        _, levels = load_pack(path)
-    except PackError as exc:
-        raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
-    return curve_from_levels(str(path), levels)
+@dataclass(frozen=True)
+class PackCurve:
+    """The difficulty curve a pack was arranged by (`curator pack`): the curve's name (or
+    the pack file it followed), how many candidate levels it was drawn from, and per slot the
+    target difficulty and the difficulty of the level placed there."""
+
+    name: str
+    pool: int
+    targets: tuple[float, ...]
+    achieved: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "pool": self.pool,
+                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
 
 
 @dataclass(frozen=True)

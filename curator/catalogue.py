@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Protocol
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import manifest_kind
 from curator.common.keywords import Naming, same_name
-from curator.common.reading import read_text, read_toml
+from curator.common.reading import PuzzleFile, puzzle_file, read_text
 from curator.common.report import Report
 from curator.common.resources import Shortfall
 
@@ -132,9 +132,9 @@ class Kind(ABC):
     """How the workspace plays its levels ("pieces", "blocks"), or None: tables only."""
 
     @abstractmethod
-    def parse(self, data: dict[str, Any], text: str, source: str) -> Any:
-        """The puzzle of a file's decoded tables (`text` is the file, `source` its name in
-        errors); PuzzleError naming the key if it is malformed."""
+    def parse(self, file: PuzzleFile) -> Any:
+        """The puzzle of a file read and decoded once; PuzzleError naming the file and the
+        key if it is malformed."""
 
     @abstractmethod
     def estimate(self, puzzle: Any, run: Run) -> str:
@@ -252,10 +252,9 @@ def kind_of_family(family: object) -> Kind:
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> tuple[Kind, Any]:
     """The kind and puzzle of puzzle-file text, decoded once; PuzzleError naming `source`."""
-    data = read_toml(text, source)
-    rules = data.get("rules")
-    kind = kind_of_family(rules.get("family") if isinstance(rules, dict) else None)
-    return kind, kind.parse(data, text, source)
+    file = puzzle_file(text, source)
+    kind = kind_of_family(file.family)
+    return kind, kind.parse(file)
 
 
 def read_puzzle(path: str | Path) -> tuple[Kind, Any]:
@@ -286,3 +285,9 @@ def export(results: Results, items: Sequence[Any], path: str | Path, fmt: str,
     module = importlib.import_module(kind_for(results).exporter)
     written: list[Path] = module.write(fmt, results.puzzle, items, path, curve=curve)
     return written
+
+
+def read_curve(curve: str | Path, what: str = "curve") -> Any:
+    """A named curve of `curator.arrange.CURVES`, or the profile of a level pack file (read
+    by the pack reader, which sits with the exporters above the kinds)."""
+    return importlib.import_module("curator.export.pack").read_curve(curve, what)

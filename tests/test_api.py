@@ -36,11 +36,11 @@ from hypothesis import strategies as st
 import curator
 import curator.common.resources
 from curator.export.pack import load_pack
+from curator.layered.level import Level, replay
 from curator.layered.metrics import solve_position
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
 from curator.layered.store import LayerStore
-from curator.level import Level, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

@@ -74,7 +74,8 @@ def _isinstance_targets(path: Path) -> list[str]:
     """The class names every isinstance() call in a module tests against."""
     names = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+        called = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+        if called == "isinstance" and len(node.args) == 2:
             names += [n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)]
             names += [n.attr for n in ast.walk(node.args[1]) if isinstance(n, ast.Attribute)]
     return names

@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 
 from curator.cli import app
 from curator.layered.analysis import analyze
+from curator.layered.level import draw
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import load_puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
 from curator.layered.store import LayerStore
-from curator.level import draw
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"

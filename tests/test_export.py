@@ -18,7 +18,7 @@ from curator.export import WRITERS, write_csv, write_html, write_json, write_png
 from curator.export.gallery import METRICS, metric_texts
 from curator.export.pack import load_pack
 from curator.export.table import COLUMNS
-from curator.level import replay
+from curator.layered.level import replay
 from curator.picture import BACKGROUND, picture, piece_colour
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -17,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_levels import make_levels, schema_validator
 
+from curator.arrange import PackCurve
 from curator.common.ranking import rank_placement
-from curator.export.pack import PackCurve, PackError, PackHeader, load_pack, pack_dict, parse_pack
+from curator.export.pack import PackError, PackHeader, load_pack, pack_dict, parse_pack
+from curator.layered.level import Level
 from curator.layered.space import Layer
-from curator.level import Level
 
 SOURCE = "fuzz/pack.json"
 fast = settings(max_examples=200, deadline=None, derandomize=True,

@@ -12,10 +12,10 @@ import pytest
 from reference import TRIANGULAR, capture_children, fling_children, jump_children
 
 from curator.export.pack import PACK_FORMAT, PackError, load_pack, pack_dict, parse_pack, save_pack
+from curator.layered.level import IllegalMove, Level, replay
 from curator.layered.puzzle import load_puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
-from curator.level import IllegalMove, Level, replay
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "level-pack.schema.json"
 # puzzle file -> pieces per level (small enough to search in well under a second)

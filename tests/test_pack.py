@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from scipy.stats import spearmanr
 
 import curator
-from curator.arrange import CURVES, Pack, arrange, cap, curve_from_levels, first_move_shape, read_curve
+from curator.arrange import CURVES, Pack, arrange, cap, curve_from_levels, first_move_shape
 from curator.common.errors import SelectionError
-from curator.export.pack import load_pack
+from curator.export.pack import load_pack, read_curve
+from curator.layered.level import Level, Report
 from curator.layered.select import pool_shares
-from curator.level import Level, Report
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"

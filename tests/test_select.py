@@ -18,10 +18,10 @@ from curator.layered import metrics
 from curator.layered import select as sel
 from curator.layered.analysis import analyze
 from curator.layered.bits import PROPERTIES
+from curator.layered.level import draw
 from curator.layered.puzzle import load_puzzle, parse_drawing, parse_puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import StateSpace
-from curator.level import draw
 from curator.options import parse_counts
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,7 +24,7 @@ from curator import api, catalogue
 from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, Results, thread_count
 from curator.catalogue import Kind, Run
 from curator.cli import render
-from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.common.errors import DamagedResults, FolderRefused, PuzzleError, SelectionError, StoreError
 from curator.common.report import Column, Report, yes
 from curator.export import FORMATS, ExportError
 from curator.options import (
@@ -81,6 +81,8 @@ def friendly_errors(command: Callable) -> Callable:
             return command(*args, **kwargs)
         except (PuzzleError, UsageError, SelectionError) as exc:
             raise _fail(2, str(exc))
+        except (FolderRefused, DamagedResults) as exc:
+            raise _fail(1, render.store_error_text(exc))
         except StoreError as exc:
             raise _fail(1, str(exc))
         except OSError as exc:

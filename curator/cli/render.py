@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from curator.common.errors import DamagedResults, FolderRefused
 from curator.common.report import Report
+from curator.options import option_name
 
 
 def table(report: Report) -> Table:
@@ -20,3 +22,13 @@ def table(report: Report) -> Table:
     for row in report.rows:
         drawn.add_row(*row)
     return drawn
+
+
+def store_error_text(exc: FolderRefused | DamagedResults) -> str:
+    """A store error whose remedy the command line words as its own options and commands."""
+    if isinstance(exc, FolderRefused):
+        return exc.spelled(option_name)
+    analyze = f"`curator analyze {exc.puzzle_file} --output {exc.directory}"
+    if exc.every_layer:
+        return f"{exc.problem}; run `curator verify {exc.directory}`, then {analyze} --force`"
+    return f"{exc.problem}; {analyze}` recomputes it"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from curator.common.errors import StoreError
+from curator.common.errors import FolderRefused, StoreError
 from curator.version import __version__
 
 MANIFEST = "manifest.json"
@@ -101,8 +101,8 @@ def exclusive(directory: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise StoreError(f"{directory}: another `curator analyze` is writing here; wait for it "
-                             "or use --output to write elsewhere") from None
+            raise FolderRefused(f"{directory}: another `curator analyze` is writing here",
+                                "wait for it or use {output} to write elsewhere") from None
         yield
     finally:
         os.close(fd)
@@ -132,6 +132,19 @@ def file_sha256(path: Path) -> str:
         while block := handle.read(1 << 24):
             digest.update(block)
     return digest.hexdigest()
+
+
+def check_file(path: Path, meta: dict[str, Any], expected: int, checksum: bool = True) -> None:
+    """StoreError naming `path` unless the file is `expected` bytes long, as its manifest entry
+    `meta` says too, and (with `checksum`) matches the entry's sha256."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        raise StoreError(f"{path}: missing") from None
+    if size != expected or meta["bytes"] != expected:
+        raise StoreError(f"{path}: {size} bytes, expected {expected}")
+    if checksum and file_sha256(path) != meta["sha256"]:
+        raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
@@ -254,10 +267,10 @@ class ResultsFolder:
     def refuse_other_puzzle(self, sha256: str) -> None:
         """StoreError if the folder holds results of another puzzle file."""
         if self.holds_other_puzzle(sha256):
-            raise StoreError(
+            raise FolderRefused(
                 f"{self.directory}: holds results of a different puzzle file "
-                f"({self.manifest.get('puzzle')!r}); use --force to replace them or --output "
-                "to write elsewhere"
+                f"({self.manifest.get('puzzle')!r})",
+                "use {force} to replace them or {output} to write elsewhere",
             )
 
     def write_puzzle_copy(self, text: str) -> None:
@@ -266,6 +279,11 @@ class ResultsFolder:
     def write_manifest(self) -> None:
         text = json.dumps(self.manifest, indent=1) + "\n"
         atomic_write(self.manifest_path, text.encode())
+
+
+DEFAULT_SAMPLE = 500
+"""Ranks a check re-derives (per layer, or from sliding-block tables) unless told otherwise;
+every rank where there are fewer."""
 
 
 @dataclass

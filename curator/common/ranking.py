@@ -34,7 +34,8 @@ from numba import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
-MAX_MASK_CELLS = 64
+MAX_CELLS = 64
+"""No board has more cells: positions are 64-bit masks."""
 
 
 def _binomial_table(size: int) -> np.ndarray:
@@ -47,7 +48,7 @@ def _binomial_table(size: int) -> np.ndarray:
     return table
 
 
-BINOMIAL = _binomial_table(MAX_MASK_CELLS)
+BINOMIAL = _binomial_table(MAX_CELLS)
 """BINOMIAL[n, k] = C(n, k) for 0 <= k <= n <= 64 (int64); 0 for k > n."""
 
 
@@ -88,15 +89,15 @@ def _colex_byte_table() -> np.ndarray:
     At most 56 bits lie below the last byte, so c stops at 56: the table then stays under
     numba's 10**6-byte limit for arrays frozen into compiled code, and the kernels that read
     it can be cached (a larger global array is read through its address, which cannot)."""
-    below_max = MAX_MASK_CELLS - 8
-    table = np.zeros((MAX_MASK_CELLS // 8, 256, below_max + 1), dtype=np.int64)
+    below_max = MAX_CELLS - 8
+    table = np.zeros((MAX_CELLS // 8, 256, below_max + 1), dtype=np.int64)
     values = np.arange(256)
     below = np.arange(below_max + 1)
-    for j in range(MAX_MASK_CELLS // 8):
+    for j in range(MAX_CELLS // 8):
         for i in range(8):
             has_bit = (values >> i) & 1 == 1
             ones_before = np.array([bin(v & ((1 << i) - 1)).count("1") for v in values])
-            index = np.minimum(below[None, :] + ones_before[:, None] + 1, MAX_MASK_CELLS)
+            index = np.minimum(below[None, :] + ones_before[:, None] + 1, MAX_CELLS)
             contribution = np.where(index <= 8 * j + i, BINOMIAL[8 * j + i][index], 0)
             table[j] += np.where(has_bit[:, None], contribution, 0)
     return table
@@ -599,7 +600,7 @@ def cells_to_mask(cells: Sequence[int], n: int) -> int:
     '0b1101'
     """
     n = _natural(n, "n")
-    _require(n <= MAX_MASK_CELLS, f"masks hold at most {MAX_MASK_CELLS} cells, got n = {n}")
+    _require(n <= MAX_CELLS, f"masks hold at most {MAX_CELLS} cells, got n = {n}")
     return sum(1 << c for c in _check_items(cells, n, "cell"))
 
 
@@ -610,7 +611,7 @@ def mask_to_cells(mask: int, n: int) -> tuple[int, ...]:
     (0, 2, 3)
     """
     n, mask = _natural(n, "n"), _natural(mask, "mask")
-    _require(n <= MAX_MASK_CELLS, f"masks hold at most {MAX_MASK_CELLS} cells, got n = {n}")
+    _require(n <= MAX_CELLS, f"masks hold at most {MAX_CELLS} cells, got n = {n}")
     _require(mask >> n == 0, f"mask {mask:#x} has bits at or above cell n = {n}")
     return tuple(c for c in range(n) if mask >> c & 1)
 

@@ -1,5 +1,8 @@
 """Reading files people write (puzzle files, level packs): one error line naming file and key.
 
+`read_puzzle_file` reads and decodes a puzzle file once, for whichever kind of puzzle its
+`[rules] family` names; each kind parses its puzzle from the decoded tables.
+
 `TableReader` checks decoded TOML or JSON tables key by key; every problem becomes one
 `PuzzleError` "source: key: problem" with line breaks escaped, never a traceback.
 """
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +37,41 @@ def read_toml(text: str, source: str) -> dict:
         raise PuzzleError(source, "toml", "arrays or tables are nested too deeply") from None
 
 
+@dataclass(frozen=True)
+class PuzzleFile:
+    """A puzzle file read once: its text, the name errors give it, and its decoded tables.
+    Every kind of puzzle is parsed from one of these; `family` says which kind it is."""
+
+    text: str
+    source: str
+    data: dict = field(repr=False)
+
+    @property
+    def family(self) -> str | None:
+        """The `[rules] family` the file names, or None if it names none (the kind's own
+        reader then says what is wrong)."""
+        rules = self.data.get("rules")
+        family = rules.get("family") if isinstance(rules, dict) else None
+        return family if isinstance(family, str) else None
+
+
+def puzzle_file(text: str, source: str) -> PuzzleFile:
+    """Puzzle-file text decoded; PuzzleError naming `source` if it is not TOML."""
+    return PuzzleFile(text, source, read_toml(text, source))
+
+
+def read_puzzle_file(path: str | Path) -> PuzzleFile:
+    """The puzzle file at `path`, read and decoded; PuzzleError naming it if it cannot be."""
+    return puzzle_file(read_text(path), str(path))
+
+
 def rules_family(path: str | Path) -> str | None:
     """The `[rules] family` a TOML file names, or None if it cannot be read or names none
     (the file's own reader then says what is wrong)."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return read_puzzle_file(path).family
+    except PuzzleError:
         return None
-    rules = data.get("rules")
-    family = rules.get("family") if isinstance(rules, dict) else None
-    return family if isinstance(family, str) else None
 
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")

@@ -12,10 +12,11 @@ from typing import Any
 
 from curator.catalogue import Kind, Run, Verdict
 from curator.common.keywords import Naming, same_name
+from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
 from curator.common.resources import Shortfall, bytes_text
 from curator.distance.analysis import analyze_distances, table_shortfalls
-from curator.distance.puzzle import FAMILY, PermutationPuzzle, read_puzzle_data, state_text
+from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzle_from, state_text
 from curator.distance.results import DistanceLevel, DistanceResults
 
 
@@ -31,8 +32,8 @@ class DistanceKind(Kind):
     selection_options = ("distance", "sample", "seed", "limit")
     solves = False
 
-    def parse(self, data: dict[str, Any], text: str, source: str) -> PermutationPuzzle:
-        return read_puzzle_data(data, text, source)
+    def parse(self, file: PuzzleFile) -> PermutationPuzzle:
+        return permutation_puzzle_from(file)
 
     def estimate(self, puzzle: PermutationPuzzle, run: Run) -> str:
         return (f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "

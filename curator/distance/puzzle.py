@@ -21,7 +21,7 @@ from curator.common.ranking import (
     unrank_orientation,
     unrank_permutation,
 )
-from curator.common.reading import TableReader, read_text, read_toml, rules_family
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
 
 FAMILY = "permutation"
 METRICS = ("quarter", "half")
@@ -195,17 +195,17 @@ def is_permutation_file(path: str | Path) -> bool:
 
 def load_permutation_puzzle(path: str | Path) -> PermutationPuzzle:
     """Read and validate a permutation puzzle file."""
-    return parse_permutation_puzzle(read_text(path), str(path))
+    return permutation_puzzle_from(read_puzzle_file(path))
 
 
 def parse_permutation_puzzle(text: str, source: str = "<puzzle>") -> PermutationPuzzle:
     """Validate permutation-puzzle text; `source` names it in error messages."""
-    return read_puzzle_data(read_toml(text, source), text, source)
+    return permutation_puzzle_from(puzzle_file(text, source))
 
 
-def read_puzzle_data(data: dict, text: str, source: str) -> PermutationPuzzle:
-    """Validate the decoded tables of puzzle-file `text`; `source` names it in errors."""
-    return _PermutationReader(source).puzzle(data, text)
+def permutation_puzzle_from(file: PuzzleFile) -> PermutationPuzzle:
+    """Validate a permutation puzzle file already read and decoded."""
+    return _PermutationReader(file.source).puzzle(file.data, file.text)
 
 
 class _PermutationReader(TableReader):

@@ -16,7 +16,7 @@ from curator.common.files import (
     PUZZLE_COPY,
     StoreError,
     atomic_write,
-    file_sha256,
+    check_file,
     manifest_kind,
 )
 from curator.common.tables import DistanceFolder
@@ -64,15 +64,7 @@ class DistanceStore(DistanceFolder):
         if not meta:
             raise StoreError(f"{self.directory}: no distance table has been stored yet")
         path = self.directory / meta["path"]
-        expected = (self.manifest["positions"] + 1) // 2
-        try:
-            size = path.stat().st_size
-        except OSError:
-            raise StoreError(f"{path}: missing")
-        if size != expected or meta["bytes"] != expected:
-            raise StoreError(f"{path}: {size} bytes, expected {expected}")
-        if file_sha256(path) != meta["sha256"]:
-            raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+        check_file(path, meta, (self.manifest["positions"] + 1) // 2)
         return np.fromfile(path, dtype=np.uint8)
 
     def summary(self) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Exports of selected levels: a JSON level pack, CSV, SVG and PNG pictures, an HTML gallery.
 
-Every writer takes the puzzle (or a `curator.level.PackHeader`), the levels and where to
+Every writer takes the puzzle (or a `curator.export.pack.PackHeader`), the levels and where to
 write, and returns the paths it wrote:
 
     write_json(puzzle, levels, "pack.json")
@@ -10,27 +10,23 @@ write, and returns the paths it wrote:
     write_html(puzzle, levels, "gallery.html")
 
 `curator.export.distance` has the same writers for positions picked from the distance table of
-a permutation puzzle; both share `write_pictures` and the gallery and CSV helpers.
+a permutation puzzle, and `curator.export.sliding` for levels of sliding-block tables; all
+share `curator.export.writing` and the gallery and CSV helpers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from curator.common.files import atomic_write
+from curator.arrange import PackCurve
 from curator.export.gallery import write_html
-from curator.export.pack import PackCurve, save_pack
+from curator.export.pack import save_pack
 from curator.export.table import write_csv
-from curator.level import Level, PuzzleLike
-from curator.picture import Picture, picture, png_bytes, svg_text
-
-T = TypeVar("T")
-
-
-class ExportError(ValueError):
-    """An export cannot be written as asked (one-line message)."""
+from curator.export.writing import ExportError, write_pictures
+from curator.layered.level import Level, PuzzleLike
+from curator.picture import Picture, picture
 
 
 def write_json(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
@@ -41,34 +37,6 @@ def write_json(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
 
 def level_title(puzzle: PuzzleLike, number: int, level: Level) -> str:
     return f"{puzzle.title}: level {number} ({level.pieces} pieces)"
-
-
-SAVERS: dict[str, Callable[[Picture, Path], object]] = {
-    ".svg": lambda pic, path: atomic_write(path, svg_text(pic).encode()),
-    ".png": lambda pic, path: atomic_write(path, png_bytes(pic)),
-}
-"""How a picture is written, by file suffix."""
-
-
-def write_pictures(
-    items: Sequence[T], draw: Callable[[int, T], Picture], out: str | Path, suffix: str, noun: str = "level"
-) -> list[Path]:
-    """Picture `draw(number, item)` of each item (numbered from 1), written as NOUN-0001.svg,
-    ... (or .png, after `suffix`) into the folder `out`, or into the file `out` if it ends in
-    `suffix` and there is exactly one item."""
-    out = Path(out)
-    if out.suffix.lower() == suffix:
-        if len(items) != 1:
-            raise ExportError(
-                f"{out}: one {suffix} file holds one {noun}, got {len(items)}; give a folder for them"
-            )
-        targets = [out]
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        targets = [out / f"{noun}-{n:04d}{suffix}" for n in range(1, len(items) + 1)]
-    for number, (item, target) in enumerate(zip(items, targets), start=1):
-        SAVERS[suffix](draw(number, item), target)
-    return targets
 
 
 def _level_pictures(puzzle: PuzzleLike, levels: Sequence[Level], out: str | Path, suffix: str) -> list[Path]:

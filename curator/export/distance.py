@@ -14,19 +14,15 @@ writers mirror the level exports and share their code:
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.common.files import atomic_write
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, State, state_text
 from curator.export import write as write_items
-from curator.export import write_pictures
 from curator.export.gallery import card_html, page_html, plural
-from curator.export.table import write_table
+from curator.export.writing import json_text, pack_head, write_pictures, write_table, write_text
 from curator.picture import Picture, state_picture
-from curator.version import __version__
 
 PACK_FORMAT = "curator-distance-pack/1"
 """The `format` value of the position packs of permutation puzzles (docs/level-pack.md)."""
@@ -47,8 +43,7 @@ def state_of(puzzle: PermutationPuzzle, position: Position) -> State:
 def pack_dict(puzzle: PermutationPuzzle, positions: Sequence[Position]) -> dict[str, Any]:
     """The position pack as JSON-ready data."""
     return {
-        "format": PACK_FORMAT,
-        "generator": f"curator {__version__}",
+        **pack_head(PACK_FORMAT),
         "puzzle": {
             "name": puzzle.name,
             "title": puzzle.title,
@@ -83,10 +78,7 @@ def pack_dict(puzzle: PermutationPuzzle, positions: Sequence[Position]) -> dict[
 
 def write_json(puzzle: PermutationPuzzle, positions: Sequence[Position], path: str | Path) -> list[Path]:
     """Write the position pack (through a temporary file and a rename)."""
-    path = Path(path)
-    text = json.dumps(pack_dict(puzzle, positions), indent=1, ensure_ascii=False) + "\n"
-    atomic_write(path, text.encode())
-    return [path]
+    return write_text(path, json_text(pack_dict(puzzle, positions)))
 
 
 # -- CSV ---------------------------------------------------------------------------------------
@@ -184,9 +176,7 @@ def gallery_html(puzzle: PermutationPuzzle, positions: Sequence[Position]) -> st
 
 def write_html(puzzle: PermutationPuzzle, positions: Sequence[Position], path: str | Path) -> list[Path]:
     """Write the gallery page to `path`."""
-    path = Path(path)
-    atomic_write(path, gallery_html(puzzle, positions).encode())
-    return [path]
+    return write_text(path, gallery_html(puzzle, positions))
 
 
 WRITERS: dict[str, Callable[[PermutationPuzzle, Sequence[Position], str | Path], list[Path]]] = {

@@ -11,9 +11,9 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from curator.common.files import atomic_write
-from curator.export.pack import PackCurve
-from curator.level import Level, PuzzleLike, replay
+from curator.arrange import PackCurve
+from curator.export.writing import write_text
+from curator.layered.level import Level, PuzzleLike, replay
 from curator.picture import Picture, picture, svg_text
 from curator.version import __version__
 
@@ -241,6 +241,4 @@ def plural(count: int, noun: str) -> str:
 def write_html(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
                curve: PackCurve | None = None) -> list[Path]:
     """Write the gallery page to `path` (with the chart of a pack's curve, if given)."""
-    path = Path(path)
-    atomic_write(path, gallery_html(puzzle, levels, curve).encode())
-    return [path]
+    return write_text(path, gallery_html(puzzle, levels, curve))

@@ -13,36 +13,20 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from curator.arrange import CURVES, Curve, PackCurve, curve_from_levels
 from curator.common.board import GRIDS, Board, BoardError
-from curator.common.errors import PuzzleError
-from curator.common.files import atomic_write
+from curator.common.errors import PuzzleError, SelectionError
 from curator.common.ranking import rank_placement
 from curator.common.reading import TableReader, read_text
+from curator.export.writing import json_text, pack_head, write_text
+from curator.layered.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.layered.puzzle import Goal
 from curator.layered.space import Layer
-from curator.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.rules import FamilyError, ParamError, Rules, find_family
-from curator.version import __version__
 
 PACK_FORMAT = "curator-level-pack/1"
 """The `format` value of the level packs this version writes and reads."""
 PACK_FORMAT_NAME = PACK_FORMAT.rsplit("/", 1)[0]
-
-
-@dataclass(frozen=True)
-class PackCurve:
-    """The difficulty curve a pack was arranged by (`curator pack`): the curve's name (or
-    the pack file it followed), how many candidate levels it was drawn from, and per slot the
-    target difficulty and the difficulty of the level placed there."""
-
-    name: str
-    pool: int
-    targets: tuple[float, ...]
-    achieved: tuple[float, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "pool": self.pool,
-                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
 
 
 # -- writing packs ---------------------------------------------------------------------------
@@ -71,8 +55,7 @@ def pack_dict(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | No
         "sha256": sha if isinstance(sha, str) else None,
     }
     return {
-        "format": PACK_FORMAT,
-        "generator": f"curator {__version__}",
+        **pack_head(PACK_FORMAT),
         "puzzle": header,
         "board": {
             "grid": board.grid,
@@ -118,15 +101,13 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
 
 
 def pack_text(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None = None) -> str:
-    return json.dumps(pack_dict(puzzle, levels, curve), indent=1, ensure_ascii=False) + "\n"
+    return json_text(pack_dict(puzzle, levels, curve))
 
 
 def save_pack(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
               curve: PackCurve | None = None) -> Path:
     """Write the level pack of `levels` to `path` (through a temporary file and a rename)."""
-    path = Path(path)
-    atomic_write(path, pack_text(puzzle, levels, curve).encode())
-    return path
+    return write_text(path, pack_text(puzzle, levels, curve))[0]
 
 
 # -- reading packs ---------------------------------------------------------------------------
@@ -180,6 +161,21 @@ def load_pack(path: str | Path) -> tuple[PackHeader, list[Level]]:
 def parse_pack(data: Any, source: str = "<pack>") -> tuple[PackHeader, list[Level]]:
     """Check already-decoded pack data; `source` names it in error messages."""
     return _PackReader(source).read(data)
+
+
+def read_curve(text: str | Path, what: str = "curve") -> Curve:
+    """A named curve (see CURVES) or the profile of a level pack file."""
+    if isinstance(text, str) and text in CURVES:
+        return CURVES[text]
+    path = Path(text)
+    if not path.is_file():
+        raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "
+                             "nor a level pack file")
+    try:
+        _, levels = load_pack(path)
+    except PackError as exc:
+        raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
+    return curve_from_levels(str(path), levels)
 
 
 class _PackReader(TableReader):

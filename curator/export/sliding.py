@@ -12,20 +12,16 @@ The writers mirror the level exports and share their code:
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.common.files import atomic_write
+from curator.arrange import PackCurve
 from curator.export import write as write_items
-from curator.export import write_pictures
 from curator.export.gallery import card_html, curve_html, page_html, plural
-from curator.export.pack import PackCurve
-from curator.export.table import write_table
+from curator.export.writing import json_text, pack_head, write_pictures, write_table, write_text
 from curator.picture import Picture, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
-from curator.version import __version__
 
 PACK_FORMAT = "curator-sliding-pack/1"
 """The `format` value of level packs of sliding-block puzzles (docs/level-pack.md)."""
@@ -40,8 +36,7 @@ def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve |
     """The level pack as JSON-ready data, with the distance curve it was arranged by if given."""
     board = puzzle.board
     return {
-        "format": PACK_FORMAT,
-        "generator": f"curator {__version__}",
+        **pack_head(PACK_FORMAT),
         "puzzle": {
             "name": puzzle.name,
             "title": puzzle.title,
@@ -61,10 +56,7 @@ def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve |
 def write_json(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
                curve: PackCurve | None = None) -> list[Path]:
     """Write the level pack (through a temporary file and a rename)."""
-    path = Path(path)
-    text = json.dumps(pack_dict(puzzle, levels, curve), indent=1, ensure_ascii=False) + "\n"
-    atomic_write(path, text.encode())
-    return [path]
+    return write_text(path, json_text(pack_dict(puzzle, levels, curve)))
 
 
 def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
@@ -78,11 +70,7 @@ def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
          "solution": "; ".join(level.solution)}
         for n, level in enumerate(levels, start=1)
     ]
-    if curve is None:
-        return write_table(path, COLUMNS, rows)
-    at = COLUMNS.index("distance") + 1
-    rows = [{**row, "target": repr(target)} for row, target in zip(rows, curve.targets)]
-    return write_table(path, (*COLUMNS[:at], "target", *COLUMNS[at:]), rows)
+    return write_table(path, COLUMNS, rows, curve, after="distance")
 
 
 def level_picture(puzzle: SlidingPuzzle, number: int, level: Level) -> Picture:
@@ -125,9 +113,7 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurv
 def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
                curve: PackCurve | None = None) -> list[Path]:
     """Write the gallery page to `path`."""
-    path = Path(path)
-    atomic_write(path, gallery_html(puzzle, levels, curve).encode())
-    return [path]
+    return write_text(path, gallery_html(puzzle, levels, curve))
 
 
 WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[Path]]] = {

@@ -7,15 +7,13 @@ are listed in `COLUMNS` and in docs/level-pack.md.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from curator.common.files import atomic_write
-from curator.export.pack import PackCurve
-from curator.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
+from curator.arrange import PackCurve
+from curator.export.writing import write_table
+from curator.layered.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
 
 COLUMNS = (
     "number",
@@ -84,24 +82,8 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[str, str]]) -> list[Path]:
-    """Write a CSV file: a header line of `columns`, then one line per row of `table`."""
-    path = Path(path)
-    text = io.StringIO(newline="")
-    writer = csv.DictWriter(text, fieldnames=columns)
-    writer.writeheader()
-    writer.writerows(table)
-    atomic_write(path, text.getvalue().encode())
-    return [path]
-
-
 def write_csv(puzzle: PuzzleLike, levels: Sequence[Level], path: str | Path,
               curve: PackCurve | None = None) -> list[Path]:
     """Write the CSV file (a header line, then one row per level); a pack's curve adds the
     column `target` (the difficulty its slot aims at) after `difficulty`."""
-    if curve is None:
-        return write_table(path, COLUMNS, rows(puzzle, levels))
-    at = COLUMNS.index("difficulty") + 1
-    columns = (*COLUMNS[:at], "target", *COLUMNS[at:])
-    table = [{**row, "target": repr(target)} for row, target in zip(rows(puzzle, levels), curve.targets)]
-    return write_table(path, columns, table)
+    return write_table(path, COLUMNS, rows(puzzle, levels), curve, after="difficulty")

@@ -27,7 +27,8 @@ Kernels
 -------
 The compiled functions here run over whole blocks of ranks of one layer; `Matcher` in
 `curator.layered.select` uses them for `canonical=True` when a layer has translations (and
-keeps its plain symmetry kernels otherwise).
+keeps its plain symmetry kernels otherwise). `in_chunks` shares a large block's ranks out
+among threads for either kind of kernel.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from curator.common.kernels import Slot, kernel
 from curator.common.ranking import (
     bit_count,
     fill_board,
@@ -55,6 +57,7 @@ from curator.layered.space import Layer, Position, StateSpace
 ONE = np.uint64(1)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 CHUNK = 4096
+"""Ranks a thread takes at a time in `in_chunks`."""
 USABLE_BUDGET = 50_000_000
 """Most (box, vector) pairs tried when working out which vectors a layer can use."""
 
@@ -206,12 +209,27 @@ def _alike_vectors(mask, margin, axes, upto, shifts, onto, lo, hi, out):
     return count
 
 
+chunk = Slot("chunk")
+"""The kernel `in_chunks` drives: one of the `keep_*_chunk` kernels, bound by `build`."""
+
+
+@kernel(parallel=True)
+def in_chunks(ranks, *args):
+    """`chunk(ranks, lo, hi, *args)` over every CHUNK ranks of `ranks`, the chunks shared out
+    among threads."""
+    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
+    for c in numba.prange(chunks):
+        lo = c * CHUNK
+        hi = min(lo + CHUNK, ranks.shape[0])
+        chunk(ranks, lo, hi, *args)
+
+
 @numba.njit(cache=True, inline="always")
 def _passes(mask, include, exclude):
     return (mask & include) == include and (mask & exclude) == 0
 
 
-@numba.njit(cache=True)
+@kernel
 def keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms,
                       margin, axes, upto, shifts, images, onto, keep):
     """keep[i] for ranks[lo:hi] of a one-kind layer: the position passes the cell filters
@@ -234,16 +252,6 @@ def keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms,
                 if not ok:
                     break
         keep[i] = ok
-
-
-@numba.njit(cache=True, parallel=True)
-def keep_binary(ranks, n, k, include, exclude, perms, margin, axes, upto, shifts, images, onto, keep):
-    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
-    for c in numba.prange(chunks):
-        lo = c * CHUNK
-        hi = min(lo + CHUNK, ranks.shape[0])
-        keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms,
-                          margin, axes, upto, shifts, images, onto, keep)
 
 
 @numba.njit(cache=True)
@@ -269,7 +277,7 @@ def _order(board, counts, seq):
     return rank_multiset_sequence(seq, counts)
 
 
-@numba.njit(cache=True)
+@kernel
 def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
                      margin, axes, upto, shifts, images, onto, keep):
     """keep[i] for ranks[lo:hi] of a typed layer (as `keep_binary_chunk`)."""
@@ -313,16 +321,6 @@ def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
             if not ok:
                 break
         keep[i] = ok
-
-
-@numba.njit(cache=True, parallel=True)
-def keep_typed(ranks, n, counts, include, exclude, perms, margin, axes, upto, shifts, images, onto, keep):
-    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
-    for c in numba.prange(chunks):
-        lo = c * CHUNK
-        hi = min(lo + CHUNK, ranks.shape[0])
-        keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
-                         margin, axes, upto, shifts, images, onto, keep)
 
 
 @numba.njit(cache=True)

@@ -13,14 +13,15 @@ from typing import Any
 from curator.catalogue import Kind, Run, Verdict
 from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
+from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
+from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.metrics import solve_position
-from curator.layered.puzzle import Puzzle, read_puzzle_data
+from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
-from curator.level import Level, difficulty_text, draw, moves_text
 
 FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
 """The selection keywords that say which positions match (the others choose among them)."""
@@ -42,8 +43,8 @@ class LayeredKind(Kind):
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
 
-    def parse(self, data: dict[str, Any], text: str, source: str) -> Puzzle:
-        return read_puzzle_data(data, text, source)
+    def parse(self, file: PuzzleFile) -> Puzzle:
+        return puzzle_from(file)
 
     def estimate(self, puzzle: Puzzle, run: Run) -> str:
         est = analysis.estimate(puzzle, sweep_depth(puzzle, run.max_pieces, run.name))

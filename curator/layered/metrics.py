@@ -16,10 +16,10 @@ import numpy as np
 
 from curator.common.errors import SelectionError
 from curator.layered.classes import class_size
+from curator.layered.level import Level, Play, Report
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer, Graph
 from curator.layered.space import Layer, StateSpace
-from curator.level import Level, Play, Report
 from curator.rules.base import encode_move
 
 GRAPH_LIMIT = 2_000_000

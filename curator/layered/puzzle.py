@@ -13,10 +13,10 @@ from pathlib import Path
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.reading import TableReader, read_text, read_toml
+from curator.common.ranking import MAX_CELLS
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 from curator.rules import FamilyError, ParamError, Rules, find_family
 
-MAX_CELLS = 64
 BINARY_PIECE = "o"
 EMPTY = "."
 """How an empty cell is drawn."""
@@ -156,17 +156,17 @@ def parse_drawing(text: str, puzzle: Puzzle) -> tuple[int, ...]:
 
 def load_puzzle(path: str | Path) -> Puzzle:
     """Read and validate a puzzle file."""
-    return parse_puzzle(read_text(path), str(path))
+    return puzzle_from(read_puzzle_file(path))
 
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> Puzzle:
     """Validate puzzle-file text; `source` names it in error messages."""
-    return read_puzzle_data(read_toml(text, source), text, source)
+    return puzzle_from(puzzle_file(text, source))
 
 
-def read_puzzle_data(data: dict, text: str, source: str) -> Puzzle:
-    """Validate the decoded tables of puzzle-file `text`; `source` names it in errors."""
-    return _Reader(source).puzzle(data, text)
+def puzzle_from(file: PuzzleFile) -> Puzzle:
+    """Validate a puzzle file already read and decoded."""
+    return _Reader(file.source).puzzle(file.data, file.text)
 
 
 class _Reader(TableReader):

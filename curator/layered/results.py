@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from curator import catalogue
-from curator.arrange import Pack, arrange, read_curve
+from curator.arrange import POOL_SIZE, Pack, arrange
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
+from curator.layered.level import Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
 from curator.layered.search import Explorer
 from curator.layered.select import (
@@ -37,14 +38,11 @@ from curator.layered.select import (
 )
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
-from curator.layered.verify import DEFAULT_SAMPLE, verify
-from curator.level import Level, PuzzleLike, draw, position_json
+from curator.layered.verify import verify
 
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
                    "canonical")
 """The keywords of `count` and `select` that say which positions match."""
-POOL_SIZE = 5000
-"""Candidate levels a pack is chosen from, unless told otherwise."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +202,7 @@ class LayeredResults:
             raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
-        shape = read_curve(curve, self._name("curve"))
+        shape = catalogue.read_curve(curve, self._name("curve"))
         chosen = self.filters(**{**filters, "canonical": True})
         candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress)
         return arrange(candidates.levels, size, shape, self._name)

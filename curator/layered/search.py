@@ -26,10 +26,10 @@ from curator.layered.counting import (
     count_masks,
     reachable_masks,
 )
+from curator.layered.level import Move, Report
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace, tier_offsets
 from curator.layered.sweep import concatenate_tier
-from curator.level import Move, Report
 from curator.rules import MAX_CHILDREN
 from curator.rules.base import decode_move
 

@@ -31,10 +31,9 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
-from curator.common.errors import SelectionError, StoreError
+from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
 from curator.common.keywords import Naming, same_name, span
@@ -48,12 +47,12 @@ from curator.common.ranking import (
 )
 from curator.layered import classes
 from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.level import PLAY_FIGURES, Level
 from curator.layered.metrics import describe
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
 from curator.layered.space import Layer
 from curator.layered.store import LayerStore
-from curator.level import PLAY_FIGURES, Level
 
 BLOCK_WORDS = 1 << 15
 """Words of each property combined per step of the scan (2,097,152 positions)."""
@@ -63,8 +62,7 @@ CACHE_RANKS = 1 << 22
 """Matching ranks kept from the counting pass, so small selections are scanned once."""
 SORT_METRICS = ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty", *PLAY_FIGURES, "class_size",
                 "rank")
-"""What `sort` takes: the metrics of a level (see `curator.level.Level`) and its rank."""
-CHUNK = 4096
+"""What `sort` takes: the metrics of a level (see `curator.layered.level.Level`) and its rank."""
 
 
 class _TooMany(Exception):
@@ -218,15 +216,6 @@ def _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, 
         keep[i] = ok
 
 
-@kernel(parallel=True)
-def _keep_binary(ranks, n, k, include, exclude, perms, canonical, keep):
-    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
-    for c in numba.prange(chunks):
-        lo = c * CHUNK
-        hi = min(lo + CHUNK, ranks.shape[0])
-        _keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms, canonical, keep)
-
-
 @kernel
 def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonical, keep):
     counts = counts.copy()  # the multiset rankers use it as scratch space
@@ -256,15 +245,6 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
                     ok = False
                     break
         keep[i] = ok
-
-
-@kernel(parallel=True)
-def _keep_typed(ranks, n, counts, include, exclude, perms, canonical, keep):
-    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
-    for c in numba.prange(chunks):
-        lo = c * CHUNK
-        hi = min(lo + CHUNK, ranks.shape[0])
-        _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonical, keep)
 
 
 class Matcher:
@@ -318,41 +298,23 @@ class Matcher:
             return ranks
         layer = bits.layer
         keep = np.zeros(ranks.shape[0], dtype=np.bool_)
-        # Starting threads costs more than a few chunks of work.
-        parallel = ranks.shape[0] > 4 * CHUNK
         moves = self.translations(layer.pieces) if self.filters.canonical else None
         if moves is not None:
-            self._keep_classes(layer, ranks, moves, parallel, keep)
-            return ranks[keep]
-        canonical = self.filters.canonical and self.perms.shape[0] > 1
-        args = (self.include, self.exclude, self.perms, canonical, keep)
-        if layer.typed:
-            counts = np.array(layer.counts, dtype=np.int64)
-            if parallel:
-                build(_keep_typed)(ranks, layer.cells, counts, *args)
-            else:
-                build(_keep_typed_chunk)(ranks, 0, ranks.shape[0], layer.cells, counts, *args)
-        elif parallel:
-            build(_keep_binary)(ranks, layer.cells, layer.pieces, *args)
+            # keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of
+            # its class (symmetries and translations).
+            args = (self.include, self.exclude, self.perms, *moves.arrays(), keep)
+            chunk = classes.keep_typed_chunk if layer.typed else classes.keep_binary_chunk
         else:
-            build(_keep_binary_chunk)(ranks, 0, ranks.shape[0], layer.cells, layer.pieces, *args)
+            canonical = self.filters.canonical and self.perms.shape[0] > 1
+            args = (self.include, self.exclude, self.perms, canonical, keep)
+            chunk = _keep_typed_chunk if layer.typed else _keep_binary_chunk
+        pieces = np.array(layer.counts, dtype=np.int64) if layer.typed else layer.pieces
+        # Starting threads costs more than a few chunks of work.
+        if ranks.shape[0] > 4 * classes.CHUNK:
+            build(classes.in_chunks, chunk=chunk)(ranks, layer.cells, pieces, *args)
+        else:
+            build(chunk)(ranks, 0, ranks.shape[0], layer.cells, pieces, *args)
         return ranks[keep]
-
-    def _keep_classes(self, layer: Layer, ranks: np.ndarray, moves: classes.Translations,
-                      parallel: bool, keep: np.ndarray) -> None:
-        """keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of its
-        class (symmetries and translations)."""
-        args = (self.include, self.exclude, self.perms, *moves.arrays(), keep)
-        if layer.typed:
-            counts = np.array(layer.counts, dtype=np.int64)
-            if parallel:
-                classes.keep_typed(ranks, layer.cells, counts, *args)
-            else:
-                classes.keep_typed_chunk(ranks, 0, ranks.shape[0], layer.cells, counts, *args)
-        elif parallel:
-            classes.keep_binary(ranks, layer.cells, layer.pieces, *args)
-        else:
-            classes.keep_binary_chunk(ranks, 0, ranks.shape[0], layer.cells, layer.pieces, *args)
 
 
 def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list[Layer]:
@@ -611,11 +573,10 @@ def cross_check(store: LayerStore, level: Level) -> None:
     counted = {"solvable": level.solvable, "unique": level.unique, "all_moves": level.all_moves}
     if stored != counted:
         wrong = ", ".join(f"{p}={int(stored[p])}" for p in PROPERTIES if stored[p] != counted[p])
-        raise StoreError(
+        raise DamagedResults(
             f"{store.directory}: layer {level.layer} rank {level.rank}: stored {wrong}, but the position has "
             f"{level.solutions:,} solutions and {level.safe_moves} of {level.legal_moves} safe moves "
-            f"(wrong bits); run `curator verify {store.directory}`, then `curator analyze "
-            f"{store.directory / PUZZLE_COPY} --output {store.directory} --force`"
+            "(wrong bits)", store.directory, store.directory / PUZZLE_COPY, every_layer=True
         )
 
 

@@ -18,13 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import DamagedResults, FolderRefused
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
     ResultsFolder,
     StoreError,
     atomic_write,
-    file_sha256,
+    check_file,
     read_manifest,
 )
 from curator.layered.bits import PROPERTIES, LayerBits
@@ -100,7 +101,7 @@ class LayerStore(ResultsFolder):
             store = cls(directory)
         except StoreError as exc:
             if not force:
-                raise StoreError(f"{exc}; use --force to compute every layer again") from None
+                raise FolderRefused(str(exc), "use {force} to compute every layer again") from None
             store = cls(directory, read=False)  # the damaged manifest is replaced below
             store.remove_results()  # whatever they were, the manifest no longer lists them
         if not force:
@@ -198,8 +199,7 @@ class LayerStore(ResultsFolder):
         except StoreError as exc:
             if not verify:
                 raise
-            raise StoreError(f"{exc}; `curator analyze {self.directory / PUZZLE_COPY} --output "
-                             f"{self.directory}` recomputes it") from None
+            raise DamagedResults(str(exc), self.directory, self.directory / PUZZLE_COPY) from None
         arrays = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}
         for prop in properties:
             words = open_words(self.directory, layer, record.entry["files"][prop], keep)
@@ -262,16 +262,9 @@ class LayerStore(ResultsFolder):
             meta = record.entry["files"][prop]
             path = self.directory / meta["path"]
             raw = meta.get("encoding", "raw") == "raw"
-            expected = record.layer.words * 8 if raw else meta["bytes"]
-            try:
-                size = path.stat().st_size
-            except OSError:
-                raise StoreError(f"{path}: missing")
-            if size != expected or meta["bytes"] != expected:
-                raise StoreError(f"{path}: {size} bytes, expected {expected}")
-            if full and (path, meta["sha256"]) not in self._checked:
-                if file_sha256(path) != meta["sha256"]:
-                    raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+            fresh = full and (path, meta["sha256"]) not in self._checked
+            check_file(path, meta, record.layer.words * 8 if raw else meta["bytes"], checksum=fresh)
+            if fresh:
                 self._checked.add((path, meta["sha256"]))
 
     def _read_manifest(self) -> dict[str, Any]:

@@ -19,15 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from curator.common.errors import PuzzleError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.layered.bits import PROPERTIES, LayerBits, count_bits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
 from curator.rules import MAX_CHILDREN
-
-DEFAULT_SAMPLE = 500
-"""Ranks re-derived per layer unless told otherwise (every rank of smaller layers)."""
 
 Bits = tuple[bool, bool, bool]
 

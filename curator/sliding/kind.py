@@ -13,10 +13,11 @@ from typing import Any
 from curator.catalogue import Kind, Run, Verdict
 from curator.common.errors import SelectionError, StoreError
 from curator.common.keywords import Naming, same_name
+from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.sliding.analysis import BYTES_PER_RANK, analyze_sliding, sliding_shortfalls
-from curator.sliding.puzzle import FAMILY, SlidingPuzzle, read_puzzle_data
+from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingLevel, SlidingResults
 
 SHOWN = 50
@@ -39,8 +40,8 @@ class SlidingKind(Kind):
     pack_options = ("distance", "unique", "all_moves", "cluster", "hardest")
     workspace = "blocks"
 
-    def parse(self, data: dict[str, Any], text: str, source: str) -> SlidingPuzzle:
-        return read_puzzle_data(data, text, source)
+    def parse(self, file: PuzzleFile) -> SlidingPuzzle:
+        return sliding_puzzle_from(file)
 
     def estimate(self, puzzle: SlidingPuzzle, run: Run) -> str:
         return (f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.move} moves, {puzzle.metric} metric); "

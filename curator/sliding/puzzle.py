@@ -15,8 +15,8 @@ from typing import Any
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.ranking import rank_combination, unrank_combination
-from curator.common.reading import TableReader, read_text, read_toml, rules_family
+from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
 
 FAMILY = "slide"
 MOVES = ("step", "line", "until_blocked")
@@ -25,7 +25,6 @@ METRICS = ("step", "line", "piece")
 """step: every cell a piece moves counts; line: every move counts; piece: consecutive moves
 of one piece count once."""
 ALONG = ("any", "row", "column")
-MAX_CELLS = 64
 MAX_POSITIONS = 1 << 30
 TOP_KEYS = {"name", "title", "board", "rules", "pieces", "goal"}
 RULES_KEYS = {"family", "move", "metric"}
@@ -297,17 +296,17 @@ def is_sliding_file(path: str | Path) -> bool:
 
 def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
     """Read and validate a sliding-block puzzle file."""
-    return parse_sliding_puzzle(read_text(path), str(path))
+    return sliding_puzzle_from(read_puzzle_file(path))
 
 
 def parse_sliding_puzzle(text: str, source: str = "<puzzle>") -> SlidingPuzzle:
     """Validate sliding-block puzzle text; `source` names it in error messages."""
-    return read_puzzle_data(read_toml(text, source), text, source)
+    return sliding_puzzle_from(puzzle_file(text, source))
 
 
-def read_puzzle_data(data: dict, text: str, source: str) -> SlidingPuzzle:
-    """Validate the decoded tables of puzzle-file `text`; `source` names it in errors."""
-    return _SlidingReader(source).puzzle(data, text)
+def sliding_puzzle_from(file: PuzzleFile) -> SlidingPuzzle:
+    """Validate a sliding-block puzzle file already read and decoded."""
+    return _SlidingReader(file.source).puzzle(file.data, file.text)
 
 
 def _art_lines(art: str) -> list[str]:

@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from curator import catalogue
-from curator.arrange import Pack, arrange_sets, read_curve
+from curator.arrange import POOL_SIZE, Pack, arrange_sets
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.sliding.puzzle import Cell, Position, SlidingPuzzle
@@ -28,10 +28,6 @@ from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import Kernel, build_kernel
 
 KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
-DEFAULT_SAMPLE = 500
-"""Random ranks `verify` re-derives, by default."""
-POOL_SIZE = 5000
-"""Candidate levels a pack is chosen from, by default."""
 """The keywords `select` takes (`count` takes those before `sample`)."""
 
 
@@ -264,7 +260,7 @@ class SlidingResults(DistanceResultsBase):
         at_least(seed, 0, self._name("seed"))
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
-        shape = read_curve(curve, self._name("curve"))
+        shape = catalogue.read_curve(curve, self._name("curve"))
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]

@@ -16,7 +16,7 @@ from curator.common.files import (
     PUZZLE_COPY,
     StoreError,
     atomic_write,
-    file_sha256,
+    check_file,
     manifest_kind,
 )
 from curator.common.tables import DistanceFolder
@@ -71,15 +71,7 @@ class SlidingStore(DistanceFolder):
         if not meta:
             raise StoreError(f"{self.directory}: no {name} table has been stored yet")
         path = self.directory / file
-        expected = self.manifest["ranks"] * np.dtype(dtype).itemsize
-        try:
-            size = path.stat().st_size
-        except OSError:
-            raise StoreError(f"{path}: missing") from None
-        if size != expected or meta["bytes"] != expected:
-            raise StoreError(f"{path}: {size} bytes, expected {expected}")
-        if file_sha256(path) != meta["sha256"]:
-            raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+        check_file(path, meta, self.manifest["ranks"] * np.dtype(dtype).itemsize)
         return np.fromfile(path, dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype, copy=False)
 
     def summary(self) -> dict[str, Any]:

@@ -20,11 +20,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from curator import catalogue
+from curator.arrange import PackCurve
 from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
-from curator.export.pack import PackCurve
+from curator.layered.level import Level
 from curator.layered.results import LayeredResults
-from curator.level import Level
 from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import block_picture, picture, svg_text
 from curator.sliding.puzzle import Position, SlidingPuzzle

@@ -12,11 +12,10 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from curator.arrange import CURVES
+from curator.common.ranking import MAX_CELLS
 
 Cell = tuple[int, int]
 """A board cell as [row, col] (see docs/level-pack.md)."""
-MAX_CELLS = 64
-"""No board has more cells (positions are 64-bit masks)."""
 MAX_PACK = 200
 """Most levels one pack request takes."""
 MAX_LEVELS = 200

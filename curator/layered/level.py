@@ -1,4 +1,4 @@
-"""Levels: positions a designer may ship, with their metrics and one solution.
+"""Levels of layered puzzles: positions a designer may ship, with their metrics and one solution.
 
 A `Level` is what selecting and solving produce and what every export consumes. Its `puzzle`
 is a `Puzzle` or the header of a level pack (`PuzzleLike`), enough to draw it and to replay

@@ -1,0 +1,83 @@
+"""What the exports of every kind of puzzle share: the head of a pack, its JSON text, writing
+a text file, a CSV table (with a pack's targets), and one picture file per item.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from curator.arrange import PackCurve
+from curator.common.files import atomic_write
+from curator.picture import Picture, png_bytes, svg_text
+from curator.version import __version__
+
+T = TypeVar("T")
+
+
+class ExportError(ValueError):
+    """An export cannot be written as asked (one-line message)."""
+
+
+def pack_head(fmt: str) -> dict[str, str]:
+    """The first keys of every pack: its `format` and the curator version that wrote it."""
+    return {"format": fmt, "generator": f"curator {__version__}"}
+
+
+def json_text(data: Any) -> str:
+    """A pack as the files hold it: indented one space, non-ASCII kept, a final newline."""
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_text(path: str | Path, text: str) -> list[Path]:
+    """Write `text` to `path` (through a temporary file and a rename); the one path written."""
+    path = Path(path)
+    atomic_write(path, text.encode())
+    return [path]
+
+
+def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[str, str]],
+                curve: PackCurve | None = None, after: str = "") -> list[Path]:
+    """Write a CSV file: a header line of `columns`, then one line per row of `table`. A pack's
+    curve adds the column `target` (the figure each slot aims at) after the column `after`."""
+    if curve is not None:
+        at = list(columns).index(after) + 1
+        columns = (*columns[:at], "target", *columns[at:])
+        table = [{**row, "target": repr(target)} for row, target in zip(table, curve.targets)]
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(table)
+    return write_text(path, text.getvalue())
+
+
+SAVERS: dict[str, Callable[[Picture, Path], object]] = {
+    ".svg": lambda pic, path: atomic_write(path, svg_text(pic).encode()),
+    ".png": lambda pic, path: atomic_write(path, png_bytes(pic)),
+}
+"""How a picture is written, by file suffix."""
+
+
+def write_pictures(
+    items: Sequence[T], draw: Callable[[int, T], Picture], out: str | Path, suffix: str, noun: str = "level"
+) -> list[Path]:
+    """Picture `draw(number, item)` of each item (numbered from 1), written as NOUN-0001.svg,
+    ... (or .png, after `suffix`) into the folder `out`, or into the file `out` if it ends in
+    `suffix` and there is exactly one item."""
+    out = Path(out)
+    if out.suffix.lower() == suffix:
+        if len(items) != 1:
+            raise ExportError(
+                f"{out}: one {suffix} file holds one {noun}, got {len(items)}; give a folder for them"
+            )
+        targets = [out]
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        targets = [out / f"{noun}-{n:04d}{suffix}" for n in range(1, len(items) + 1)]
+    for number, (item, target) in enumerate(zip(items, targets), start=1):
+        SAVERS[suffix](draw(number, item), target)
+    return targets
