@@ -26,7 +26,7 @@ from curator.version import __version__
 
 Results = LayeredResults | DistanceResults | SlidingResults
 """The results objects of the kinds curator ships; an installed kind's answer the same
-questions (`curator.catalogue.Results`)."""
+questions (`curator.kind.Results`)."""
 
 __all__ = [
     "DistanceLevel",

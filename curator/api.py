@@ -18,11 +18,11 @@ from rich.console import Console
 
 from curator import catalogue
 from curator.arrange import POOL_SIZE
-from curator.catalogue import DistanceDone, Results, Run, Warn
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall, bytes_text
+from curator.kind import DistanceDone, Kind, Results, Run, Warn
 from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
 
@@ -84,7 +84,7 @@ def analyze(
                executor=executor, warn=warn, distance_done=distance_done)
 
 
-def run(kind: catalogue.Kind, puzzle: Any, output: str | Path | None = None, max_pieces: int | None = None,
+def run(kind: Kind, puzzle: Any, output: str | Path | None = None, max_pieces: int | None = None,
         workers: int | None = None, force: bool = False, progress: bool = False, ignore_limits: bool = False,
         *, reporter: Any = None, executor: Any = None, warn: Warn | None = None,
         distance_done: DistanceDone | None = None, name: Naming = same_name) -> Results:
@@ -104,7 +104,7 @@ def run(kind: catalogue.Kind, puzzle: Any, output: str | Path | None = None, max
             kind.analyze(puzzle, Run(**{**plan.__dict__, "reporter": bars}))
     else:
         kind.analyze(puzzle, plan)
-    return kind.open(directory, name)
+    return catalogue.open(directory, name)
 
 
 def thread_count(workers: int | None, name: Naming = same_name) -> int:
@@ -122,5 +122,5 @@ def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A
     `layers`, `count`, `select`, `solve`, `show`, `verify`, `export`). StoreError if the
     folder holds no readable results.
     """
-    return catalogue.kind_of(directory).open(Path(directory), name)
+    return catalogue.open(directory, name)
 

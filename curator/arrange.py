@@ -13,11 +13,13 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from curator.common.errors import SelectionError
+from curator.common.exports import Exports
 from curator.common.keywords import Naming, same_name
 from curator.layered.level import Level
 
@@ -388,3 +390,17 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index])
     return Pack(curve.name, len(pool), tuple(slots))
+
+
+def read_curve(curve: str | Path | Curve, what: str = "curve", exports: Exports | None = None) -> Curve:
+    """A curve given by name (see CURVES), as a `Curve`, or as a level pack file whose order
+    it follows (read by `exports`, the pack reader above the pipelines)."""
+    if isinstance(curve, Curve):
+        return curve
+    if isinstance(curve, str) and curve in CURVES:
+        return CURVES[curve]
+    if exports is None:
+        raise SelectionError(f"{what}: {str(curve)!r} is not a curve ({', '.join(CURVES)}); a level pack "
+                             "file as a curve needs results opened with curator.open")
+    shape: Curve = exports.read_curve(curve, what)
+    return shape

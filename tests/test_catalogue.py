@@ -13,6 +13,7 @@ from cli_helpers import invoke
 import curator
 from curator import catalogue
 from curator.common.errors import PuzzleError, StoreError
+from curator.kind import Kind
 
 PUZZLES = Path(__file__).parent.parent / "puzzles"
 PACKAGE = Path(curator.__file__).parent
@@ -31,7 +32,7 @@ def test_the_kinds_are_listed_once_each_with_their_contract():
     names = [kind.name for kind in catalogue.kinds()]
     assert names == ["layers", "distance", "sliding"]
     for kind in catalogue.kinds():
-        assert isinstance(kind, catalogue.Kind)
+        assert isinstance(kind, Kind)
         assert catalogue.kind_named(kind.name) is kind
         assert set(kind.pack_options) <= set(kind.selection_options)
         assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html")

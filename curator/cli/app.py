@@ -22,11 +22,11 @@ from rich.console import Console
 
 from curator import api, catalogue
 from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, Results, thread_count
-from curator.catalogue import Kind, Run
 from curator.cli import render
 from curator.common.errors import DamagedResults, FolderRefused, PuzzleError, SelectionError, StoreError
 from curator.common.report import Column, Report, yes
 from curator.export import FORMATS, ExportError
+from curator.kind import Kind, Run
 from curator.options import (
     option_name,
     optional_number,
@@ -589,7 +589,7 @@ def families_command(
 
     An installed family that cannot be used is left out with a warning saying why.
     """
-    found = list_families(warn=_warn)
+    found = list_families(warn=_warn, reserved=catalogue.claimed_families())
     if as_json:
         typer.echo(json.dumps([family.to_json() for family in found], indent=1))
     else:

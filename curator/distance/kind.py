@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.catalogue import Kind, Run, Verdict
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
@@ -18,6 +17,7 @@ from curator.common.resources import Shortfall, bytes_text
 from curator.distance.analysis import analyze_distances, table_shortfalls
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzle_from, state_text
 from curator.distance.results import DistanceLevel, DistanceResults
+from curator.kind import Kind, Run, Verdict
 
 
 class DistanceKind(Kind):

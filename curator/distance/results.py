@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from curator import catalogue
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import Verification
 from curator.common.keywords import at_least, span
@@ -164,4 +163,4 @@ class DistanceResults(DistanceResultsBase):
     def export(self, levels: Sequence[DistanceLevel], path: str | Path, format: str = "json") -> list[Path]:
         """Write positions as a position pack (json), csv, svg or png pictures, or an html
         gallery; return the files written (see `curator.export.distance`)."""
-        return catalogue.export(self, list(levels), path, format)
+        return self._exports().write(format, self.puzzle, list(levels), path)

@@ -164,9 +164,8 @@ def parse_pack(data: Any, source: str = "<pack>") -> tuple[PackHeader, list[Leve
 
 
 def read_curve(text: str | Path, what: str = "curve") -> Curve:
-    """A named curve (see CURVES) or the profile of a level pack file."""
-    if isinstance(text, str) and text in CURVES:
-        return CURVES[text]
+    """The profile of a level pack file, as a curve (named curves are read by
+    `curator.arrange.read_curve`)."""
     path = Path(text)
     if not path.is_file():
         raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "

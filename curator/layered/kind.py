@@ -10,18 +10,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.catalogue import Kind, Run, Verdict
 from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
+from curator.kind import Kind, Run, Verdict
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
 from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
+from curator.rules import family_names
 
 FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
 """The selection keywords that say which positions match (the others choose among them)."""
@@ -42,6 +43,9 @@ class LayeredKind(Kind):
                          "count_only")
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
+
+    def family_names(self) -> list[str]:
+        return family_names()
 
     def parse(self, file: PuzzleFile) -> Puzzle:
         return puzzle_from(file)

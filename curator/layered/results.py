@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from curator import catalogue
-from curator.arrange import POOL_SIZE, Pack, arrange
+from curator.arrange import POOL_SIZE, Pack, arrange, read_curve
 from curator.common.errors import SelectionError, StoreError
+from curator.common.exports import Exports
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
@@ -112,6 +112,15 @@ class LayeredResults:
     """
 
     kind = "layers"
+    exports: Exports | None = None
+    """The exporters and the pack reader (above the pipelines), which `curator.open` hands
+    the results it opens."""
+
+    def _exports(self) -> Exports:
+        if self.exports is None:
+            raise StoreError(f"{self.directory}: these results were opened without their exporters; "
+                             "open them with curator.open to write files")
+        return self.exports
 
     def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
         """`name` spells keywords in error messages (the command line passes its options)."""
@@ -202,7 +211,7 @@ class LayeredResults:
             raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
-        shape = catalogue.read_curve(curve, self._name("curve"))
+        shape = read_curve(curve, self._name("curve"), self.exports)
         chosen = self.filters(**{**filters, "canonical": True})
         candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress)
         return arrange(candidates.levels, size, shape, self._name)
@@ -317,7 +326,7 @@ class LayeredResults:
         return the files written (see `curator.export`). A `Pack` keeps its curve in the
         json, csv and html files."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return catalogue.export(self, list(levels), path, format, curve)
+        return self._exports().write(format, self.puzzle, list(levels), path, curve)
 
 
 def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,

@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.catalogue import Kind, Run, Verdict
 from curator.common.errors import SelectionError, StoreError
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
+from curator.kind import Kind, Run, Verdict
 from curator.sliding.analysis import BYTES_PER_RANK, analyze_sliding, sliding_shortfalls
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingLevel, SlidingResults

@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from curator import catalogue
-from curator.arrange import POOL_SIZE, Pack, arrange_sets
+from curator.arrange import POOL_SIZE, Pack, arrange_sets, read_curve
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
@@ -260,7 +259,7 @@ class SlidingResults(DistanceResultsBase):
         at_least(seed, 0, self._name("seed"))
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
-        shape = catalogue.read_curve(curve, self._name("curve"))
+        shape = read_curve(curve, self._name("curve"), self.exports)
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]
@@ -361,4 +360,4 @@ class SlidingResults(DistanceResultsBase):
         return the files written (see `curator.export.sliding`). A `Pack` keeps its curve in
         json, csv and html."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return catalogue.export(self, list(levels), path, format, curve)
+        return self._exports().write(format, self.puzzle, list(levels), path, curve)
