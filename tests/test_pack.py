@@ -266,6 +266,18 @@ def test_the_pool_is_drawn_evenly_across_piece_counts(fling):
     assert pool.matched == sum(matches.values())
 
 
+def test_a_pool_rated_through_the_stored_layers_is_rated_as_without_them(fling):
+    """The search prunes with the stored bits (marking whole tiers in bitmaps where they are
+    dense): every figure of every level comes out as a search that stores nothing gives it."""
+    from curator.layered.search import Explorer
+    from curator.layered.select import draw_pool
+
+    filters = fling.filters(unique=True, canonical=True, pieces=(2, 5))
+    stored = draw_pool(fling.store, filters, 120, seed=3, explorer=fling.explorer)
+    plain = draw_pool(fling.store, filters, 120, seed=3, explorer=Explorer(fling.puzzle))
+    assert len(stored.levels) == 120 and stored.levels == plain.levels
+
+
 def test_the_curve_is_recorded_in_json_csv_and_html(fling, fling_pack, tmp_path):
     fling.export(fling_pack, tmp_path / "pack.json")
     data = json.loads((tmp_path / "pack.json").read_text())
