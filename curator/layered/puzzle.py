@@ -13,7 +13,7 @@ from pathlib import Path
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.reading import TableReader, read_text, read_toml
+from curator.common.reading import TableReader, read_text, read_toml, unknown
 from curator.rules import FAMILIES, ParamError, Rules
 
 MAX_CELLS = 64
@@ -23,6 +23,9 @@ EMPTY = "."
 TOP_KEYS = {"name", "title", "max_pieces", "board", "rules", "goal", "pieces"}
 GOAL_KEYS = {"pieces", "cells", "piece", "final_step_once"}
 BOARD_KEYS = {"grid", "art"}
+OTHER_FAMILIES = ("slide", "permutation")
+"""Families of the puzzles read elsewhere (`curator.sliding`, `curator.distance`): named
+with this reader's own when a file's family is none of them."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,11 @@ class _Reader(TableReader):
     """Reads one puzzle file's tables, naming `source` and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> Puzzle:
+        family = self.family(data, TOP_KEYS)
+        if family not in FAMILIES:
+            # Files of the other kinds are read by their own readers (see `curator.load`).
+            known = [*FAMILIES, *OTHER_FAMILIES]
+            raise self.fail("rules.family", unknown(f"family {family!r}", family, known))
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
         title = self.get(data, "title", str, "", name)
@@ -208,8 +216,6 @@ class _Reader(TableReader):
 
     def rules(self, table: dict, board: Board, piece_types: tuple[str, ...]) -> Rules:
         family = self.get(table, "family", str, "rules")
-        if family not in FAMILIES:
-            raise self.fail("rules.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
         typed = piece_types != (BINARY_PIECE,)
         if FAMILIES[family].typed != typed:
             need = "needs a [pieces] table" if not typed else "has one kind of piece: remove [pieces]"
