@@ -27,7 +27,7 @@ from typing import Any
 from curator.common.errors import PuzzleError, StoreError
 from curator.common.files import manifest_kind
 from curator.common.keywords import Naming, same_name
-from curator.common.reading import puzzle_file, read_text
+from curator.common.reading import puzzle_file, read_text, unknown
 from curator.distance.kind import KIND as DISTANCE
 from curator.export.pack import read_curve
 from curator.kind import Kind, Results
@@ -75,8 +75,8 @@ def kind_of_family(family: str | None, source: str = "<puzzle>") -> Kind:
     for kind in kinds():
         if kind.families is None and (family is None or family in kind.family_names()):
             return kind
-    known = ", ".join(name for kind in kinds() for name in kind.family_names())
-    raise PuzzleError(source, "rules.family", f"unknown family {family!r} (known: {known})")
+    known = [name for kind in kinds() for name in kind.family_names()]
+    raise PuzzleError(source, "rules.family", unknown(f"family {family!r}", family, known))
 
 
 def claimed_families() -> dict[str, str]:

@@ -98,7 +98,7 @@ def test_an_installed_family_is_named_listed_and_described(site):
     with pytest.raises(PuzzleError) as caught:
         parse_puzzle(munch_puzzle("munched"), "munch.toml")
     assert str(caught.value) == ("munch.toml: rules.family: unknown family 'munched' "
-                                 "(known: jump, fling, capture, munch)")
+                                 "(did you mean `munch`? expected one of capture, fling, jump, munch)")
     with pytest.raises(PuzzleError, match=r"rules\.greedy: must be a bool"):
         parse_puzzle(munch_puzzle().replace('family = "munch"', 'family = "munch"\ngreedy = 1'), "munch.toml")
 

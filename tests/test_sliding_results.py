@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import curator
 from curator.common.errors import PuzzleError, SelectionError, StoreError
@@ -272,7 +275,10 @@ def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):
     assert all(abs(d - t) <= 0.05 * 92 + 1 for d, t in zip(distances, targets))
     # Short targets are met from small connected sets, not all from the two large ones.
     assert len({level.connected_set for level in pack}) >= 5
-    assert pack == klotski.pack(8, "linear")
+    assert pack == klotski.pack(8, "linear") == klotski.pack(8, "linear", variety=["sets"])
+    plain = klotski.pack(8, "linear", variety=None)
+    assert [level.distance for level in plain] == sorted(level.distance for level in plain)
+    assert len({level.connected_set for level in plain}) < len({level.connected_set for level in pack})
     (path,) = klotski.export(pack, tmp_path / "pack.json")
     data = json.loads(path.read_text())
     assert data["curve"]["name"] == "linear" and len(data["curve"]["slots"]) == 8
@@ -301,6 +307,35 @@ def test_arrange_sets_prefers_an_unused_set_within_the_slack():
     pack = arrange_sets(pool, 3, CURVES["linear"])
     assert [(lv.distance, lv.connected_set) for lv in pack] == [(1, 0), (7, 2), (10, 0)]
     assert [slot.target for slot in pack.slots] == [1.0, 5.5, 10.0]
+    # Without the variety rule, the nearest level to each target.
+    for rules in (None, ()):
+        plain = arrange_sets(pool, 3, CURVES["linear"], variety=rules)
+        assert [(lv.distance, lv.connected_set) for lv in plain] == [(1, 0), (5, 0), (10, 0)]
+    with pytest.raises(SelectionError, match="variety: unknown rule 'openings' .rules: sets"):
+        arrange_sets(pool, 3, CURVES["linear"], variety=["openings"])
+
+
+@dataclass(frozen=True)
+class MadeLevel:
+    distance: int
+    connected_set: int
+    rank: int
+    solution: tuple = ("a move",)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 5)), min_size=1, max_size=80),
+       st.integers(1, 40), st.sampled_from(["linear", "ease-in", "ease-out", "steps"]), st.booleans())
+def test_sliding_packs_never_fall_where_their_curve_rises(items, size, name, spread):
+    from curator.arrange import CURVES, arrange_sets
+
+    pool = [MadeLevel(d, s, i) for i, (d, s) in enumerate(items)]
+    size = min(size, len(pool))
+    pack = arrange_sets(pool, size, CURVES[name], variety=["sets"] if spread else None)
+    distances = [level.distance for level in pack]
+    rises = np.diff(CURVES[name].fractions(size)) > 0
+    assert all(b >= a for a, b, up in zip(distances, distances[1:], rises) if up)
+    assert len({level.rank for level in pack}) == size
 
 
 @pytest.mark.parametrize("table, change", [("flags", "unique"), ("distances", "distance"),

@@ -4,13 +4,16 @@
 `[rules] family` names; each kind parses its puzzle from the decoded tables.
 
 `TableReader` checks decoded TOML or JSON tables key by key; every problem becomes one
-`PuzzleError` "source: key: problem" with line breaks escaped, never a traceback.
+`PuzzleError` "source: key: problem" with line breaks escaped, never a traceback. A key no
+table of its kind knows is named, with the closest known key when one is close.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +77,22 @@ def rules_family(path: str | Path) -> str | None:
         return None
 
 
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The known word most like `word`, if one is close enough to be a likely misspelling
+    (difflib's ratio of at least 0.6)."""
+    found = difflib.get_close_matches(word, [k for k in known if isinstance(k, str)], n=1)
+    return found[0] if found else None
+
+
+def unknown(what: str, word: str, known: Iterable[str]) -> str:
+    """The problem of a `what` ("key", "family", ...) that is none of `known`: the closest
+    known one when one is close, then all of them."""
+    known = sorted(known)
+    guess = closest(word, known)
+    hint = f"did you mean `{guess}`? " if guess is not None else ""
+    return f"unknown {what} ({hint}expected one of {', '.join(known) or 'none'})"
+
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """Puzzle names: plain, so that output/<name> always stays inside output/."""
 
@@ -129,11 +148,25 @@ class TableReader:
         return name
 
     def only(self, table: dict, allowed: set[str], where: str) -> None:
-        """Refuse keys of `table` that are not `allowed`."""
+        """Refuse keys of `table` that are not `allowed`, naming the closest allowed one."""
         for key in table:
             if key not in allowed:
                 full = f"{where}.{key}" if where else key
-                raise self.fail(full, f"unknown key (expected one of {', '.join(sorted(allowed))})")
+                raise self.fail(full, unknown("key", key, allowed))
+
+    def family(self, data: dict, top_keys: set[str]) -> str:
+        """`[rules] family`, read before anything else: it decides which kind of puzzle the
+        file is, so a misspelt `family` key is named here rather than left to another kind's
+        reader to trip over tables it does not know. (A file without a [rules] table has its
+        top-level keys checked first, for a misspelt [rules].)"""
+        rules = data.get("rules")
+        if not isinstance(rules, dict):
+            self.only(data, top_keys, "")
+        elif "family" not in rules:
+            near = closest("family", rules)
+            if near is not None:
+                raise self.fail(f"rules.{near}", "unknown key (did you mean `family`?)")
+        return self.get(self.get(data, "rules", dict, ""), "family", str, "rules")
 
     def cell(self, value: Any, board: Board, key: str) -> int:
         """The index of the board cell written [row, column]."""

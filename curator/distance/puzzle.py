@@ -21,7 +21,14 @@ from curator.common.ranking import (
     unrank_orientation,
     unrank_permutation,
 )
-from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
+from curator.common.reading import (
+    PuzzleFile,
+    TableReader,
+    puzzle_file,
+    read_puzzle_file,
+    rules_family,
+    unknown,
+)
 
 FAMILY = "permutation"
 METRICS = ("quarter", "half")
@@ -212,6 +219,7 @@ class _PermutationReader(TableReader):
     """Reads a permutation puzzle's tables, naming the source and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> PermutationPuzzle:
+        self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
         title = self.get(data, "title", str, "", name)
@@ -291,7 +299,7 @@ class _PermutationReader(TableReader):
         for key, part in (("cycles", cycles), ("twists", twists), ("mover", mover)):
             for set_name in part:
                 if set_name not in names:
-                    raise self.fail(f"{where}.{key}.{set_name}", "is not one of the [pieces] sets")
+                    raise self.fail(f"{where}.{key}.{set_name}", unknown("piece set", set_name, names))
         if not cycles:
             raise self.fail(f"{where}.cycles", "names no piece set")
         for set_name in twists:

@@ -204,9 +204,11 @@ class PackedWords:
 
     def _gather(self, indices: np.ndarray) -> np.ndarray:
         flat = indices.astype(np.int64).ravel()
-        if flat.size and (flat.min() < 0 or flat.max() >= self.words):
-            raise IndexError(f"word index out of range 0..{self.words - 1}")
         out = np.empty(flat.shape, dtype="<u8")
+        if not flat.size:  # as an array answers: no indices, no words (a search's empty tier)
+            return out.reshape(indices.shape)
+        if flat.min() < 0 or flat.max() >= self.words:
+            raise IndexError(f"word index out of range 0..{self.words - 1}")
         order = np.argsort(flat // self.block, kind="stable")
         blocks = flat[order] // self.block
         starts = np.flatnonzero(np.diff(blocks, prepend=-1))

@@ -7,7 +7,7 @@ verification and exports. The command line is a thin layer over it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import POOL_SIZE, Pack, arrange, read_curve
+from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
 from curator.common.files import DEFAULT_SAMPLE, Verification
@@ -197,16 +197,22 @@ class LayeredResults:
         return self.selection(**keywords).levels
 
     def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None, **filters: Any) -> Pack:
+             variety: Iterable[str] | None = VARIETY, progress: Callable[[int, int], None] | None = None,
+             **filters: Any) -> Pack:
         """A pack of `size` levels matching the filters whose difficulty follows `curve` from
         easy to hard: a name of `curator.arrange.CURVES` or a level pack file whose order it
-        follows. The candidates are `pool` matching levels drawn evenly across piece counts
-        with `seed`, one per class (`canonical` is implied); see `curator.arrange.arrange`
-        for the variety rules. `progress(done, total)` follows the rating of the pool.
+        follows. Where the curve rises no level is easier than the one before by more than
+        `curator.arrange.TOLERANCE` of the pack's difficulty range; within that the pack
+        keeps the variety rules named by `variety` ("counts", "share", "openings": see
+        `curator.arrange.VARIETY`; None or () for none). The candidates are `pool` matching
+        levels drawn evenly across piece counts with `seed`, one per class (`canonical` is
+        implied); see `curator.arrange.arrange`. `progress(done, total)` follows the rating
+        of the pool.
         """
         at_least(size, 1, self._name("size"))
         at_least(pool, 1, self._name("pool"))
         at_least(seed, 0, self._name("seed"))
+        rules = variety_rules(variety, VARIETY, self._name)
         if filters.get("canonical", True) is not True:
             raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
         if size > pool:
@@ -214,7 +220,7 @@ class LayeredResults:
         shape = read_curve(curve, self._name("curve"), self.exports)
         chosen = self.filters(**{**filters, "canonical": True})
         candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress)
-        return arrange(candidates.levels, size, shape, self._name)
+        return arrange(candidates.levels, size, shape, self._name, rules)
 
     # -- single positions --------------------------------------------------------------------
 

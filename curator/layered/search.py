@@ -224,7 +224,11 @@ class Explorer:
         the stored layers, depth by depth down to the goal's piece count."""
         tiers = [Tier(states, self._keys(states, pieces), pieces)]
         for k in range(pieces - 1, self.puzzle.goal.pieces - 1, -1):
-            tiers.append(self._next_tier(tiers[-1], k))
+            above = tiers[-1]
+            # Once every child is ruled out nothing lies deeper: the tiers below are empty,
+            # with nothing to expand or look up.
+            below = self._next_tier(above, k) if above.size else Tier(above.states, above.keys, k)
+            tiers.append(below)
         return tiers
 
     def _next_tier(self, tier: Tier, pieces: int) -> Tier:

@@ -52,6 +52,7 @@ import numpy as np
 
 from curator.common.board import Board, Transform
 from curator.common.ranking import highest_bit, lowest_bit
+from curator.common.reading import unknown
 
 MAX_CHILDREN = 512
 """Upper bound on the number of moves from one position, for the kernels' buffers."""
@@ -139,8 +140,7 @@ class Rules(ABC):
         and build the rules; ParamError naming the parameter if one is wrong."""
         for key, value in params.items():
             if key not in cls.params:
-                known = ", ".join(sorted(cls.params)) or "none"
-                raise ParamError(key, f"unknown parameter for family {cls.family!r} (known: {known})")
+                raise ParamError(key, unknown(f"parameter for family {cls.family!r}", key, cls.params))
             expected = cls.params[key]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise ParamError(key, f"must be a {expected.__name__}, got {value!r}")

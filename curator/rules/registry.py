@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.common.errors import one_line
+from curator.common.reading import unknown
 from curator.rules.base import Rules
 from curator.rules.capture import CaptureRules
 from curator.rules.fling import FlingRules
@@ -94,7 +95,7 @@ def find_family(name: str) -> type[Rules]:
         return BUILT_IN[name]
     offers = _installed().get(name)
     if not offers:
-        raise FamilyError(f"unknown family {name!r} (known: {', '.join(family_names())})")
+        raise FamilyError(unknown(f"family {name!r}", name, family_names()))
     if len(offers) > 1:
         packages = ", ".join(offer.source.removeprefix("package ") for offer in offers)
         raise FamilyError(f"family {name!r} is added by more than one installed package ({packages}); "

@@ -375,6 +375,7 @@ class _SlidingReader(TableReader):
     """Reads a sliding-block puzzle's tables, naming the source and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> SlidingPuzzle:
+        self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
         title = self.get(data, "title", str, "", name)

@@ -7,7 +7,7 @@ distance), `count`, `select`, `solve`, `show`, `verify` and `export`; positions 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import POOL_SIZE, Pack, arrange_sets, read_curve
+from curator.arrange import POOL_SIZE, SET_VARIETY, Pack, arrange_sets, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
@@ -248,22 +248,26 @@ class SlidingResults(DistanceResultsBase):
 
     def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
              distance: int | tuple[int, int] | None = None, unique: bool = False, all_moves: bool = False,
-             cluster: int | tuple[int, int] | None = None, hardest: bool = False, **others: Any) -> Pack:
+             cluster: int | tuple[int, int] | None = None, hardest: bool = False,
+             variety: Iterable[str] | None = SET_VARIETY, **others: Any) -> Pack:
         """A pack of `size` levels matching the filters (those of `select`) whose distances
         follow `curve` from short to long: a name of `curator.arrange.CURVES` or a level pack
         file whose order it follows. The candidates are at most `pool` matching levels drawn
-        with `seed`; see `curator.arrange.arrange_sets` for how connected sets are spread."""
+        with `seed`; with the variety rule "sets" (`variety`; None or () for none) they come
+        from as many connected sets as the curve allows (see `curator.arrange.arrange_sets`).
+        The pack never falls where its curve rises."""
         self._refuse(others)
         at_least(size, 1, self._name("size"))
         at_least(pool, 1, self._name("pool"))
         at_least(seed, 0, self._name("seed"))
+        rules = variety_rules(variety, SET_VARIETY, self._name)
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
         shape = read_curve(curve, self._name("curve"), self.exports)
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]
-        return arrange_sets(self._levels(ranks), size, shape, self._name)
+        return arrange_sets(self._levels(ranks), size, shape, self._name, rules)
 
     # -- single positions ----------------------------------------------------------------------
 
