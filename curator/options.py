@@ -97,6 +97,17 @@ def parse_number(text: str, what: str, minimum: int = 0) -> int:
     return number
 
 
+def parse_names(text: str) -> list[str]:
+    """Names separated by commas; `none` (or nothing) for none.
+
+    >>> parse_names("counts, openings"), parse_names("none")
+    (['counts', 'openings'], [])
+    """
+    if text.strip().lower() in ("", "none"):
+        return []
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def optional_number(text: str | None, what: str, minimum: int = 0) -> int | None:
     """`parse_number` of an option that may be missing."""
     return None if text is None else parse_number(text, what, minimum)

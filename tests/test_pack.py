@@ -424,6 +424,7 @@ def test_pack_command_prints_the_slots_and_writes_the_pack(fling, tmp_path):
     (["--size", "five"], "--size"),
     (["--size", "5", "--pool", "2"], "--size 5 is larger than --pool 2"),
     (["--size", "5", "--format", "pdf"], "--format must be one of"),
+    (["--size", "5", "--variety", "counts,colour"], "--variety: unknown rule 'colour'"),
 ])
 def test_pack_command_refuses_bad_input_in_one_line(fling, tmp_path, args, message):
     full = ["pack", fling.directory, "--format", "json", "--out", tmp_path / "p.json", *args]
@@ -431,6 +432,16 @@ def test_pack_command_refuses_bad_input_in_one_line(fling, tmp_path, args, messa
     assert result.exit_code == 2
     assert message in error_line(result.stderr)
     assert not (tmp_path / "p.json").exists()
+
+
+def test_pack_command_takes_the_variety_rules_to_keep(fling, tmp_path):
+    for text, rules in (("none", []), ("openings, counts", ["openings", "counts"])):
+        out = tmp_path / "pack.json"
+        result = invoke("pack", fling.directory, "--size", "6", "--unique", "--pieces", "3..5", "--pool", "200",
+                        "--seed", "2", "--variety", text, "--format", "json", "--out", out)
+        assert result.exit_code == 0, result.output
+        api = fling.pack(6, pool=200, seed=2, unique=True, pieces=(3, 5), variety=rules)
+        assert [lv["rank"] for lv in json.loads(out.read_text())["levels"]] == [lv.rank for lv in api]
 
 
 def test_pack_command_refuses_a_distance_table(tmp_path):

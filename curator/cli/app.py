@@ -30,6 +30,7 @@ from curator.kind import Kind, Run
 from curator.options import (
     option_name,
     optional_number,
+    parse_names,
     parse_number,
     read_board,
     selection_keywords,
@@ -509,6 +510,11 @@ def pack_command(
         None, "--pool", metavar="N", help=f"Candidate levels to choose from [{POOL_SIZE}]."
     ),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for the pool [0]."),
+    variety: str | None = typer.Option(
+        None, "--variety", metavar="RULES",
+        help="Variety rules to keep, comma-separated (layered: counts, share, openings; sliding: sets); "
+        "none: the curve alone [all].",
+    ),
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (as for export)."
     ),
@@ -519,10 +525,12 @@ def pack_command(
 
     Draws --pool candidates evenly across piece counts, one per class (as --canonical), rates
     them, then fills each slot with the candidate nearest to its target difficulty (the
-    pool's quantile the curve gives), with variety: every piece count of the pool, no two
-    neighbours opening with the same move. Prints the slots; json, csv and html record the
-    curve (docs/level-pack.md). On sliding-block tables the difficulty is the distance, and
-    the levels come from as many connected sets as the curve allows.
+    pool's quantile the curve gives). The curve comes first: where it rises, no level is
+    easier than the one before by more than 5% of the pack's difficulty range. Within that,
+    the variety rules (--variety) show every piece count of the pool, cap each count's share
+    and part neighbours that open with the same move. Prints the slots; json, csv and html
+    record the curve (docs/level-pack.md). On sliding-block tables the difficulty is the
+    distance, and the levels come from as many connected sets as the curve allows.
     """
     _format(fmt)
     count = parse_number(size, "--size", 1)
@@ -533,6 +541,8 @@ def pack_command(
         packers = " or ".join(other.held for other in catalogue.kinds() if other.pack_options)
         raise UsageError(f"{directory} holds {kind.held}; pack takes {packers}")
     keywords = _keywords(kind, results, given, kind.pack_options)
+    if variety is not None:
+        keywords["variety"] = parse_names(variety)
     with count_progress(err, "rating the pool") as progress:
         pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0, keywords,
                          progress)
