@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from curator.common.errors import SelectionError
+from curator.common.exports import Exports
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report
@@ -28,7 +29,10 @@ class Results(Protocol):
     """What every kind's results object answers (`curator.open` returns one)."""
 
     kind: str
+    """The manifest's kind of its folder: the name of its `Kind`."""
     directory: Path
+    exports: Exports | None
+    """What writes its items, handed over by `curator.catalogue.open`."""
 
     @property
     def puzzle(self) -> Any: ...
