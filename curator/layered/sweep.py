@@ -38,6 +38,7 @@ from curator.layered.gather import fast_gather
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, tier_offsets
 from curator.rules import MAX_CHILDREN, Rules
+from curator.rules.base import SWEEP_KERNELS
 
 CHUNK_WORDS = 256
 """Words per parallel task (16384 positions)."""
@@ -992,13 +993,9 @@ def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
     return run, (*ordering, capturable, solvable, unique, step_once, rules.tables(), no_images)
 
 
-KERNELS = {
-    "masks": (False, _masks_kernel),
-    "patterns": (False, _patterns_kernel),
-    "lines": (False, _lines_kernel),
-    "boards": (True, _boards_kernel),
-    "captures": (True, _captures_kernel),
-}
+KERNELS = {name: (SWEEP_KERNELS[name], setup) for name, setup in (
+    ("masks", _masks_kernel), ("patterns", _patterns_kernel), ("lines", _lines_kernel),
+    ("boards", _boards_kernel), ("captures", _captures_kernel))}
 """The sweep kernels by name (see `Rules.sweep_kernel`): whether they take typed puzzles, and
 how each is set up for a layer. "masks" and "boards" are the general kernels, which only
 call the family's `children`; the others are fast paths, tested against them bit for bit."""

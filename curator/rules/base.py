@@ -68,6 +68,11 @@ Reach = Callable[[np.uint64, Tables, np.ndarray], None]
 """`reach` of a family on the "captures" kernel: (mask, tables, out) fills out[c, t]."""
 
 
+SWEEP_KERNELS = {"masks": False, "patterns": False, "lines": False, "boards": True, "captures": True}
+"""The sweep kernels a family may run on (`Rules.sweep_kernel`), and whether each takes typed
+pieces; `curator.layered.sweep` implements one per name."""
+
+
 class ParamError(ValueError):
     """A rule parameter is wrong; `key` names it (relative to the [rules] table)."""
 
@@ -116,7 +121,7 @@ class Rules(ABC):
     typed: ClassVar[bool] = False
     """Whether its puzzles have typed pieces (a [pieces] table; the typed `children`)."""
     sweep_kernel: ClassVar[str] = "masks"
-    """The sweep kernel this family runs on (see `curator.layered.sweep.KERNELS`): "masks" or
+    """The sweep kernel this family runs on (see `SWEEP_KERNELS`): "masks" or
     "boards" (the general ones, for untyped and typed families), or a fast path the family
     describes ("patterns", "lines", "captures")."""
     params: ClassVar[dict[str, type]] = {}

@@ -28,7 +28,7 @@ from typing import Any
 
 from curator.common.errors import one_line
 from curator.common.reading import unknown
-from curator.rules.base import Rules
+from curator.rules.base import SWEEP_KERNELS, Rules
 from curator.rules.capture import CaptureRules
 from curator.rules.fling import FlingRules
 from curator.rules.jump import JumpRules
@@ -61,7 +61,7 @@ class Family:
     typed: bool
     """Whether its puzzles have typed pieces (a [pieces] table)."""
     sweep_kernel: str
-    """The sweep kernel it runs on (see `curator.layered.sweep.KERNELS`)."""
+    """The sweep kernel it runs on (see `curator.rules.base.SWEEP_KERNELS`)."""
     options: dict[str, str]
     """The parameters its [rules] table takes: name -> type name (bool, int, str, ...)."""
     source: str
@@ -234,8 +234,6 @@ def _exception(exc: BaseException) -> str:
 
 def _problem(name: str, loaded: Any) -> str | None:
     """What keeps the object an entry point loaded from being the family `name`, if anything."""
-    from curator.layered.sweep import KERNELS
-
     if not (isinstance(loaded, type) and issubclass(loaded, Rules)):
         what = loaded.__qualname__ if isinstance(loaded, type) else type(loaded).__name__
         return f"is not usable: its entry point loads {what}, not a subclass of curator.rules.Rules"
@@ -247,12 +245,12 @@ def _problem(name: str, loaded: Any) -> str | None:
         return f"is not usable: {loaded.__qualname__} does not implement {missing}"
     if not isinstance(loaded.typed, bool):
         return f"is not usable: {loaded.__qualname__}.typed must be True or False"
-    kernel = KERNELS.get(loaded.sweep_kernel) if isinstance(loaded.sweep_kernel, str) else None
-    if kernel is None:
+    typed = SWEEP_KERNELS.get(loaded.sweep_kernel) if isinstance(loaded.sweep_kernel, str) else None
+    if typed is None:
         return (f"is not usable: {loaded.__qualname__}.sweep_kernel is {loaded.sweep_kernel!r} "
-                f"(known: {', '.join(KERNELS)})")
-    if kernel[0] != loaded.typed:
-        pieces = "typed pieces" if kernel[0] else "one kind of piece"
+                f"(known: {', '.join(SWEEP_KERNELS)})")
+    if typed != loaded.typed:
+        pieces = "typed pieces" if typed else "one kind of piece"
         return (f"is not usable: sweep kernel {loaded.sweep_kernel!r} takes puzzles of {pieces}, "
                 f"and {loaded.__qualname__}.typed is {loaded.typed}")
     params = loaded.params
