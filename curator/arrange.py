@@ -15,14 +15,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from curator.common.errors import SelectionError
 from curator.common.exports import Exports
 from curator.common.keywords import Naming, same_name
-from curator.layered.level import Level
 
 STEPS = 5
 """Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""
@@ -37,6 +36,29 @@ VARIETY = ("counts", "share", "openings")
 `counts`, every piece count of the pool appears (when the pack has room for them all);
 `share`, no piece count takes more than twice an even share; `openings`, no two neighbouring
 levels open with a move of the same shape."""
+
+
+class Rated(Protocol):
+    """A level as a pack holds it: its rank, what it is rated (its difficulty) and how it is
+    solved; layered and sliding-block levels alike."""
+
+    rank: int
+
+    @property
+    def difficulty(self) -> float: ...
+
+    @property
+    def solution(self) -> Sequence[Any]: ...
+
+
+class Level(Rated, Protocol):
+    """A level of a layered puzzle as `arrange` sees it (the layered pipeline's `Level` is
+    one): also where it stands, for the variety rules."""
+
+    layer: str
+    pieces: int
+    position: tuple[int, ...]
+    puzzle: Any
 
 
 @dataclass(frozen=True)
@@ -75,7 +97,7 @@ CURVES: dict[str, Curve] = {
 (`steps`: five levels of difficulty, or one per slot in packs of fewer than five)."""
 
 
-def curve_from_levels(name: str, levels: Sequence[Level]) -> Curve:
+def curve_from_levels(name: str, levels: Sequence[Rated]) -> Curve:
     """The difficulty profile of an ordered list of levels (e.g. a shipped game's order):
     each level's quantile among them, ties sharing their mean quantile; slots between two
     levels of the profile interpolate."""
@@ -116,7 +138,7 @@ class Slot:
     """One place of a pack: the difficulty it aims at and the level put there."""
 
     target: float
-    level: Level
+    level: Rated
 
     @property
     def difficulty(self) -> float:
@@ -124,7 +146,7 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class Pack(Sequence[Level]):
+class Pack(Sequence[Rated]):
     """Levels in the order a player meets them, with the curve they follow; a sequence of
     its levels, so it exports like any list of levels."""
 
@@ -134,7 +156,7 @@ class Pack(Sequence[Level]):
     slots: tuple[Slot, ...]
 
     @property
-    def levels(self) -> list[Level]:
+    def levels(self) -> list[Rated]:
         return [slot.level for slot in self.slots]
 
     @property
@@ -156,7 +178,7 @@ class Pack(Sequence[Level]):
             return [slot.level for slot in self.slots[index]]
         return self.slots[index].level
 
-    def __iter__(self) -> Iterator[Level]:
+    def __iter__(self) -> Iterator[Rated]:
         return (slot.level for slot in self.slots)
 
 
