@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from curator.common.errors import StoreError
+
 
 class Exports(Protocol):
     """What a results object needs from the layer above the pipelines to write its items and
@@ -16,3 +18,18 @@ class Exports(Protocol):
               curve: Any = None) -> list[Path]: ...
 
     def read_curve(self, curve: str | Path, what: str) -> Any: ...
+
+
+class Exporting:
+    """What a results object keeps of the exporters: `exports`, set when the catalogue opens
+    it (a results object made directly cannot write files)."""
+
+    directory: Path
+    exports: Exports | None = None
+
+    def _exports(self) -> Exports:
+        """The exporters; StoreError if the results were opened without them."""
+        if self.exports is None:
+            raise StoreError(f"{self.directory}: these results were opened without their exporters; "
+                             "open them with curator.open to write files")
+        return self.exports

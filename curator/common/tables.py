@@ -10,8 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from curator.common.errors import StoreError
-from curator.common.exports import Exports
+from curator.common.exports import Exporting
 from curator.common.files import F, ResultsFolder
 from curator.common.keywords import Naming, same_name
 
@@ -38,20 +37,11 @@ class DistanceFolder(ResultsFolder):
         return self.manifest.get("seconds", 0.0)
 
 
-class DistanceResultsBase:
+class DistanceResultsBase(Exporting):
     """The results object over a `DistanceFolder`: its store, the puzzle read once, and the
     table per distance that `curator info` shows."""
 
     kind = ""
-    exports: Exports | None = None
-    """The exporters and the pack reader (above the pipelines), which `curator.open` hands
-    the results it opens."""
-
-    def _exports(self) -> Exports:
-        if self.exports is None:
-            raise StoreError(f"{self.directory}: these results were opened without their exporters; "
-                             "open them with curator.open to write files")
-        return self.exports
     store_class: type[DistanceFolder] = DistanceFolder
 
     def __init__(self, directory: str | Path, name: Naming | None = None) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
-from curator.common.exports import Exports
+from curator.common.exports import Exporting
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
@@ -101,7 +101,7 @@ class Outcome:
     solvable: bool
 
 
-class LayeredResults:
+class LayeredResults(Exporting):
     """The stored layers of one puzzle, opened with `curator.open(directory)`.
 
     Filter keywords (`count`, `select`): `solvable`, `unique`, `all_moves` (True, False or
@@ -112,15 +112,6 @@ class LayeredResults:
     """
 
     kind = "layers"
-    exports: Exports | None = None
-    """The exporters and the pack reader (above the pipelines), which `curator.open` hands
-    the results it opens."""
-
-    def _exports(self) -> Exports:
-        if self.exports is None:
-            raise StoreError(f"{self.directory}: these results were opened without their exporters; "
-                             "open them with curator.open to write files")
-        return self.exports
 
     def __init__(self, directory: str | Path, name: Naming | None = None) -> None:
         """`name` spells keywords in error messages (the command line passes its options)."""
