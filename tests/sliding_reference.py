@@ -28,6 +28,7 @@ class Spec:
     metric: str
     goal_letter: str
     goal_cells: frozenset
+    edge: str = "stops"  # under until_blocked: "falls" if a slide nothing stops is no move
 
     def placements(self, letter: str, line: int | None) -> list[frozenset]:
         shape, along = self.shapes[letter]
@@ -63,6 +64,8 @@ def _slides(spec: Spec, position: frozenset, piece: Piece, rule: str) -> list[tu
     """(cells after, cells moved) of each slide of `piece` under `rule`."""
     letter, cells = piece
     free = spec.cells - {c for p in position if p != piece for c in p[1]}
+    rows = 1 + max(r for r, _ in spec.cells)
+    cols = 1 + max(c for _, c in spec.cells)
     out = []
     for d in STEERING[spec.shapes[letter][1]]:
         stops = []
@@ -70,6 +73,11 @@ def _slides(spec: Spec, position: frozenset, piece: Piece, rule: str) -> list[tu
         while _shift(cells, d, times) <= free:
             stops.append((_shift(cells, d, times), times))
             times += 1
+        if rule == "until_blocked" and spec.edge == "falls":
+            # Blocked only by a wall inside the box or a piece; otherwise it flies off.
+            ahead = _shift(cells, d, times)
+            if all(c in free for c in ahead if 0 <= c[0] < rows and 0 <= c[1] < cols):
+                stops = []
         out += {"step": stops[:1], "line": stops, "until_blocked": stops[-1:]}[rule]
     return out
 

@@ -43,12 +43,13 @@ SPECS = {
 
 
 def toml_text(spec: ref.Spec, move: str, metric: str) -> str:
+    edge = f'edge = "{spec.edge}"\n' if move == "until_blocked" else ""
     start = ref.positions(spec)[0]
     pieces = "".join(
         f'[pieces.{letter}]\ncells = {[list(c) for c in shape]}\nalong = "{along}"\n\n'
         for letter, (shape, along) in spec.shapes.items())
     return (f'name = "t"\n[board]\nart = """\n{ref.draw(spec, start)}\n"""\n'
-            f'[rules]\nfamily = "slide"\nmove = "{move}"\nmetric = "{metric}"\n\n{pieces}'
+            f'[rules]\nfamily = "slide"\nmove = "{move}"\nmetric = "{metric}"\n{edge}\n{pieces}'
             f'[goal]\npiece = "{spec.goal_letter}"\ncells = {[list(c) for c in sorted(spec.goal_cells)]}\n')
 
 
@@ -66,28 +67,41 @@ def swept(puzzle):
 @pytest.mark.parametrize("name", SPECS)
 def test_sweep_matches_brute_force(name, move, metric):
     spec = ref.Spec(**{**SPECS[name].__dict__, "move": move, "metric": metric})
-    puzzle = parse_sliding_puzzle(toml_text(spec, move, metric))
-    truth = ref.analyze(spec)
-    distances, flags, clusters = swept(puzzle)
-    everything = ref.positions(spec)
-    assert (distances != sweep.INVALID).sum() == len(everything)
-    sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
-    for position in everything:
-        r = puzzle.rank(puzzle.parse(ref.draw(spec, position)))
-        expected = truth.distance.get(position, sweep.UNSOLVABLE)
-        assert distances[r] == expected, ref.draw(spec, position)
-        assert bool(flags[r] & sweep.UNIQUE) == (truth.solutions.get(position) == 1)
-        assert bool(flags[r] & sweep.ALL_MOVES) == (position in truth.all_moves)
-        assert sizes[clusters[r]] == truth.cluster[position]
+    truth = check_against_reference(parse_sliding_puzzle(toml_text(spec, move, metric)), spec)
     # The cases are not trivial: some positions are solvable, unique, or not solvable.
     assert 0 < len(truth.distance) and any(n == 1 for n in truth.solutions.values())
 
 
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("name", SPECS)
+def test_robots_that_would_fly_off_match_brute_force(name, metric):
+    # edge = "falls": a slide that nothing stops is not a move (Lunar Lockout).
+    spec = ref.Spec(**{**SPECS[name].__dict__, "move": "until_blocked", "metric": metric, "edge": "falls"})
+    puzzle = parse_sliding_puzzle(toml_text(spec, "until_blocked", metric))
+    assert puzzle.edge == "falls"
+    check_against_reference(puzzle, spec)
+
+
+def check_against_reference(puzzle, spec):
+    truth = ref.analyze(spec)
+    distances, flags, clusters = swept(puzzle)
+    sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
+    everything = ref.positions(spec)
+    assert (distances != sweep.INVALID).sum() == len(everything)
+    for position in everything:
+        r = puzzle.rank(puzzle.parse(ref.draw(spec, position)))
+        assert distances[r] == truth.distance.get(position, sweep.UNSOLVABLE), ref.draw(spec, position)
+        assert bool(flags[r] & sweep.UNIQUE) == (truth.solutions.get(position) == 1)
+        assert bool(flags[r] & sweep.ALL_MOVES) == (position in truth.all_moves)
+        assert sizes[clusters[r]] == truth.cluster[position]
+    return truth
+
+
 @pytest.mark.parametrize("name", SPECS)
 def test_python_moves_match_the_reference(name):
-    for move in MOVES:
+    for move, edge in [(move, "stops") for move in MOVES] + [("until_blocked", "falls")]:
         for metric in METRICS:
-            spec = ref.Spec(**{**SPECS[name].__dict__, "move": move, "metric": metric})
+            spec = ref.Spec(**{**SPECS[name].__dict__, "move": move, "metric": metric, "edge": edge})
             puzzle = parse_sliding_puzzle(toml_text(spec, move, metric))
             for position in ref.positions(spec)[:40]:
                 mine = puzzle.parse(ref.draw(spec, position))
@@ -138,13 +152,14 @@ def small_puzzles(draw):
             axis = 0 if along == "row" else 1
             counts[(letter, draw(st.sampled_from(sorted({cell[axis] for cell in cells}))))] = 1
     move, metric = draw(st.sampled_from(MOVES)), draw(st.sampled_from(METRICS))
-    spec = ref.Spec(cells, shapes, counts, move, metric, "A", frozenset())
+    edge = draw(st.sampled_from(["stops", "falls"])) if move == "until_blocked" else "stops"
+    spec = ref.Spec(cells, shapes, counts, move, metric, "A", frozenset(), edge)
     places = spec.placements("A", next(line for letter, line in counts if letter == "A"))
     if not places:
         return None
     goal = draw(st.sampled_from(sorted(sorted(p) for p in places)))
     covered = frozenset(goal[: draw(st.integers(1, len(goal)))])
-    return ref.Spec(cells, shapes, counts, move, metric, "A", covered)
+    return ref.Spec(cells, shapes, counts, move, metric, "A", covered, edge)
 
 
 @settings(max_examples=40, deadline=None)
@@ -152,15 +167,4 @@ def small_puzzles(draw):
 def test_random_small_puzzles_match_brute_force(spec):
     if spec is None or not ref.positions(spec) or len(ref.positions(spec)) > 3000:
         return
-    puzzle = parse_sliding_puzzle(toml_text(spec, spec.move, spec.metric))
-    truth = ref.analyze(spec)
-    distances, flags, clusters = swept(puzzle)
-    sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
-    everything = ref.positions(spec)
-    assert (distances != sweep.INVALID).sum() == len(everything)
-    for position in everything:
-        r = puzzle.rank(puzzle.parse(ref.draw(spec, position)))
-        assert distances[r] == truth.distance.get(position, sweep.UNSOLVABLE)
-        assert bool(flags[r] & sweep.UNIQUE) == (truth.solutions.get(position) == 1)
-        assert bool(flags[r] & sweep.ALL_MOVES) == (position in truth.all_moves)
-        assert sizes[clusters[r]] == truth.cluster[position]
+    check_against_reference(parse_sliding_puzzle(toml_text(spec, spec.move, spec.metric)), spec)

@@ -215,6 +215,9 @@ def test_rush_hour_tables(tmp_path):
 BAD = [
     ('[rules]\nfamily = "slide"\nmove = "hop"', "rules.move"),
     ('[rules]\nfamily = "slide"\nmetric = "cells"', "rules.metric"),
+    ('[rules]\nfamily = "slide"\nedge = "falls"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "line"\nedge = "stops"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "until_blocked"\nedge = "wraps"', "rules.edge"),
     ('[pieces.AB]\ncells = [[0, 0]]', "pieces.AB"),
     ('[pieces.A]\ncells = [[0, 0]]\nalong = "diagonal"', "pieces.A.along"),
     ('[pieces.A]\ncells = [[0, 0]]\ncount = 3', "pieces.A.count"),
@@ -327,3 +330,91 @@ def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
     assert any(line.startswith(f"rank {start}: ") and change in line for line in found.bad_ranks)
     result = invoke("verify", copy, "--sample", "100000")
     assert result.exit_code == 1 and "bad ranks" in error_line(result.stderr)
+
+
+# -- Lunar Lockout: robots that would fly off the board cannot move ------------------------------
+
+CENTRE = (2, 2)
+
+
+def lunar_slides(red, helpers, falls=True):
+    """A tiny model of Lunar Lockout on 5 x 5, sharing nothing with curator: each position
+    (red robot's cell, frozenset of helpers' cells) one slide away. A robot slides until the
+    next cell holds a robot; with `falls`, one that would run off the board cannot go that way."""
+    robots = {red, *helpers}
+    for robot in robots:
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            r, c = robot
+            while 0 <= r + dr < 5 and 0 <= c + dc < 5 and (r + dr, c + dc) not in robots:
+                r, c = r + dr, c + dc
+            on_board = 0 <= r + dr < 5 and 0 <= c + dc < 5
+            if (r, c) == robot or (falls and not on_board):
+                continue
+            yield ((r, c), helpers) if robot == red else (red, helpers - {robot} | {(r, c)})
+
+
+def lunar_fewest(red, helpers, falls=True):
+    """Fewest slides bringing the red robot to the centre (plain breadth-first search), or None."""
+    start = (red, frozenset(helpers))
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        here = todo.popleft()
+        if here[0] == CENTRE:
+            return seen[here]
+        for after in lunar_slides(*here, falls=falls):
+            if after not in seen:
+                seen[after] = seen[here] + 1
+                todo.append(after)
+    return None
+
+
+def lunar_board(red, helpers):
+    rows = [["."] * 5 for _ in range(5)]
+    for r, c in helpers:
+        rows[r][c] = "h"
+    rows[red[0]][red[1]] = "X"
+    return "/".join("".join(row) for row in rows)
+
+
+CARD_1 = ((4, 4), ((0, 4), (1, 2), (2, 1), (3, 3)))
+"""The first beginner challenge card: the red robot in a corner, four helpers."""
+CARD_2 = ((4, 1), ((0, 2), (1, 4), (2, 1), (3, 3)))
+CARD_39 = ((4, 4), ((0, 0), (0, 2), (0, 4), (2, 0), (4, 0)))
+"""An expert card with five helpers."""
+
+
+@pytest.fixture(scope="module")
+def lunar(tmp_path_factory):
+    return curator.analyze(PUZZLES / "lunar-lockout.toml", tmp_path_factory.mktemp("lunar"))
+
+
+def test_lunar_lockout_card_1_needs_4_moves(lunar):
+    # Published: 4 moves. Were the edge to stop robots (robots on ice), it would take 3.
+    assert lunar.puzzle.draw(lunar.puzzle.start).replace("\n", "/") == lunar_board(*CARD_1)
+    level = lunar.solve(lunar_board(*CARD_1))
+    assert (level.distance, level.unique) == (4, True)
+    assert level.solution == ["X 4,4 -> 1,4", "X 1,4 -> 1,3", "X 1,3 -> 2,3", "X 2,3 -> 2,2"]
+    assert lunar_fewest(*CARD_1) == 4 and lunar_fewest(*CARD_1, falls=False) == 3
+    stopping = parse_sliding_puzzle(lunar.puzzle.text.replace('edge = "falls"', 'edge = "stops"'))
+    assert reachable(stopping, stopping.start)[1] == 3
+    assert lunar.store.manifest["edge"] == "falls" and 'edge = "falls"' in lunar.store.puzzle_text()[0]
+
+
+def test_lunar_lockout_table_agrees_with_a_plain_search(lunar):
+    assert lunar.solve(lunar_board(*CARD_2)).distance == lunar_fewest(*CARD_2)
+    rng = np.random.default_rng(3)
+    for rank in rng.choice(lunar.puzzle.size, 300, replace=False):
+        level = lunar.show(int(rank))
+        (red,), helpers = ((lunar.puzzle.board.cells[a] for a in group) for group in level.position)
+        assert level.distance == (0 if red == CENTRE else lunar_fewest(red, set(helpers))), level.board
+
+
+@pytest.mark.slow
+def test_lunar_lockout_card_39_needs_13_moves(tmp_path):
+    text = (PUZZLES / "lunar-lockout.toml").read_text()
+    art = text.split('"""')[1]
+    path = tmp_path / "card-39.toml"
+    path.write_text(text.replace(art, "\n" + lunar_board(*CARD_39).replace("/", "\n") + "\n"))
+    results = curator.analyze(path, tmp_path / "out")
+    assert results.solve(lunar_board(*CARD_39)).distance == lunar_fewest(*CARD_39) == 13

@@ -44,7 +44,7 @@ class SlidingKind(Kind):
         return sliding_puzzle_from(file)
 
     def estimate(self, puzzle: SlidingPuzzle, run: Run) -> str:
-        return (f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.move} moves, {puzzle.metric} metric); "
+        return (f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.rules_text}); "
                 f"{bytes_text(puzzle.size * BYTES_PER_RANK)} in memory and on disk")
 
     def shortfalls(self, puzzle: SlidingPuzzle, run: Run) -> list[Shortfall]:
@@ -58,7 +58,7 @@ class SlidingKind(Kind):
 
     def info(self, results: SlidingResults) -> Report:
         summary = results.summary()
-        title = f"{summary['puzzle']} ({summary['move']} moves, {summary['metric']} metric)"
+        title = f"{summary['puzzle']} ({results.puzzle.rules_text})"
         if not summary["complete"]:
             title += " (incomplete)"
         caption = None
@@ -171,7 +171,7 @@ def _blocks(puzzle: SlidingPuzzle) -> dict[str, Any]:
             "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
                        for s in puzzle.shapes],
             "goal_piece": puzzle.goal_letter, "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
-            "move": puzzle.move, "metric": puzzle.metric,
+            "move": puzzle.move, "metric": puzzle.metric, "edge": puzzle.edge, "rules": puzzle.rules_text,
             "start": None if puzzle.start is None else puzzle.draw(puzzle.start).replace("\n", "/")}
 
 

@@ -24,10 +24,13 @@ MOVES = ("step", "line", "until_blocked")
 METRICS = ("step", "line", "piece")
 """step: every cell a piece moves counts; line: every move counts; piece: consecutive moves
 of one piece count once."""
+EDGES = ("stops", "falls")
+"""What the edge of the board does to a piece sliding `until_blocked` that nothing else stops:
+it stops there, or the piece would fly off the board, so that slide is not a move."""
 ALONG = ("any", "row", "column")
 MAX_POSITIONS = 1 << 30
 TOP_KEYS = {"name", "title", "board", "rules", "pieces", "goal"}
-RULES_KEYS = {"family", "move", "metric"}
+RULES_KEYS = {"family", "move", "metric", "edge"}
 PIECE_KEYS = {"cells", "count", "along"}
 GOAL_KEYS = {"piece", "cells"}
 EMPTY, WALLS = ".", " #"
@@ -101,6 +104,14 @@ class SlidingPuzzle:
     """The position drawn in the file's board art, if it draws one."""
     text: str
     source: str
+    edge: str = "stops"
+    """One of EDGES; "stops" for every move rule but `until_blocked`."""
+
+    @property
+    def rules_text(self) -> str:
+        """The move rule in a few words: "until_blocked moves, edge falls, line metric"."""
+        edge = f", edge {self.edge}" if self.move == "until_blocked" else ""
+        return f"{self.move} moves{edge}, {self.metric} metric"
 
     # -- ranks -------------------------------------------------------------------------------
 
@@ -178,6 +189,22 @@ class SlidingPuzzle:
         r, c = self.board.cells[anchor]
         cells = tuple(self.board.index.get((r + dr, c + dc)) for dr, dc in group.shape.cells)
         return None if None in cells else cells
+
+    def flies_off(self, group: Group, anchor: int, d: int) -> tuple[int, ...] | None:
+        """Under `edge = "falls"`: if a piece of `group` at `anchor` sliding in direction `d`
+        (an index into DIRECTIONS) would leave the board's box with no wall in its way, the
+        board cells its next place would still cover (it flies off unless a piece stands on
+        one); None if the edge does not take it there (edge "stops", a wall ahead, or the
+        next place is on the board)."""
+        if self.edge != "falls":
+            return None
+        r, c = self.board.cells[anchor]
+        dr, dc = DIRECTIONS[d]
+        ahead = [(r + sr + dr, c + sc + dc) for sr, sc in group.shape.cells]
+        inside = [cell for cell in ahead if 0 <= cell[0] < self.board.rows and 0 <= cell[1] < self.board.cols]
+        if len(inside) == len(ahead) or any(cell not in self.board.index for cell in inside):
+            return None
+        return tuple(self.board.index[cell] for cell in inside)
 
     def cover(self, position: Position) -> dict[int, int] | None:
         """Which group covers each occupied cell, or None if pieces overlap, leave the board or
@@ -263,6 +290,10 @@ class SlidingPuzzle:
                 stops = stops[:1]
             elif rule == "until_blocked":
                 stops = stops[-1:]
+                last = stops[-1][0] if stops else anchor
+                ahead = self.flies_off(g, last, d)
+                if ahead is not None and not others & set(ahead):
+                    stops = []  # nothing stops it: it would fly off the board
             out.extend(stops)
         return out
 
@@ -378,7 +409,7 @@ class _SlidingReader(TableReader):
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
         title = self.get(data, "title", str, "", name)
-        move, metric = self.rules(self.get(data, "rules", dict, ""))
+        move, metric, edge = self.rules(self.get(data, "rules", dict, ""))
         board_table = self.get(data, "board", dict, "")
         self.only(board_table, {"art"}, "board")
         lines = _art_lines(self.get(board_table, "art", str, "board"))
@@ -399,7 +430,7 @@ class _SlidingReader(TableReader):
         groups = self.groups(shapes, anchors, board)
         goal_letter, goal_cells = self.goal(self.get(data, "goal", dict, ""), shapes, board)
         puzzle = SlidingPuzzle(name, title, move, metric, board, shapes, groups, goal_letter, goal_cells,
-                               None, text, self.source)
+                               None, text, self.source, edge)
         if puzzle.size > MAX_POSITIONS:
             raise self.fail("pieces", f"{puzzle.size:,} ranks; at most {MAX_POSITIONS:,} are supported")
         if anchors:
@@ -407,7 +438,7 @@ class _SlidingReader(TableReader):
             puzzle = SlidingPuzzle(**{**puzzle.__dict__, "start": start})
         return puzzle
 
-    def rules(self, table: dict) -> tuple[str, str]:
+    def rules(self, table: dict) -> tuple[str, str, str]:
         self.only(table, RULES_KEYS, "rules")
         family = self.get(table, "family", str, "rules")
         if family != FAMILY:
@@ -418,7 +449,12 @@ class _SlidingReader(TableReader):
         metric = self.get(table, "metric", str, "rules", "line")
         if metric not in METRICS:
             raise self.fail("rules.metric", f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
-        return move, metric
+        edge = self.get(table, "edge", str, "rules", "stops")
+        if "edge" in table and move != "until_blocked":
+            raise self.fail("rules.edge", f'only applies to move = "until_blocked", not to {move!r}')
+        if edge not in EDGES:
+            raise self.fail("rules.edge", f"must be one of {', '.join(EDGES)}, got {edge!r}")
+        return move, metric, edge
 
     def shapes(self, table: dict, board: Board) -> tuple[Shape, ...]:
         if not table:

@@ -52,6 +52,12 @@ class Kernel(NamedTuple):
     go (off its line, off the board, or not a direction it slides in)."""
     steer: np.ndarray
     """bool[G, 4]: the directions the group's pieces slide in."""
+    falls: np.ndarray
+    """bool[G, N, 4]: under `edge = "falls"`, a piece at that anchor sliding that way would
+    leave the board's box with no wall in its way (see `SlidingPuzzle.flies_off`)."""
+    ahead: np.ndarray
+    """uint64[G, N, 4]: where `falls`, the board cells its next place still covers: a piece on
+    one of them stops it after all."""
     goal_groups: np.ndarray
     """bool[G]: groups of the goal's letter."""
     goal: np.ndarray
@@ -69,6 +75,8 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
     index = np.full((g_count, n), -1, dtype=np.int64)
     masks = np.zeros((g_count, n), dtype=np.uint64)
     steps = np.full((g_count, n, 4), -1, dtype=np.int64)
+    falls = np.zeros((g_count, n, 4), dtype=np.bool_)
+    ahead = np.zeros((g_count, n, 4), dtype=np.uint64)
     for gi, g in enumerate(groups):
         anchors[gi, : len(g.anchors)] = g.anchors
         if not g.free:
@@ -85,6 +93,10 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
                 target = puzzle.board.index.get((r + DIRECTIONS[d][0], c + DIRECTIONS[d][1]))
                 if target is not None and masks[gi, target]:
                     steps[gi, a, d] = target
+                cells = puzzle.flies_off(g, a, d)
+                if cells is not None:
+                    falls[gi, a, d] = True
+                    ahead[gi, a, d] = sum(1 << cell for cell in cells)
     radices = np.array(puzzle.radices, dtype=np.int64)
     weights = np.ones(g_count, dtype=np.int64)
     for gi in range(g_count - 2, -1, -1):
@@ -105,6 +117,8 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
         masks=masks,
         steps=steps,
         steer=np.array([[d in STEERING[g.shape.along] for d in range(4)] for g in groups], dtype=np.bool_),
+        falls=falls,
+        ahead=ahead,
         goal_groups=np.array([g.letter == puzzle.goal_letter for g in groups], dtype=np.bool_),
         goal=np.array([sum(1 << c for c in puzzle.goal_cells)], dtype=np.uint64),
         group_of=np.repeat(np.arange(g_count), counts).astype(np.int64),
@@ -226,10 +240,13 @@ def _slides(k: Kernel, g: int, a: int, others: np.uint64, rule: int, backward: b
         if not k.steer[g, d]:
             continue
         if rule == UNTIL_BLOCKED and backward:
-            # It arrived going the other way, so that way is blocked here, and it started
-            # anywhere behind it.
-            t = steps[g, a, OPPOSITE[d]]
+            # It arrived going the other way, so that way is blocked here (not open, and not
+            # the edge it would fly off), and it started anywhere behind it.
+            back = OPPOSITE[d]
+            t = steps[g, a, back]
             if t >= 0 and (masks[g, t] & others) == 0:
+                continue
+            if t < 0 and k.falls[g, a, back] and (k.ahead[g, a, back] & others) == 0:
                 continue
         x = a
         cells = 0
@@ -245,6 +262,9 @@ def _slides(k: Kernel, g: int, a: int, others: np.uint64, rule: int, backward: b
                 targets[found] = x
                 costs[found] = cells
                 found += 1
+        if cells > 0 and rule == UNTIL_BLOCKED and not backward and k.falls[g, x, d] \
+                and (k.ahead[g, x, d] & others) == 0:
+            continue  # nothing stops it: it would fly off the board
         if cells > 0 and (rule == STEP or (rule == UNTIL_BLOCKED and not backward)):
             targets[found] = x
             costs[found] = cells

@@ -122,6 +122,11 @@ class BlockBoard(BaseModel):
     goal_cells: list[Cell]
     move: str
     metric: str
+    edge: Literal["stops", "falls"]
+    """Under `until_blocked` moves, whether a piece that nothing stops stops at the edge or
+    cannot slide that way (it would fly off the board); "stops" for other moves."""
+    rules: str
+    """The move rule in a few words, as `curator info` titles it."""
     start: str | None
     """The file's start, rows joined by '/' (as a drawing is posted to `sliding/position`)."""
 

@@ -120,7 +120,7 @@ function figuresText(folder) {
   return `${count(f.positions)} positions (${count(f.invalid)} of ${count(f.ranks)} ranks are not positions), ` +
     `${count(f.solvable)} solvable, ${count(f.unsolvable)} not; farthest ${count(f.max_distance)} from the goal; ` +
     `${count(f.clusters)} connected sets, the largest of ${count(f.largest_cluster)}; ` +
-    `${blocks.move} moves, ${blocks.metric} metric; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
+    `${blocks.rules}; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
 }
 
 // -- the layer table and its chart --------------------------------------------------------
