@@ -29,6 +29,9 @@ class Spec:
     goal_letter: str
     goal_cells: frozenset
     edge: str = "stops"  # under until_blocked: "falls" if a slide nothing stops is no move
+    exits: frozenset = frozenset()  # tilt: cells a piece drops out through
+    out: tuple = ()  # tilt: letters that must all have dropped out (the goal)
+    keep: tuple = ()  # tilt: letters that must never drop out
 
     def placements(self, letter: str, line: int | None) -> list[frozenset]:
         shape, along = self.shapes[letter]
@@ -43,7 +46,10 @@ class Spec:
 
 
 def positions(spec: Spec) -> list[frozenset]:
-    """Every placement of the pieces without overlaps."""
+    """Every placement of the pieces without overlaps (under tilt, of every number of pieces
+    of the letters that may drop out, none on an exit)."""
+    if spec.move == "tilt":
+        return _tilt_positions(spec)
     options = [list(combinations(spec.placements(letter, line), n))
                for (letter, line), n in spec.counts.items()]
     out = []
@@ -54,6 +60,47 @@ def positions(spec: Spec) -> list[frozenset]:
         if len(covered) == len(set(covered)):
             out.append(frozenset(pieces))
     return out
+
+
+def _tilt_positions(spec: Spec) -> list[frozenset]:
+    cells = sorted(spec.cells - spec.exits)
+    out = [frozenset()]
+    for (letter, _), n in spec.counts.items():
+        fewest = n if letter in spec.keep or not spec.exits else 0
+        grown = []
+        for partial in out:
+            taken = {c for _, piece in partial for c in piece}
+            for k in range(fewest, n + 1):
+                for chosen in combinations([c for c in cells if c not in taken], k):
+                    grown.append(partial | {(letter, frozenset({c})) for c in chosen})
+        out = grown
+    return out
+
+
+def tilt(spec: Spec, position: frozenset, d: Cell) -> frozenset | None:
+    """The board tilted towards d: every piece steps on while the cell ahead is on the board
+    and empty, round after round until none moves; one stepping onto an exit leaves. None if
+    nothing moved or a kept piece left."""
+    pieces = {cells: letter for letter, cells in position}
+    moved = False
+    while True:
+        stepped = False
+        for cells in sorted(pieces, key=sorted):
+            if cells not in pieces:
+                continue
+            ahead = _shift(cells, d)
+            if not ahead <= spec.cells or any(ahead == other for other in pieces):
+                continue
+            letter = pieces.pop(cells)
+            stepped = moved = True
+            if ahead & spec.exits:
+                if letter in spec.keep:
+                    return None
+            else:
+                pieces[ahead] = letter
+        if not stepped:
+            break
+    return frozenset((letter, cells) for cells, letter in pieces.items()) if moved else None
 
 
 def _shift(cells: frozenset, d: Cell, times: int = 1) -> frozenset:
@@ -84,6 +131,9 @@ def _slides(spec: Spec, position: frozenset, piece: Piece, rule: str) -> list[tu
 
 def children(spec: Spec, position: frozenset) -> dict[frozenset, int]:
     """Each position one move away under the metric, with the move's cost."""
+    if spec.move == "tilt":
+        tilted = (tilt(spec, position, d) for d in STEERING["any"])
+        return {child: 1 for child in tilted if child is not None}
     out = {}
     for piece in position:
         letter, cells = piece
@@ -110,6 +160,10 @@ def children(spec: Spec, position: frozenset) -> dict[frozenset, int]:
 
 
 def is_goal(spec: Spec, position: frozenset) -> bool:
+    if any(letter in spec.out for letter, _ in position):
+        return False
+    if not spec.goal_letter:
+        return True
     return any(letter == spec.goal_letter and spec.goal_cells <= cells for letter, cells in position)
 
 

@@ -4,6 +4,7 @@ resuming, selection, solving, exports and the command line's errors."""
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from pathlib import Path
 
@@ -218,6 +219,9 @@ BAD = [
     ('[rules]\nfamily = "slide"\nedge = "falls"', "rules.edge"),
     ('[rules]\nfamily = "slide"\nmove = "line"\nedge = "stops"', "rules.edge"),
     ('[rules]\nfamily = "slide"\nmove = "until_blocked"\nedge = "wraps"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "tilt"\nmetric = "step"', "rules.metric"),
+    ('[board]\nart = "A.."\nexits = [[0, 1]]', "board.exits"),
+    ('[goal]\npiece = "A"\ncells = [[0, 2]]\nout = ["A"]', "goal.out"),
     ('[pieces.AB]\ncells = [[0, 0]]', "pieces.AB"),
     ('[pieces.A]\ncells = [[0, 0]]\nalong = "diagonal"', "pieces.A.along"),
     ('[pieces.A]\ncells = [[0, 0]]\ncount = 3', "pieces.A.count"),
@@ -418,3 +422,78 @@ def test_lunar_lockout_card_39_needs_13_moves(tmp_path):
     path.write_text(text.replace(art, "\n" + lunar_board(*CARD_39).replace("/", "\n") + "\n"))
     results = curator.analyze(path, tmp_path / "out")
     assert results.solve(lunar_board(*CARD_39)).distance == lunar_fewest(*CARD_39) == 13
+
+
+# -- Tilt: every piece slides at once, and pieces drop out through the exits ----------------------
+
+TILT = """name = "t"
+[board]
+art = '''
+GB..
+.#..
+....
+'''
+exits = [[2, 3]]
+[rules]
+family = "slide"
+move = "tilt"
+[pieces.G]
+[pieces.B]
+[goal]
+out = ["G"]
+keep = ["B"]
+"""
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('exits = [[2, 3]]', 'exits = [[0, 0]]', "board.exits"),
+    ('exits = [[2, 3]]', 'exits = [[1, 1]]', "board.exits"),
+    ('exits = [[2, 3]]\n', '', "goal.out"),
+    ('keep = ["B"]', 'keep = ["G"]', "goal.keep"),
+    ('keep = ["B"]', 'keep = ["Q"]', "goal.keep"),
+    ('out = ["G"]\nkeep = ["B"]\n', '', "goal.piece"),
+    ('[pieces.G]', '[pieces.G]\ncells = [[0, 0], [0, 1]]', "pieces.G.cells"),
+    ('[pieces.G]', '[pieces.G]\nalong = "row"', "pieces.G.along"),
+])
+def test_bad_tilt_files_name_the_key(old, new, key):
+    assert old in TILT
+    parse_sliding_puzzle(TILT)
+    text = TILT.replace(old, new)
+    if key == "pieces.G.cells":  # draw the two-cell green, so that the art fits its shape
+        text = text.replace("GB..\n.#..", "GGB.\n.#..")
+    with pytest.raises(PuzzleError, match=f": {key}: "):
+        parse_sliding_puzzle(text)
+
+
+@pytest.fixture(scope="module")
+def tilt(tmp_path_factory):
+    return curator.analyze(PUZZLES / "tilt.toml", tmp_path_factory.mktemp("tilt"))
+
+
+def test_tilt_start_needs_14_tilts(tilt):
+    puzzle = tilt.puzzle
+    level = tilt.solve(puzzle.draw(puzzle.start))
+    assert (level.distance, level.unique, len(level.solution)) == (14, True, 14)
+    seen, best = reachable(puzzle, puzzle.start)  # the plain tilts, breadth first
+    assert best == 14
+    position = puzzle.start
+    for text in level.solution:
+        position = puzzle.tilt(position, ("up", "right", "down", "left").index(text.split()[1]))
+    assert puzzle.is_goal(position) and position[0] == ()  # every green has dropped out
+    summary = tilt.summary()
+    # Positions: the blue and 0 to 3 greens on the 21 cells that are neither blockers nor the exit.
+    assert summary["positions"] == summary["ranks"] == sum(21 * math.comb(20, g) for g in range(4))
+    assert tilt.verify(sample=300).ok
+
+
+def test_tilt_moves_are_the_four_tilts(tilt):
+    start = tilt.puzzle.start
+    moves = tilt.moves(start)
+    assert [(m.text, m.direction, m.piece, m.source, m.distance, m.closer) for m in moves] == [
+        ("tilt right", "right", "", None, 14, False), ("tilt left", "left", "", None, 13, True)]
+    assert tilt.tilt(start, "left").position == moves[1].position
+    with pytest.raises(SelectionError, match="tilt down: not a move here"):
+        tilt.tilt(start, "down")  # the blue would drop out
+    with pytest.raises(SelectionError, match="tilt up: not a move here"):
+        tilt.tilt(start, "up")  # nothing moves
+    assert "tilt moves, 1 exit, out G, keep B" in invoke("info", tilt.directory).output

@@ -47,7 +47,10 @@ def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve |
             "sha256": puzzle.sha256,
             "pieces": {s.letter: {"cells": [list(c) for c in s.cells], "count": s.count, "along": s.along}
                        for s in puzzle.shapes},
-            "goal": {"piece": puzzle.goal_letter, "cells": [list(board.cells[c]) for c in puzzle.goal_cells]},
+            "goal": {"piece": puzzle.goal_letter or None,
+                     "cells": [list(board.cells[c]) for c in puzzle.goal_cells],
+                     "out": list(puzzle.out), "keep": list(puzzle.keep)},
+            "exits": [list(board.cells[c]) for c in puzzle.exits],
         },
         **({} if curve is None else {"curve": curve.to_json()}),
         "levels": [level.to_json() for level in levels],
