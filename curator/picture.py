@@ -364,6 +364,8 @@ GOAL_BLOCK = "#c0392b"
 """The goal's piece is red, as Rush Hour's car is; other letters take BLOCK_COLOURS in turn."""
 GOAL_TILE = "#f6e7a1"
 """Board tiles under a sliding-block puzzle's goal cells."""
+SLIDER_COLOURS = {"G": "#1e8449", "B": "#2471a3", "R": "#c0392b", "Y": "#b7950b"}
+"""Colours of tilt sliders whose letter is a colour's initial."""
 EXIT_HOLE = "#1c1c1c"
 """The exits of a tilt board, drawn as dark holes (no piece ever stands on one)."""
 BLOCK_GAP = 0.06
@@ -386,6 +388,8 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
         others = [letter for letter in letters if letter != puzzle.goal_letter]
         colour = (GOAL_BLOCK if group.letter == puzzle.goal_letter
                   else BLOCK_COLOURS[others.index(group.letter) % len(BLOCK_COLOURS)])
+        if puzzle.exits:  # tilt sliders are named by their colour: G green, B blue
+            colour = SLIDER_COLOURS.get(group.letter, colour)
         for anchor in anchors:
             cells = set(puzzle.piece_cells(group, anchor))
             for cell in sorted(cells):

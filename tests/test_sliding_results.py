@@ -182,8 +182,9 @@ def test_damaged_table_is_refused(klotski, tmp_path):
     assert not curator.open(copy).verify().ok
 
 
-def test_resume_gives_the_same_tables(tmp_path, monkeypatch):
-    source = PUZZLES / "robots.toml"
+@pytest.mark.parametrize("name", ["robots", "tilt"])
+def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
+    source = PUZZLES / f"{name}.toml"
     whole = curator.analyze(source, tmp_path / "whole")
     monkeypatch.setattr(analysis, "CHECKPOINT_SECONDS", 0.0)
 
