@@ -3,7 +3,9 @@
 Every goal position starts at distance 0; distance d's positions are taken from their bucket,
 their unique bits set from their children, and their parents get distance d + cost when that
 is shorter and go into that distance's bucket (moves cost 1, or the cells slid under the step
-metric of robots on ice, as in Dial's algorithm). Then all_moves, and the connected sets.
+metric of robots on ice, as in Dial's algorithm). Tilt moves have no cheap parents: their
+children are tabled once and each distance pulls from the one before (`_expand_pulling`).
+Then all_moves, and the connected sets.
 """
 
 from __future__ import annotations
