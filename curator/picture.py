@@ -364,13 +364,18 @@ GOAL_BLOCK = "#c0392b"
 """The goal's piece is red, as Rush Hour's car is; other letters take BLOCK_COLOURS in turn."""
 GOAL_TILE = "#f6e7a1"
 """Board tiles under a sliding-block puzzle's goal cells."""
+SLIDER_COLOURS = {"G": "#1e8449", "B": "#2471a3", "R": "#c0392b", "Y": "#b7950b"}
+"""Colours of tilt sliders whose letter is a colour's initial."""
+EXIT_HOLE = "#1c1c1c"
+"""The exits of a tilt board, drawn as dark holes (no piece ever stands on one)."""
 BLOCK_GAP = 0.06
 """Space between neighbouring blocks, in cells."""
 
 
 def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Picture:
-    """Lay out a position of a sliding-block puzzle: board tiles (the goal cells tinted), and
-    every piece as joined squares in its letter's colour, labelled at its anchor cell."""
+    """Lay out a position of a sliding-block puzzle: board tiles (the goal cells tinted), the
+    exits of a tilt board as holes, and every piece as joined squares in its letter's colour,
+    labelled at its anchor cell."""
     letters = [s.letter for s in puzzle.shapes]
     shape = _tile_shape("square")
     centres = [(float(c), float(r)) for r, c in puzzle.board.cells]
@@ -383,6 +388,8 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
         others = [letter for letter in letters if letter != puzzle.goal_letter]
         colour = (GOAL_BLOCK if group.letter == puzzle.goal_letter
                   else BLOCK_COLOURS[others.index(group.letter) % len(BLOCK_COLOURS)])
+        if puzzle.exits:  # tilt sliders are named by their colour: G green, B blue
+            colour = SLIDER_COLOURS.get(group.letter, colour)
         for anchor in anchors:
             cells = set(puzzle.piece_cells(group, anchor))
             for cell in sorted(cells):
@@ -390,7 +397,9 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
             x, y = centres[anchor]
             labels.append(Disc(anchor, *px(x, y), round(0.2 * unit, 2), colour, _darker(colour),
                                group.letter, group.letter))
-    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=(),
+    exits = tuple(Disc(cell, *px(*centres[cell]), round(0.36 * unit, 2), EXIT_HOLE, EXIT_HOLE)
+                  for cell in puzzle.exits)
+    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=exits,
                    pieces=tuple(labels), label_size=round(0.3 * unit, 2))
 
 

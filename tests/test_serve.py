@@ -766,3 +766,44 @@ def test_serve_listens_on_this_machine_unless_told(triangle, monkeypatch):
     assert [(c[1]["host"], c[1]["port"]) for c in calls] == [("127.0.0.1", 8000), ("0.0.0.0", 9001)]
     assert TestClient(calls[0][0]).get("/api/folders").json()[0]["puzzle"] == "triangle"
     assert invoke("serve", triangle.directory, "--port", "70000").exit_code == 2
+
+
+# -- tilt and Lunar Lockout in the sliding view ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tilting(base):
+    tilt = curator.analyze(ROOT / "puzzles" / "tilt.toml", output=base / "tilt", workers=1)
+    lunar = curator.analyze(ROOT / "puzzles" / "lunar-lockout.toml", output=base / "lunar", workers=1)
+    return TestClient(create_app([tilt.directory, lunar.directory])), tilt
+
+
+def test_sliding_tilts_are_played_by_direction(tilting):
+    client, tilt = tilting
+    blocks = client.get("/api/folders/0").json()["blocks"]
+    assert (blocks["move"], blocks["exits"], blocks["out"], blocks["keep"], blocks["goal_piece"]) == (
+        "tilt", [[2, 2]], ["G"], ["B"], None)
+    board = blocks["start"]
+    report = client.post("/api/folders/0/sliding/position", json={"board": board}).json()
+    assert report["distance"] == 14 and 'class="hole"' in report["picture"]
+    assert [(m["direction"], m["from"], m["text"], m["closer"]) for m in report["moves"]] == [
+        ("right", None, "tilt right", False), ("left", None, "tilt left", True)]
+    for text in tilt.solve(board).solution:
+        body = {"board": board, "tilt": text.split()[1]}
+        report = client.post("/api/folders/0/sliding/move", json=body).json()
+        board = "/".join(report["board"])
+    assert report["goal"] and report["distance"] == 0
+    down = {"board": blocks["start"], "tilt": "down"}
+    lost = problem(client.post("/api/folders/0/sliding/move", json=down))
+    assert lost == "tilt down: not a move here (nothing moves, or a piece that must stay would drop out)"
+    both = {"board": blocks["start"], "tilt": "left", "move": {"from": [0, 0], "to": [0, 1]}}
+    assert "one of them" in problem(client.post("/api/folders/0/sliding/move", json=both))
+
+
+def test_lunar_lockout_edge_is_shown(tilting):
+    client, _ = tilting
+    blocks = client.get("/api/folders/1").json()["blocks"]
+    assert (blocks["edge"], blocks["rules"]) == ("falls", "until_blocked moves, edge falls, line metric")
+    report = client.post("/api/folders/1/sliding/position", json={"board": blocks["start"]}).json()
+    assert report["distance"] == 4 and report["solution"][0] == "X 4,4 -> 1,4"
+    assert "tilt" in problem(client.post("/api/folders/1/sliding/move",
+                                         json={"board": blocks["start"], "tilt": "up"}))

@@ -53,13 +53,19 @@ def klotski(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(triangle, klotski):
-    """The URL of `curator serve` on the triangle (folder 0) and Klotski (folder 1), running on
-    a free port in its own process."""
+def tilt(tmp_path_factory):
+    output = tmp_path_factory.mktemp("e2e") / "tilt"
+    return curator.analyze(ROOT / "puzzles" / "tilt.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(triangle, klotski, tilt):
+    """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1) and Tilt
+    (folder 2), running on a free port in its own process."""
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                str(klotski.directory), "--port", str(port)],
+                                str(klotski.directory), str(tilt.directory), "--port", str(port)],
                                env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -287,3 +293,22 @@ def test_sliding_hardest_levels_play_closer_and_pack(page, klotski):
     pack = json.loads(Path(download.value.path()).read_text())
     assert pack["format"] == "curator-sliding-pack/1"
     assert [x["rank"] for x in pack["levels"]] == [expected.levels[2].rank, expected.levels[0].rank]
+
+
+def test_tilt_is_played_with_its_tilts(page, tilt):
+    page.locator("#layer-table tbody tr").first.wait_for()
+    page.select_option("#folder", "2")
+    page.wait_for_function("() => document.body.classList.contains('sliding')")
+    assert "tilt moves, 1 exit, out G, keep B" in page.inner_text("#figures")
+    page.click(".tab[data-tab=play]")
+    start = tilt.puzzle.draw(tilt.puzzle.start).replace("\n", "/")
+    assert page.input_value("#load-board [name=board]") == start
+    page.click("#load-board button[type=submit]")
+    page.wait_for_selector("#board svg .hole")
+    assert page.inner_text("#distance-now") == "14"
+    buttons = page.locator("#move-list button")
+    tilts = sorted(buttons.nth(i).get_attribute("data-tilt") for i in range(buttons.count()))
+    assert tilts == ["left", "right"]
+    page.click("#move-list button[data-tilt=left]")
+    page.wait_for_function(MOVES_MADE, arg=1)
+    assert page.inner_text("#distance-now") == "13"

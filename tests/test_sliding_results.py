@@ -4,6 +4,7 @@ resuming, selection, solving, exports and the command line's errors."""
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,8 +185,9 @@ def test_damaged_table_is_refused(klotski, tmp_path):
     assert not curator.open(copy).verify().ok
 
 
-def test_resume_gives_the_same_tables(tmp_path, monkeypatch):
-    source = PUZZLES / "robots.toml"
+@pytest.mark.parametrize("name", ["robots", "tilt"])
+def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
+    source = PUZZLES / f"{name}.toml"
     whole = curator.analyze(source, tmp_path / "whole")
     monkeypatch.setattr(analysis, "CHECKPOINT_SECONDS", 0.0)
 
@@ -218,6 +220,12 @@ def test_rush_hour_tables(tmp_path):
 BAD = [
     ('[rules]\nfamily = "slide"\nmove = "hop"', "rules.move"),
     ('[rules]\nfamily = "slide"\nmetric = "cells"', "rules.metric"),
+    ('[rules]\nfamily = "slide"\nedge = "falls"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "line"\nedge = "stops"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "until_blocked"\nedge = "wraps"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "tilt"\nmetric = "step"', "rules.metric"),
+    ('[board]\nart = "A.."\nexits = [[0, 1]]', "board.exits"),
+    ('[goal]\npiece = "A"\ncells = [[0, 2]]\nout = ["A"]', "goal.out"),
     ('[pieces.AB]\ncells = [[0, 0]]', "pieces.AB"),
     ('[pieces.A]\ncells = [[0, 0]]\nalong = "diagonal"', "pieces.A.along"),
     ('[pieces.A]\ncells = [[0, 0]]\ncount = 3', "pieces.A.count"),
@@ -362,3 +370,166 @@ def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
     assert any(line.startswith(f"rank {start}: ") and change in line for line in found.bad_ranks)
     result = invoke("verify", copy, "--sample", "100000")
     assert result.exit_code == 1 and "bad ranks" in error_line(result.stderr)
+
+
+# -- Lunar Lockout: robots that would fly off the board cannot move ------------------------------
+
+CENTRE = (2, 2)
+
+
+def lunar_slides(red, helpers, falls=True):
+    """A tiny model of Lunar Lockout on 5 x 5, sharing nothing with curator: each position
+    (red robot's cell, frozenset of helpers' cells) one slide away. A robot slides until the
+    next cell holds a robot; with `falls`, one that would run off the board cannot go that way."""
+    robots = {red, *helpers}
+    for robot in robots:
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            r, c = robot
+            while 0 <= r + dr < 5 and 0 <= c + dc < 5 and (r + dr, c + dc) not in robots:
+                r, c = r + dr, c + dc
+            on_board = 0 <= r + dr < 5 and 0 <= c + dc < 5
+            if (r, c) == robot or (falls and not on_board):
+                continue
+            yield ((r, c), helpers) if robot == red else (red, helpers - {robot} | {(r, c)})
+
+
+def lunar_fewest(red, helpers, falls=True):
+    """Fewest slides bringing the red robot to the centre (plain breadth-first search), or None."""
+    start = (red, frozenset(helpers))
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        here = todo.popleft()
+        if here[0] == CENTRE:
+            return seen[here]
+        for after in lunar_slides(*here, falls=falls):
+            if after not in seen:
+                seen[after] = seen[here] + 1
+                todo.append(after)
+    return None
+
+
+def lunar_board(red, helpers):
+    rows = [["."] * 5 for _ in range(5)]
+    for r, c in helpers:
+        rows[r][c] = "h"
+    rows[red[0]][red[1]] = "X"
+    return "/".join("".join(row) for row in rows)
+
+
+CARD_1 = ((4, 4), ((0, 4), (1, 2), (2, 1), (3, 3)))
+"""The first beginner challenge card: the red robot in a corner, four helpers."""
+CARD_2 = ((4, 1), ((0, 2), (1, 4), (2, 1), (3, 3)))
+CARD_39 = ((4, 4), ((0, 0), (0, 2), (0, 4), (2, 0), (4, 0)))
+"""An expert card with five helpers."""
+
+
+@pytest.fixture(scope="module")
+def lunar(tmp_path_factory):
+    return curator.analyze(PUZZLES / "lunar-lockout.toml", tmp_path_factory.mktemp("lunar"))
+
+
+def test_lunar_lockout_card_1_needs_4_moves(lunar):
+    # Published: 4 moves. Were the edge to stop robots (robots on ice), it would take 3.
+    assert lunar.puzzle.draw(lunar.puzzle.start).replace("\n", "/") == lunar_board(*CARD_1)
+    level = lunar.solve(lunar_board(*CARD_1))
+    assert (level.distance, level.unique) == (4, True)
+    assert level.solution == ["X 4,4 -> 1,4", "X 1,4 -> 1,3", "X 1,3 -> 2,3", "X 2,3 -> 2,2"]
+    assert lunar_fewest(*CARD_1) == 4 and lunar_fewest(*CARD_1, falls=False) == 3
+    stopping = parse_sliding_puzzle(lunar.puzzle.text.replace('edge = "falls"', 'edge = "stops"'))
+    assert reachable(stopping, stopping.start)[1] == 3
+    assert lunar.store.manifest["edge"] == "falls" and 'edge = "falls"' in lunar.store.puzzle_text()[0]
+
+
+def test_lunar_lockout_table_agrees_with_a_plain_search(lunar):
+    assert lunar.solve(lunar_board(*CARD_2)).distance == lunar_fewest(*CARD_2)
+    rng = np.random.default_rng(3)
+    for rank in rng.choice(lunar.puzzle.size, 300, replace=False):
+        level = lunar.show(int(rank))
+        (red,), helpers = ((lunar.puzzle.board.cells[a] for a in group) for group in level.position)
+        assert level.distance == (0 if red == CENTRE else lunar_fewest(red, set(helpers))), level.board
+
+
+@pytest.mark.slow
+def test_lunar_lockout_card_39_needs_13_moves(tmp_path):
+    text = (PUZZLES / "lunar-lockout.toml").read_text()
+    art = text.split('"""')[1]
+    path = tmp_path / "card-39.toml"
+    path.write_text(text.replace(art, "\n" + lunar_board(*CARD_39).replace("/", "\n") + "\n"))
+    results = curator.analyze(path, tmp_path / "out")
+    assert results.solve(lunar_board(*CARD_39)).distance == lunar_fewest(*CARD_39) == 13
+
+
+# -- Tilt: every piece slides at once, and pieces drop out through the exits ----------------------
+
+TILT = """name = "t"
+[board]
+art = '''
+GB..
+.#..
+....
+'''
+exits = [[2, 3]]
+[rules]
+family = "slide"
+move = "tilt"
+[pieces.G]
+[pieces.B]
+[goal]
+out = ["G"]
+keep = ["B"]
+"""
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('exits = [[2, 3]]', 'exits = [[0, 0]]', "board.exits"),
+    ('exits = [[2, 3]]', 'exits = [[1, 1]]', "board.exits"),
+    ('exits = [[2, 3]]\n', '', "goal.out"),
+    ('keep = ["B"]', 'keep = ["G"]', "goal.keep"),
+    ('keep = ["B"]', 'keep = ["Q"]', "goal.keep"),
+    ('out = ["G"]\nkeep = ["B"]\n', '', "goal.piece"),
+    ('[pieces.G]', '[pieces.G]\ncells = [[0, 0], [0, 1]]', "pieces.G.cells"),
+    ('[pieces.G]', '[pieces.G]\nalong = "row"', "pieces.G.along"),
+])
+def test_bad_tilt_files_name_the_key(old, new, key):
+    assert old in TILT
+    parse_sliding_puzzle(TILT)
+    text = TILT.replace(old, new)
+    if key == "pieces.G.cells":  # draw the two-cell green, so that the art fits its shape
+        text = text.replace("GB..\n.#..", "GGB.\n.#..")
+    with pytest.raises(PuzzleError, match=f": {key}: "):
+        parse_sliding_puzzle(text)
+
+
+@pytest.fixture(scope="module")
+def tilt(tmp_path_factory):
+    return curator.analyze(PUZZLES / "tilt.toml", tmp_path_factory.mktemp("tilt"))
+
+
+def test_tilt_start_needs_14_tilts(tilt):
+    puzzle = tilt.puzzle
+    level = tilt.solve(puzzle.draw(puzzle.start))
+    assert (level.distance, level.unique, len(level.solution)) == (14, True, 14)
+    seen, best = reachable(puzzle, puzzle.start)  # the plain tilts, breadth first
+    assert best == 14
+    position = puzzle.start
+    for text in level.solution:
+        position = puzzle.tilt(position, ("up", "right", "down", "left").index(text.split()[1]))
+    assert puzzle.is_goal(position) and position[0] == ()  # every green has dropped out
+    summary = tilt.summary()
+    # Positions: the blue and 0 to 3 greens on the 21 cells that are neither blockers nor the exit.
+    assert summary["positions"] == summary["ranks"] == sum(21 * math.comb(20, g) for g in range(4))
+    assert tilt.verify(sample=300).ok
+
+
+def test_tilt_moves_are_the_four_tilts(tilt):
+    start = tilt.puzzle.start
+    moves = tilt.moves(start)
+    assert [(m.text, m.direction, m.piece, m.source, m.distance, m.closer) for m in moves] == [
+        ("tilt right", "right", "", None, 14, False), ("tilt left", "left", "", None, 13, True)]
+    assert tilt.tilt(start, "left").position == moves[1].position
+    with pytest.raises(SelectionError, match="tilt down: not a move here"):
+        tilt.tilt(start, "down")  # the blue would drop out
+    with pytest.raises(SelectionError, match="tilt up: not a move here"):
+        tilt.tilt(start, "up")  # nothing moves
+    assert "tilt moves, 1 exit, out G, keep B" in invoke("info", tilt.directory).output

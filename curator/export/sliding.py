@@ -43,10 +43,14 @@ def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve |
             "family": FAMILY,
             "move": puzzle.move,
             "metric": puzzle.metric,
+            "edge": puzzle.edge,
             "sha256": puzzle.sha256,
             "pieces": {s.letter: {"cells": [list(c) for c in s.cells], "count": s.count, "along": s.along}
                        for s in puzzle.shapes},
-            "goal": {"piece": puzzle.goal_letter, "cells": [list(board.cells[c]) for c in puzzle.goal_cells]},
+            "goal": {"piece": puzzle.goal_letter or None,
+                     "cells": [list(board.cells[c]) for c in puzzle.goal_cells],
+                     "out": list(puzzle.out), "keep": list(puzzle.keep)},
+            "exits": [list(board.cells[c]) for c in puzzle.exits],
         },
         **({} if curve is None else {"curve": curve.to_json()}),
         "levels": [level.to_json() for level in levels],
@@ -95,7 +99,7 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurv
     esc = html.escape
     pieces = " · ".join(f"{s.letter}: {s.count} of {len(s.cells)} cells"
                         + ("" if s.along == "any" else f", keeps its {s.along}") for s in puzzle.shapes)
-    facts = f"rules: {FAMILY} ({esc(puzzle.move)} moves, {esc(puzzle.metric)} metric) · {esc(pieces)}"
+    facts = f"rules: {FAMILY} ({esc(puzzle.rules_text)}) · {esc(pieces)}"
     cards = []
     for number, level in enumerate(levels, start=1):
         texts = {"distance": str(level.distance), "unique": "yes" if level.unique else "no",

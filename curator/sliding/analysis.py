@@ -48,11 +48,22 @@ def analyze_sliding(
     return store
 
 
+def memory_bytes(puzzle: SlidingPuzzle) -> int:
+    """Memory the analysis takes: its tables, and under tilt moves the table of every
+    position's children (the sweep pulls distances through it)."""
+    extra = sweep.TILT_TABLE_BYTES if puzzle.move == "tilt" else 0
+    return puzzle.size * (BYTES_PER_RANK + extra)
+
+
+def disk_bytes(puzzle: SlidingPuzzle) -> int:
+    """Disk the stored tables take."""
+    return puzzle.size * BYTES_PER_RANK
+
+
 def sliding_shortfalls(puzzle: SlidingPuzzle, directory: Path) -> list[Shortfall]:
-    """What the analysis needs beyond the free memory and disk: its tables, in memory and
-    written to `directory`."""
-    need = puzzle.size * BYTES_PER_RANK
-    return shortfalls(need, need, directory)
+    """What the analysis needs beyond the free memory and disk: its tables (and children),
+    in memory, and its tables written to `directory`."""
+    return shortfalls(memory_bytes(puzzle), disk_bytes(puzzle), directory)
 
 
 def _sweep(puzzle: SlidingPuzzle, store: SlidingStore, distance_done: DistanceDone | None) -> None:

@@ -16,7 +16,7 @@ from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.kind import Kind, Run, Verdict
-from curator.sliding.analysis import BYTES_PER_RANK, analyze_sliding, sliding_shortfalls
+from curator.sliding.analysis import analyze_sliding, disk_bytes, memory_bytes, sliding_shortfalls
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingLevel, SlidingResults
 
@@ -44,8 +44,10 @@ class SlidingKind(Kind):
         return sliding_puzzle_from(file)
 
     def estimate(self, puzzle: SlidingPuzzle, run: Run) -> str:
-        return (f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.move} moves, {puzzle.metric} metric); "
-                f"{bytes_text(puzzle.size * BYTES_PER_RANK)} in memory and on disk")
+        memory, disk = memory_bytes(puzzle), disk_bytes(puzzle)
+        where = (f"{bytes_text(memory)} in memory and on disk" if memory == disk
+                 else f"{bytes_text(memory)} in memory, {bytes_text(disk)} on disk")
+        return f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.rules_text}); {where}"
 
     def shortfalls(self, puzzle: SlidingPuzzle, run: Run) -> list[Shortfall]:
         return sliding_shortfalls(puzzle, run.directory)
@@ -58,7 +60,7 @@ class SlidingKind(Kind):
 
     def info(self, results: SlidingResults) -> Report:
         summary = results.summary()
-        title = f"{summary['puzzle']} ({summary['move']} moves, {summary['metric']} metric)"
+        title = f"{summary['puzzle']} ({results.puzzle.rules_text})"
         if not summary["complete"]:
             title += " (incomplete)"
         caption = None
@@ -170,8 +172,12 @@ def _blocks(puzzle: SlidingPuzzle) -> dict[str, Any]:
     return {"rows": board.rows, "cols": board.cols, "cells": list(board.cells),
             "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
                        for s in puzzle.shapes],
-            "goal_piece": puzzle.goal_letter, "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
-            "move": puzzle.move, "metric": puzzle.metric,
+            "goal_piece": puzzle.goal_letter or None,
+            "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
+            "exits": [board.cells[c] for c in puzzle.exits], "out": list(puzzle.out),
+            "keep": list(puzzle.keep),
+            "move": puzzle.move, "metric": puzzle.metric, "edge": puzzle.edge,
+            "rules": puzzle.rules_text,
             "start": None if puzzle.start is None else puzzle.draw(puzzle.start).replace("\n", "/")}
 
 

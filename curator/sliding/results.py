@@ -20,7 +20,7 @@ from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
-from curator.sliding.puzzle import Cell, Position, SlidingPuzzle
+from curator.sliding.puzzle import DIRECTION_NAMES, Cell, Position, SlidingPuzzle
 from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions
 from curator.sliding.store import TABLES, SlidingStore
 from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
@@ -80,11 +80,12 @@ class SlidingMove:
     """One legal move of a position and where it leads (see `SlidingResults.moves`)."""
 
     piece: str
-    """The letter of the piece that moves."""
-    source: Cell
-    """Its anchor cell (first cell in row-major order) before the move, as (row, col)."""
-    target: Cell
-    """Its anchor cell after the move."""
+    """The letter of the piece that moves ("" for a tilt, which moves them all)."""
+    source: Cell | None
+    """Its anchor cell (first cell in row-major order) before the move, as (row, col); None
+    for a tilt."""
+    target: Cell | None
+    """Its anchor cell after the move; None for a tilt."""
     cost: int
     """What the move adds to a solution's length in the puzzle's metric."""
     position: Position
@@ -94,7 +95,9 @@ class SlidingMove:
     closer: bool
     """The move starts a shortest solution: its distance plus its cost is the one before."""
     text: str
-    """The move as solutions write it: 'V 2,0 -> 3,0'."""
+    """The move as solutions write it: 'V 2,0 -> 3,0', or 'tilt up'."""
+    direction: str | None = None
+    """For a tilt, the way the board tilts: one of DIRECTION_NAMES."""
 
     @property
     def solvable(self) -> bool:
@@ -302,10 +305,34 @@ class SlidingResults(DistanceResultsBase):
         for move in self.puzzle.moves(position):
             after = self.distance(move.child)
             closer = before is not None and after is not None and after + move.cost == before
+            text = move_text(self.puzzle, position, move.child)
+            if move.direction >= 0:
+                out.append(SlidingMove("", None, None, move.cost, move.child, after, closer, text,
+                                       DIRECTION_NAMES[move.direction]))
+                continue
             letter = self.puzzle.groups[move.group].letter
             out.append(SlidingMove(letter, cells[move.source], cells[move.target], move.cost, move.child,
-                                   after, closer, move_text(self.puzzle, position, move.child)))
+                                   after, closer, text))
         return out
+
+    def tilt(self, board: str | Position, direction: str) -> SlidingMove:
+        """The tilt of the board `direction` (one of DIRECTION_NAMES) from a position of a tilt
+        puzzle; SelectionError if it is no move there (nothing moves, or a kept piece would
+        drop out) or the puzzle does not tilt."""
+        if self.puzzle.move != "tilt":
+            raise SelectionError(f"{self._name('tilt')}: {self.puzzle.name} moves one piece at a time, "
+                                 "it does not tilt")
+        if direction not in DIRECTION_NAMES:
+            known = ", ".join(DIRECTION_NAMES)
+            raise SelectionError(f"{self._name('tilt')}: {direction!r} is not one of {known}")
+        position = self.position(board)
+        child = self.puzzle.tilt(position, DIRECTION_NAMES.index(direction))
+        if child is None:
+            raise SelectionError(f"tilt {direction}: not a move here (nothing moves, or a piece that must "
+                                 "stay would drop out)")
+        before, after = self.distance(position), self.distance(child)
+        closer = before is not None and after is not None and after + 1 == before
+        return SlidingMove("", None, None, 1, child, after, closer, f"tilt {direction}", direction)
 
     def move(self, board: str | Position, source: Cell, target: Cell) -> SlidingMove:
         """The legal move of the piece anchored at `source` to the anchor `target` (cells as

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from curator.common.kernels import build, kernel
-from curator.sliding.puzzle import Position, SlidingPuzzle
+from curator.sliding.puzzle import DIRECTION_NAMES, Position, SlidingPuzzle
 from curator.sliding.sweep import ALL_MOVES, INVALID, NO_CLUSTER, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, room, unrank
 
@@ -60,7 +60,13 @@ def solutions(k: Kernel, distances: np.ndarray, ranks: np.ndarray, longest: int)
 
 def move_text(puzzle: SlidingPuzzle, before: Position, after: Position) -> str:
     """The move between two positions one move apart, as 'V 2,0 -> 3,0' (the piece's letter,
-    its anchor cell before and after)."""
+    its anchor cell before and after), or for tilt moves 'tilt up' (the first direction, in
+    the order of DIRECTIONS, that leads there)."""
+    if puzzle.move == "tilt":
+        for d, name in enumerate(DIRECTION_NAMES):
+            if puzzle.tilt(before, d) == after:
+                return f"tilt {name}"
+        raise ValueError("no tilt leads from one position to the other")
     for group, old, new in zip(puzzle.groups, before, after):
         if old != new:
             (source,) = set(old) - set(new)

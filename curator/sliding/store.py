@@ -55,8 +55,9 @@ class SlidingStore(DistanceFolder):
     @classmethod
     def for_puzzle(cls, directory: Path, puzzle: SlidingPuzzle, force: bool) -> SlidingStore:
         """Open or start the folder of `puzzle`, keeping its tables or checkpoint unless `force`."""
+        edge = puzzle.edge if puzzle.move == "until_blocked" else None
         return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force, move=puzzle.move,
-                                metric=puzzle.metric, ranks=puzzle.size, encoding=ENCODING)
+                                metric=puzzle.metric, edge=edge, ranks=puzzle.size, encoding=ENCODING)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -76,7 +77,7 @@ class SlidingStore(DistanceFolder):
 
     def summary(self) -> dict[str, Any]:
         """What `curator info --json` prints."""
-        keys = ("puzzle", "complete", "move", "metric", "ranks", "invalid", "positions", "solvable",
+        keys = ("puzzle", "complete", "move", "metric", "edge", "ranks", "invalid", "positions", "solvable",
                 "unsolvable", "max_distance", "clusters", "largest_cluster")
         out = {key: self.manifest.get(key) for key in keys}
         out["distances"] = [dict(item) for item in self.manifest.get("distances", [])]

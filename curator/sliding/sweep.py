@@ -3,7 +3,9 @@
 Every goal position starts at distance 0; distance d's positions are taken from their bucket,
 their unique bits set from their children, and their parents get distance d + cost when that
 is shorter and go into that distance's bucket (moves cost 1, or the cells slid under the step
-metric of robots on ice, as in Dial's algorithm). Then all_moves, and the connected sets.
+metric of robots on ice, as in Dial's algorithm). Tilt moves have no cheap parents: their
+children are tabled once and each distance pulls from the one before (`_expand_pulling`).
+Then all_moves, and the connected sets.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numba
 import numpy as np
 
 from curator.common.kernels import build, kernel
-from curator.sliding.tables import LINE_METRIC, Kernel, is_goal, moves, place, room, unrank
+from curator.sliding.tables import LINE_METRIC, TILT, Kernel, is_goal, moves, place, room, unrank
 
 INVALID = 0xFFFF
 """Distance entry of a rank whose pieces overlap or leave the board."""
@@ -43,30 +45,32 @@ def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
     pos = np.zeros(k.first[-1], dtype=np.int64)
     solved = np.empty(1024, dtype=np.int64)
     found = 0
-    g = 0
-    digits[0] = -1
-    while g >= 0:
-        digits[g] += 1
-        if digits[g] >= k.radices[g]:
-            g -= 1
-            continue
-        occupied = place(k, g, digits[g], covered[g], pos)
-        if occupied == 0:
-            continue
-        if g + 1 < groups:
-            covered[g + 1] = occupied
-            g += 1
-            digits[g] = -1
-            continue
-        r = (digits * k.weights).sum()
-        if is_goal(k, pos):
-            distances[r] = 0
-            if found == len(solved):
-                solved = np.concatenate((solved, np.empty_like(solved)))
-            solved[found] = r
-            found += 1
-        else:
-            distances[r] = UNSOLVABLE
+    for s in range(len(k.offsets) - 1):
+        covered[0] = k.exits[0]
+        g = 0
+        digits[0] = -1
+        while g >= 0:
+            digits[g] += 1
+            if digits[g] >= k.radices[s, g]:
+                g -= 1
+                continue
+            occupied = place(k, s, g, digits[g], covered[g], pos)
+            if occupied == 0:
+                continue
+            if g + 1 < groups:
+                covered[g + 1] = occupied
+                g += 1
+                digits[g] = -1
+                continue
+            r = k.offsets[s] + (digits * k.weights[s]).sum()
+            if is_goal(k, pos):
+                distances[r] = 0
+                if found == len(solved):
+                    solved = np.concatenate((solved, np.empty_like(solved)))
+                solved[found] = r
+                found += 1
+            else:
+                distances[r] = UNSOLVABLE
     return solved[:found].copy()
 
 
@@ -210,6 +214,9 @@ def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int,
     """Sweep distances first, first + 1, ... (those before are done; `solved` lists the ranks
     at distance 0 when first is 0, else the given distances are read from the table): yield
     (distance, positions) for each distance that has positions."""
+    if k.move == TILT:
+        yield from _expand_pulling(k, distances, flags, first, solved)
+        return
     buckets: dict[int, list[np.ndarray]] = {}
     waiting = solved if solved is not None else build(_pending)(distances, first)
     _file(buckets, distances, waiting)
@@ -228,6 +235,70 @@ def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int,
             found = build(_relax)(k, distances, ranks[at:at + per_call], distance, given)
             _file(buckets, distances, given[:found].copy())
         yield distance, len(ranks)
+
+
+TILT_TABLE_BYTES = 4 * np.dtype(np.int32).itemsize
+"""Memory per rank of the children table of tilt moves (four int32 per rank)."""
+
+
+@kernel(parallel=True)
+def _children(k: Kernel, distances: np.ndarray, table: np.ndarray) -> None:
+    """Every position's children (tilt moves, at most four; -1 after them)."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, children, costs, scratch = room(k)
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            table[r, :] = -1
+            if distances[r] == INVALID:
+                continue
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, LINE_METRIC, False, children, costs, scratch)
+            for j in range(n):
+                table[r, j] = children[j]
+
+
+@kernel(parallel=True)
+def _pull(table: np.ndarray, distances: np.ndarray, distance: int) -> None:
+    """Give `distance` to every position not reached yet with a child at distance - 1 (the
+    entries written now are neither, so the threads need not wait for each other)."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] != UNSOLVABLE:
+                continue
+            for j in range(4):
+                c = table[r, j]
+                if c >= 0 and distances[c] == distance - 1:
+                    distances[r] = distance
+                    break
+
+
+def _expand_pulling(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int,
+                    solved: np.ndarray | None) -> Iterator[tuple[int, int]]:
+    """`expand` for tilt moves, whose parents are not enumerated: every position's children
+    are tabled once, then each distance d takes the positions not reached yet that have a
+    child at d - 1."""
+    table = np.empty((len(distances), 4), dtype=np.int32)
+    build(_children)(k, distances, table)
+    distance = first
+    if first == 0:
+        ranks = solved if solved is not None else np.flatnonzero(distances == 0)
+        build(_unique)(k, distances, flags, ranks, 0)
+        if len(ranks):
+            yield 0, len(ranks)
+        distance = 1
+    while True:
+        if distance > MAX_DISTANCE - 64:
+            raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
+        build(_pull)(table, distances, distance)
+        ranks = np.flatnonzero(distances == distance)
+        if not len(ranks):
+            return
+        build(_unique)(k, distances, flags, ranks, distance)
+        yield distance, len(ranks)
+        distance += 1
 
 
 def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np.ndarray) -> None:

@@ -345,8 +345,8 @@ def sliding_levels(request: Request, folder: int,
 
 def _sliding_report(results: SlidingResults, position: Position) -> dict[str, Any]:
     level = results.solve(position)
-    moves = [{"piece": m.piece, "from": m.source, "to": m.target, "text": m.text, "cost": m.cost,
-              "distance": m.distance, "closer": m.closer, "solvable": m.solvable}
+    moves = [{"piece": m.piece, "from": m.source, "to": m.target, "direction": m.direction, "text": m.text,
+              "cost": m.cost, "distance": m.distance, "closer": m.closer, "solvable": m.solvable}
              for m in results.moves(position)]
     return {**level.to_json(), "goal": results.puzzle.is_goal(position), "solvable": level.solvable,
             "moves": moves, "picture": _block_svg(results.puzzle, position, "board")}
@@ -365,12 +365,17 @@ def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dic
 
 @router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport)
 def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dict[str, Any]:
-    """Play one move (a piece's anchor cell before and after): the report of the position it
-    leads to; 422 if it is not legal."""
+    """Play one move (a piece's anchor cell before and after, or the way a tilt puzzle's board
+    tilts): the report of the position it leads to; 422 if it is not legal."""
     folders, entry = _entry(request, folder)
     with folders.results(folder) as results:
         sliding = _sliding(results, entry)
-        move = sliding.move(body.board, body.move.from_, body.move.to)
+        if (body.move is None) == (body.tilt is None):
+            raise SelectionError("give the move (from, to) or the tilt (up, right, down, left), one of them")
+        if body.tilt is not None:
+            move = sliding.tilt(body.board, body.tilt)
+        else:
+            move = sliding.move(body.board, body.move.from_, body.move.to)
         return _sliding_report(sliding, move.position)
 
 

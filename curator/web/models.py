@@ -118,10 +118,22 @@ class BlockBoard(BaseModel):
     """The cells of the board in order (`data-cell` of a picture is an index into this list);
     the rest of the rows x cols box is wall."""
     pieces: list[BlockPiece]
-    goal_piece: str
+    goal_piece: str | None
+    """The letter of the piece to bring to `goal_cells`; null if the goal only drops pieces out."""
     goal_cells: list[Cell]
+    exits: list[Cell] = []
+    """Tilt moves: the cells pieces drop out through."""
+    out: list[str] = []
+    """Tilt moves: the letters whose pieces must all drop out."""
+    keep: list[str] = []
+    """Tilt moves: the letters whose pieces must never drop out."""
     move: str
     metric: str
+    edge: Literal["stops", "falls"]
+    """Under `until_blocked` moves, whether a piece that nothing stops stops at the edge or
+    cannot slide that way (it would fly off the board); "stops" for other moves."""
+    rules: str
+    """The move rule in a few words, as `curator info` titles it."""
     start: str | None
     """The file's start, rows joined by '/' (as a drawing is posted to `sliding/position`)."""
 
@@ -336,17 +348,29 @@ class BoardIn(BaseModel):
 
 
 class BoardMoveIn(BoardIn):
-    """A drawn position and a move to play from it: a piece's anchor cell before and after."""
+    """A drawn position and a move to play from it: a piece's anchor cell before and after
+    (`move`), or under tilt moves the way the board tilts (`tilt`)."""
 
-    move: Move
+    move: Move | None = None
+    tilt: Direction | None = None
 
 
-class SlidingMoveOut(Move):
-    """A legal move: the piece, its anchor before (`from`) and after (`to`), and where it leads."""
+Direction = Literal["up", "right", "down", "left"]
+"""The way a tilt move tilts the board."""
 
+
+class SlidingMoveOut(BaseModel):
+    """A legal move: the piece, its anchor before (`from`) and after (`to`), and where it leads;
+    or, under tilt moves, the `direction` the board tilts (no piece, `from` and `to` null)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: Cell | None = Field(alias="from")
+    to: Cell | None
+    direction: Direction | None = None
     piece: str
     text: str
-    """The move as solutions write it: 'V 2,0 -> 3,0'."""
+    """The move as solutions write it: 'V 2,0 -> 3,0', or 'tilt up'."""
     cost: int
     """What it adds to a solution's length in the puzzle's metric."""
     distance: int | None

@@ -120,7 +120,7 @@ function figuresText(folder) {
   return `${count(f.positions)} positions (${count(f.invalid)} of ${count(f.ranks)} ranks are not positions), ` +
     `${count(f.solvable)} solvable, ${count(f.unsolvable)} not; farthest ${count(f.max_distance)} from the goal; ` +
     `${count(f.clusters)} connected sets, the largest of ${count(f.largest_cluster)}; ` +
-    `${blocks.move} moves, ${blocks.metric} metric; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
+    `${blocks.rules}; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
 }
 
 // -- the layer table and its chart --------------------------------------------------------
@@ -419,13 +419,17 @@ function drawSlidingPlay() {
 function moveButton(move) {
   const kind = moveKind(move);
   const after = move.distance === null ? "lost" : `→ ${move.distance}`;
-  const button = el("button", {type: "button", class: kind, "data-from": cellText(move.from),
-                               "data-to": cellText(move.to), "data-distance": move.distance ?? "",
+  // A tilt moves every piece: its button names the direction, no piece is pointed at.
+  const where = move.direction ? {"data-tilt": move.direction}
+    : {"data-from": cellText(move.from), "data-to": cellText(move.to)};
+  const button = el("button", {type: "button", class: kind, ...where, "data-distance": move.distance ?? "",
                                title: `${move.text}: ${MOVE_KINDS.find(([k]) => k === kind)[1]}`},
     move.text, el("small", {}, after));
-  const piece = () => $(`#board .piece[data-cell="${state.cellIndex[cellText(move.from)]}"]`);
-  button.addEventListener("mouseenter", () => { const node = piece(); if (node) node.classList.add("pointed"); });
-  button.addEventListener("mouseleave", () => { const node = piece(); if (node) node.classList.remove("pointed"); });
+  if (!move.direction) {
+    const piece = () => $(`#board .piece[data-cell="${state.cellIndex[cellText(move.from)]}"]`);
+    button.addEventListener("mouseenter", () => { const node = piece(); if (node) node.classList.add("pointed"); });
+    button.addEventListener("mouseleave", () => { const node = piece(); if (node) node.classList.remove("pointed"); });
+  }
   button.addEventListener("click", () => guarded(() => playSlidingMove(move)));
   return button;
 }
@@ -441,8 +445,8 @@ function slidingStatus(report) {
 async function playSlidingMove(move) {
   const play = state.play;
   const board = current().board.join("/");
-  const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`,
-                                        {board, move: {from: move.from, to: move.to}})).json();
+  const played = move.direction ? {tilt: move.direction} : {move: {from: move.from, to: move.to}};
+  const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`, {board, ...played})).json();
   play.history.push(report);
   drawPlay();
 }
