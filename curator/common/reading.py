@@ -27,7 +27,7 @@ def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
         raise error(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
 
 
-def read_toml(text: str, source: str) -> dict:
+def read_toml(text: str, source: str) -> dict[str, Any]:
     """The tables of a TOML text; PuzzleError naming `source` if it is not TOML."""
     try:
         return tomllib.loads(text)
@@ -44,7 +44,7 @@ class PuzzleFile:
 
     text: str
     source: str
-    data: dict = field(repr=False)
+    data: dict[str, Any] = field(repr=False)
 
     @property
     def family(self) -> str | None:
@@ -117,9 +117,9 @@ class TableReader:
             raise self.fail(full, f"must be {' or '.join(self.kind_name(k) for k in kinds)}, got {value!r}")
         return value
 
-    def name(self, data: dict) -> str:
+    def name(self, data: dict[str, Any]) -> str:
         """The puzzle's `name`, which must be plain (see NAME_PATTERN)."""
-        name = self.get(data, "name", str, "")
+        name: str = self.get(data, "name", str, "")
         if not NAME_PATTERN.fullmatch(name) or name in {".", ".."}:
             raise self.fail(
                 "name",
@@ -128,7 +128,7 @@ class TableReader:
             )
         return name
 
-    def only(self, table: dict, allowed: set[str], where: str) -> None:
+    def only(self, table: dict[str, Any], allowed: set[str], where: str) -> None:
         """Refuse keys of `table` that are not `allowed`."""
         for key in table:
             if key not in allowed:
