@@ -213,7 +213,7 @@ def sweep_chunk(directory: str, counts: tuple[int, ...], first: int, last: int, 
     This is the task a worker runs; it reads nothing but the results folder.
     """
     sweep, below = _layer_sweep(directory, tuple(counts), puzzle_sha256)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # the setting is per thread
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # the setting is per thread
     arrays = sweep.compute(first, last)
     data = chunk_bytes(ChunkLabel(puzzle_sha256, sweep.layer.key, below), first, last, arrays)
     target = Path(path)
