@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
-    StoreError,
     atomic_write,
     check_file,
     manifest_kind,

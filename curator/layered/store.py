@@ -18,12 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.errors import DamagedResults, FolderRefused
+from curator.common.errors import DamagedResults, FolderRefused, StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
     ResultsFolder,
-    StoreError,
     atomic_write,
     check_file,
     read_manifest,
