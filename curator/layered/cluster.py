@@ -164,7 +164,7 @@ def chunk_bytes(label: ChunkLabel, first: int, last: int, arrays: Sequence[np.nd
     words one after the other (little-endian uint64)."""
     digest = hashlib.sha256()
     for array in arrays:
-        digest.update(memoryview(np.ascontiguousarray(array, dtype="<u8")).cast("B"))
+        digest.update(memoryview(np.ascontiguousarray(array, dtype="<u8")).cast("B"))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
     header = json.dumps({"format": CHUNK_FORMAT, **asdict(label), "first": first, "last": last,
                          "sha256": digest.hexdigest()}, sort_keys=True)
     size = -(-(len(header) + 1) // 8) * 8
@@ -174,7 +174,7 @@ def chunk_bytes(label: ChunkLabel, first: int, last: int, arrays: Sequence[np.nd
     for array in arrays:
         out[position:position + len(array)] = array
         position += len(array)
-    return memoryview(out).cast("B")
+    return memoryview(out).cast("B")  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
 
 
 def chunk_words(data: bytes, label: ChunkLabel, first: int, last: int) -> np.ndarray:

@@ -280,7 +280,7 @@ def encode(words: np.ndarray, count: int, positions: int, lookups: bool = False,
            ) -> tuple[str, list[bytes | memoryview]]:
     """(encoding, the file's contents in parts) of a property's words with `count` of
     `positions` bits set: packed where packing pays, raw otherwise."""
-    raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")
+    raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
     if raw.nbytes >= PACK_MIN_BYTES:
         codec = "sparse" if count <= SPARSE * positions else "lz4" if lookups else "zstd"
         parts = pack_parts(words, codec)
