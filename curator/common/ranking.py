@@ -144,7 +144,7 @@ def rank_colex_mask(mask: np.uint64) -> np.int64:
 
 
 @numba.njit(cache=True)
-def unrank_colex_mask(rank: np.int64, n: int, k: int) -> np.uint64:
+def unrank_colex_mask(rank: int | np.int64, n: int | np.int64, k: int) -> np.uint64:
     """Inverse of `rank_colex_mask` for k-subsets of n cells (0 <= rank < C(n, k), n <= 64).
 
     No validation: a rank out of range gives a meaningless mask.

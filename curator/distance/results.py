@@ -70,6 +70,7 @@ class DistanceResults(DistanceResultsBase):
 
     kind = "distance"
     store_class = DistanceStore
+    store: DistanceStore
     puzzle: PermutationPuzzle
 
     @cached_property
