@@ -42,7 +42,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numba
 import numpy as np
@@ -53,7 +53,7 @@ from curator.common.resources import Shortfall, free_memory, short_of
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import CHUNKS, LayerStore, open_words
+from curator.layered.store import CHUNKS, LayerRecord, LayerStore, open_words
 from curator.layered.sweep import CHUNK_WORDS, LayerSweep, Progress
 from curator.version import __version__
 
@@ -263,7 +263,7 @@ def _layer_sweep(directory: str, counts: tuple[int, ...], puzzle_sha256: str) ->
 def _mapped(directory: Path, layer: Layer, entry: dict) -> LayerBits:
     """A recorded layer's bit files mapped read-only (what `LayerStore.load(mmap=True)` gives,
     without looking the layer up in the manifest once per layer)."""
-    arrays = {}
+    arrays: dict[str, Any] = {}  # numpy arrays or PackedWords, which index like them
     for prop in PROPERTIES:
         meta = entry["files"][prop]
         path = directory / meta["path"]
@@ -423,7 +423,7 @@ class ClusterExecutor:
         from distributed import as_completed
 
         directory = store.directory.absolute()  # as the user named it: the same on every machine
-        entries = [store.record(b.layer).entry for b in below]
+        entries = [cast(LayerRecord, store.record(b.layer)).entry for b in below]  # swept before
         label = ChunkLabel(puzzle.sha256, layer.key, below_digest(entries))
         bits = LayerBits.empty(layer)
         done = _reuse_chunks(directory, layer, label, bits, warn or (lambda message: None))

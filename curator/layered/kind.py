@@ -163,7 +163,7 @@ class LayeredKind(Kind):
     def pack_report(self, results: LayeredResults, pack: Any) -> Report:
         puzzle = results.puzzle
         title = f"{puzzle.name}: {len(pack)} levels along {pack.curve} from a pool of {pack.pool:,}"
-        where = ("layer", "rank") if puzzle.typed else ("rank",)
+        where: Sequence[str] = ("layer", "rank") if puzzle.typed else ("rank",)
         heads = (*columns("slot", "target", "difficulty", "pieces", *where), Column("solutions"),
                  Column("first move", right=False))
         rows = []
