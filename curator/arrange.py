@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -286,7 +286,7 @@ class _Arranging:
         held = self.pieces[self.chosen].tolist()
         leaving = [i for i in self.chosen if held.count(self.pieces[i]) > 1]
         of_count = np.flatnonzero(self.pieces == pieces)
-        nearest = set()
+        nearest: set[int] = set()
         for target in self.targets:
             gaps = np.abs(self.difficulties[of_count] - target)
             nearest.update(int(i) for i in of_count[np.argsort(gaps, kind="stable")[:NEAREST]])
@@ -384,7 +384,7 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
         chosen[slot] = best
     chosen.sort()  # by distance, easiest first, to the slots in order of their targets
     order = np.argsort(targets, kind="stable")
-    slots = [None] * size
+    slots: list[Slot | None] = [None] * size
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index])
-    return Pack(curve.name, len(pool), tuple(slots))
+    return Pack(curve.name, len(pool), tuple(cast(list[Slot], slots)))  # every slot filled

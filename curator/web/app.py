@@ -69,7 +69,8 @@ def _error_handlers(app: FastAPI) -> None:
     for kind in (SelectionError, PuzzleError, ExportError):
         app.add_exception_handler(kind, problem(422))
     app.add_exception_handler(StoreError, problem(500))
-    app.add_exception_handler(RequestValidationError, _invalid)
+    # Starlette types a handler as taking any exception; it passes this one only its own kind.
+    app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
 
 
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
