@@ -109,7 +109,7 @@ def run(kind: Kind, puzzle: Any, output: str | Path | None = None, max_pieces: i
 
 def thread_count(workers: int | None, name: Naming = same_name) -> int:
     """The threads an analysis computes with: `workers`, or one per core."""
-    most = numba.config.NUMBA_NUM_THREADS
+    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # numba sets it as it loads (not in its stubs)
     count = most if workers is None else workers
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
         raise SelectionError(f"{name('workers')} must be between 1 and {most}, got {count!r}")

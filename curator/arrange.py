@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -42,7 +42,8 @@ class Rated(Protocol):
     """A level as a pack holds it: its rank, what it is rated (its difficulty) and how it is
     solved; layered and sliding-block levels alike."""
 
-    rank: int
+    @property
+    def rank(self) -> int: ...
 
     @property
     def difficulty(self) -> float: ...
@@ -55,10 +56,17 @@ class Level(Rated, Protocol):
     """A level of a layered puzzle as `arrange` sees it (the layered pipeline's `Level` is
     one): also where it stands, for the variety rules."""
 
-    layer: str
-    pieces: int
-    position: tuple[int, ...]
-    puzzle: Any
+    @property
+    def layer(self) -> str: ...
+
+    @property
+    def pieces(self) -> int: ...
+
+    @property
+    def position(self) -> tuple[int, ...]: ...
+
+    @property
+    def puzzle(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -208,7 +216,7 @@ def candidates(pool: Sequence[Level]) -> list[Level]:
     return [level for level in pool if math.isfinite(level.difficulty) and level.solution]
 
 
-def tolerance(difficulties: Sequence[float]) -> float:
+def tolerance(difficulties: Sequence[float] | np.ndarray) -> float:
     """TOLERANCE of the range of these difficulties (0 for none)."""
     return TOLERANCE * (max(difficulties) - min(difficulties)) if len(difficulties) else 0.0
 
@@ -339,7 +347,7 @@ class _Arranging:
         held = self.pieces[self.chosen].tolist()
         leaving = [i for i in self.chosen if held.count(self.pieces[i]) > 1]
         of_count = np.flatnonzero(self.pieces == pieces)
-        nearest = set()
+        nearest: set[int] = set()
         for target in self.targets:
             gaps = np.abs(self.difficulties[of_count] - target)
             nearest.update(int(i) for i in of_count[np.argsort(gaps, kind="stable")[:NEAREST]])
@@ -537,10 +545,10 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
         chosen[slot] = best
     chosen.sort()  # by distance, easiest first, to the slots in order along the curve
     order = np.argsort(fractions, kind="stable")
-    slots = [None] * size
+    slots: list[Slot | None] = [None] * size
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index])
-    return Pack(curve.name, len(pool), tuple(slots))
+    return Pack(curve.name, len(pool), tuple(cast(list[Slot], slots)))  # every slot is filled
 
 
 def read_curve(curve: str | Path | Curve, what: str = "curve", exports: Exports | None = None) -> Curve:

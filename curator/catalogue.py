@@ -76,7 +76,7 @@ def kind_of_family(family: str | None, source: str = "<puzzle>") -> Kind:
         if kind.families is None and (family is None or family in kind.family_names()):
             return kind
     known = [name for kind in kinds() for name in kind.family_names()]
-    raise PuzzleError(source, "rules.family", unknown(f"family {family!r}", family, known))
+    raise PuzzleError(source, "rules.family", unknown(f"family {family!r}", str(family), known))
 
 
 def claimed_families() -> dict[str, str]:

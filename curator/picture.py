@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import drawsvg
 from PIL import Image, ImageDraw, ImageFont
@@ -322,7 +323,7 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
 
 def _centred_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int) -> None:
     font = _font(size)
-    bold = {"stroke_width": max(1, size // 20), "stroke_fill": "#ffffff"}
+    bold: dict[str, Any] = {"stroke_width": max(1, size // 20), "stroke_fill": "#ffffff"}
     if isinstance(font, ImageFont.FreeTypeFont):
         draw.text((x, y), text, fill="#ffffff", font=font, anchor="mm", **bold)
         return

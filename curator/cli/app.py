@@ -448,7 +448,7 @@ def _with_selection_options(names: tuple[str, ...]) -> Callable[[Callable], Call
         own = list(inspect.signature(command, eval_str=True).parameters.values())
         params = [own[0], *(shared[name] for name in names)]
         params += [p for p in own[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
-        command.__signature__ = inspect.Signature(params, return_annotation=None)
+        command.__signature__ = inspect.Signature(params, return_annotation=None)  # type: ignore[attr-defined]  # read by inspect (and so typer)
         command.__annotations__ = {p.name: p.annotation for p in params}
         return command
 

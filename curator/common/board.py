@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 Cell = tuple[int, int]
 Transform = Callable[[Cell], Cell]
@@ -61,7 +62,7 @@ def _triangular_transforms() -> list[Transform]:
 
     rotations = [lambda p, t=t: rotate(p, t) for t in range(6)]
     mirrored = [lambda p, t=t: rotate((p[1], p[0]), t) for t in range(6)]
-    return rotations + mirrored
+    return cast(list[Transform], rotations + mirrored)  # lambdas with a bound default, not inferred
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ class Board:
         if None in moved:
             return False
         # The moved points that are cells are cells of the moved box; it has no others.
-        shifted = self.box([self.moved(i, vector) for i in cells], margin)
+        shifted = self.box(cast(list[int], [self.moved(i, vector) for i in cells]), margin)
         return len(shifted) == len(around)
 
     def draw(self, symbols: Iterable[str]) -> str:

@@ -30,7 +30,7 @@ def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
         raise error(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
 
 
-def read_toml(text: str, source: str) -> dict:
+def read_toml(text: str, source: str) -> dict[str, Any]:
     """The tables of a TOML text; PuzzleError naming `source` if it is not TOML."""
     try:
         return tomllib.loads(text)
@@ -47,7 +47,7 @@ class PuzzleFile:
 
     text: str
     source: str
-    data: dict = field(repr=False)
+    data: dict[str, Any] = field(repr=False)
 
     @property
     def family(self) -> str | None:
@@ -136,9 +136,9 @@ class TableReader:
             raise self.fail(full, f"must be {' or '.join(self.kind_name(k) for k in kinds)}, got {value!r}")
         return value
 
-    def name(self, data: dict) -> str:
+    def name(self, data: dict[str, Any]) -> str:
         """The puzzle's `name`, which must be plain (see NAME_PATTERN)."""
-        name = self.get(data, "name", str, "")
+        name: str = self.get(data, "name", str, "")
         if not NAME_PATTERN.fullmatch(name) or name in {".", ".."}:
             raise self.fail(
                 "name",
@@ -147,14 +147,14 @@ class TableReader:
             )
         return name
 
-    def only(self, table: dict, allowed: set[str], where: str) -> None:
+    def only(self, table: dict[str, Any], allowed: set[str], where: str) -> None:
         """Refuse keys of `table` that are not `allowed`, naming the closest allowed one."""
         for key in table:
             if key not in allowed:
                 full = f"{where}.{key}" if where else key
                 raise self.fail(full, unknown("key", key, allowed))
 
-    def family(self, data: dict, top_keys: set[str]) -> str:
+    def family(self, data: dict[str, Any], top_keys: set[str]) -> str:
         """`[rules] family`, read before anything else: it decides which kind of puzzle the
         file is, so a misspelt `family` key is named here rather than left to another kind's
         reader to trip over tables it does not know. (A file without a [rules] table has its
@@ -166,7 +166,8 @@ class TableReader:
             near = closest("family", rules)
             if near is not None:
                 raise self.fail(f"rules.{near}", "unknown key (did you mean `family`?)")
-        return self.get(self.get(data, "rules", dict, ""), "family", str, "rules")
+        family: str = self.get(self.get(data, "rules", dict, ""), "family", str, "rules")
+        return family
 
     def cell(self, value: Any, board: Board, key: str) -> int:
         """The index of the board cell written [row, column]."""

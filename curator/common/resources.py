@@ -84,7 +84,8 @@ def threads(count: int | None) -> Iterator[None]:
     """Run the block with `count` compiled threads (all cores if None), then restore the
     caller's setting."""
     before = numba.get_num_threads()
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if count is None else count)
+    # numba sets NUMBA_NUM_THREADS from the environment as it loads (its stubs do not list it)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if count is None else count)  # type: ignore[attr-defined]
     try:
         yield
     finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from curator.common.exports import Exporting
 from curator.common.files import F, ResultsFolder
@@ -34,7 +34,11 @@ class DistanceFolder(ResultsFolder):
 
     @property
     def seconds(self) -> float:
-        return self.manifest.get("seconds", 0.0)
+        return cast(float, self.manifest.get("seconds", 0.0))
+
+    if TYPE_CHECKING:  # what every kind's store gives (DistanceStore, SlidingStore)
+        def puzzle(self) -> Any: ...
+        def summary(self) -> dict[str, Any]: ...
 
 
 class DistanceResultsBase(Exporting):

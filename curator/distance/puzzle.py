@@ -171,6 +171,7 @@ class PermutationPuzzle:
             raise ValueError(f"unknown move {name!r} (moves: {' '.join(self.move_names)})")
         out = []
         for s, effect, (perm, ori) in zip(self.sets, move.effects, state):
+            case: Case | None
             if effect.mover < 0:
                 case = effect.cases[0]
             else:

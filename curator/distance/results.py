@@ -69,6 +69,7 @@ class DistanceResults(DistanceResultsBase):
 
     kind = "distance"
     store_class = DistanceStore
+    store: DistanceStore
     puzzle: PermutationPuzzle
 
     @cached_property

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
-    StoreError,
     atomic_write,
     check_file,
     manifest_kind,
@@ -80,7 +80,7 @@ class DistanceStore(DistanceFolder):
     def save(self, table: np.ndarray, counts: list[int], complete: bool, seconds: float) -> None:
         """Write the table, then record it with its counts in the manifest."""
         path = self.directory / TABLE_FILE
-        digest = atomic_write(path, memoryview(np.ascontiguousarray(table, dtype=np.uint8)))
+        digest = atomic_write(path, memoryview(np.ascontiguousarray(table, dtype=np.uint8)))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
         self.manifest.update(
             complete=complete,
             max_distance=len(counts) - 1,

@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numba
 import numpy as np
@@ -361,7 +362,8 @@ def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, on
         out[i] = (count + 1) * distinct
 
 
-def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None) -> tuple:
+def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None
+            ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernels' arguments for a layer: its translations, or none (no vector)."""
     if moves is not None:
         return moves.arrays()
@@ -401,12 +403,13 @@ def members(puzzle: Puzzle, position: Sequence[int]) -> list[Position]:
     cells = [c for c, v in enumerate(position) if v]
     margin = puzzle.translation_margin(len(cells))
     translates = [position]
+    moved: list[int] | tuple[int, ...]  # a translate as it is built, then each one
     if margin is not None and cells:
         for vector in board.translations():
             if board.alike(cells, vector, margin):
                 moved = [0] * board.size
                 for c in cells:
-                    moved[board.moved(c, vector)] = position[c]
+                    moved[cast(int, board.moved(c, vector))] = position[c]  # alike: a cell
                 translates.append(tuple(moved))
     found = set()
     for perm in puzzle.symmetries():

@@ -161,13 +161,13 @@ class LayeredKind(Kind):
 
     def pack(self, results: LayeredResults, size: int, curve: Any, pool: int | None, seed: int,
              keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
-        chosen = {"pool": pool} if pool is not None else {}
+        chosen: dict[str, Any] = {"pool": pool} if pool is not None else {}
         return results.pack(size, curve, seed=seed, progress=progress, **chosen, **keywords)
 
     def pack_report(self, results: LayeredResults, pack: Any) -> Report:
         puzzle = results.puzzle
         title = f"{puzzle.name}: {len(pack)} levels along {pack.curve} from a pool of {pack.pool:,}"
-        where = ("layer", "rank") if puzzle.typed else ("rank",)
+        where: Sequence[str] = ("layer", "rank") if puzzle.typed else ("rank",)
         heads = (*columns("slot", "target", "difficulty", "pieces", *where), Column("solutions"),
                  Column("first move", right=False))
         rows = []

@@ -68,11 +68,17 @@ PLAY_FIGURES = ("win_chance", "mistake_depth", "mistake_depth_max", "decisions",
 class PuzzleLike(Protocol):
     """What levels, pictures and replays need of a puzzle: a `Puzzle` or a `PackHeader`."""
 
-    name: str
-    title: str
-    board: Board
-    piece_types: tuple[str, ...]
-    goal: Goal
+    # Read-only, as both are frozen dataclasses.
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def piece_types(self) -> tuple[str, ...]: ...
+    @property
+    def goal(self) -> Goal: ...
 
     @property
     def rules(self) -> Rules: ...

@@ -184,7 +184,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     return float(np.corrcoef(_average_ranks(x), _average_ranks(y))[0, 1])
 
 
-def _average_ranks(values: Sequence[float]) -> np.ndarray:
+def _average_ranks(values: Sequence[float] | np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     order = np.argsort(values, kind="stable")
     ranks = np.empty(values.shape[0], dtype=np.float64)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -233,7 +233,7 @@ class LayeredResults(Exporting):
         if isinstance(board, str):
             return parse_drawing(board, self.puzzle)
         if isinstance(board, Sequence | np.ndarray):
-            return tuple(board)
+            return tuple(cast(Sequence[int], board))
         what = self._name("board")
         raise SelectionError(f"{what} must be a drawing or one entry per cell, got {board!r}")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numba
 import numpy as np
@@ -259,7 +260,7 @@ class Explorer:
                                                             counts[depth + 1], once)
             exact = found is None
             counts[depth] = self._count_exact(tiers[depth], tiers[depth + 1], counts[depth + 1], once) \
-                if exact else found
+                if exact else cast(np.ndarray, found)
         return counts
 
     def _count_compiled(self, tier: Tier, below: Tier, counts: np.ndarray, once: bool) -> np.ndarray | None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -528,7 +529,7 @@ def rate(store: LayerStore, picked: list[tuple[Layer, int]], explorer: Explorer 
         explorer = Explorer(puzzle, store.solvable_words())
     levels = []
     for layer, rank in picked:
-        level = describe(puzzle, explorer, layer, rank)
+        level = describe(puzzle, cast(Explorer, explorer), layer, rank)  # made above when anything is picked
         cross_check(store, level)
         levels.append(level)
         if progress is not None:
@@ -548,7 +549,7 @@ def matches(store: LayerStore, filters: Filters) -> Iterator[tuple[Layer, np.nda
 
 def _pick(store: LayerStore, matcher: Matcher, blocks: list[_Block], wanted: np.ndarray):
     """(layer, rank) of the matches with the given ascending indices."""
-    picked = []
+    picked: list[tuple[Layer, int]] = []
     start = 0
     for block in blocks:
         end = start + block.count
@@ -589,7 +590,7 @@ def sort_levels(levels: list[Level], metric: str, descending: bool) -> list[Leve
 
     known = [level for level in levels if value(level) is not None]
     unknown = [level for level in levels if value(level) is None]
-    return sorted(known, key=value, reverse=descending) + unknown
+    return sorted(known, key=cast(Callable[[Level], float], value), reverse=descending) + unknown
 
 
 def within_difficulty(levels: list[Level], bounds: tuple[float, float]) -> list[Level]:

@@ -12,18 +12,18 @@ half-written file under a recorded name.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from curator.common.errors import DamagedResults, FolderRefused
+from curator.common.errors import DamagedResults, FolderRefused, StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
     ResultsFolder,
-    StoreError,
     atomic_write,
     check_file,
     read_manifest,
@@ -152,7 +152,7 @@ class LayerStore(ResultsFolder):
 
     def _index(self) -> dict[Layer, LayerRecord]:
         """The manifest's layer entries by layer, rebuilt when the list of entries changes."""
-        entries = self.manifest.get("layers", [])
+        entries: list[Any] = self.manifest.get("layers", [])
         if self._indexed is not entries or len(self._by_layer) != len(entries):
             self._indexed = entries
             self._by_layer = {record.layer: record for record in (LayerRecord(self._layer(e), e)
@@ -200,7 +200,7 @@ class LayerStore(ResultsFolder):
             if not verify:
                 raise
             raise DamagedResults(str(exc), self.directory, self.directory / PUZZLE_COPY) from None
-        arrays = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}
+        arrays: dict[str, Any] = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}  # or PackedWords
         for prop in properties:
             words = open_words(self.directory, layer, record.entry["files"][prop], keep)
             arrays[prop] = words if mmap else np.array(words)
@@ -278,10 +278,10 @@ class LayerStore(ResultsFolder):
 
 
 def encode(words: np.ndarray, count: int, positions: int, lookups: bool = False,
-           ) -> tuple[str, list[bytes | memoryview]]:
+           ) -> tuple[str, Sequence[bytes | memoryview]]:
     """(encoding, the file's contents in parts) of a property's words with `count` of
     `positions` bits set: packed where packing pays, raw otherwise."""
-    raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")
+    raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
     if raw.nbytes >= PACK_MIN_BYTES:
         codec = "sparse" if count <= SPARSE * positions else "lz4" if lookups else "zstd"
         parts = pack_parts(words, codec)

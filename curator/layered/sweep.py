@@ -12,6 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from math import comb
+from typing import cast
 
 import numba
 import numpy as np
@@ -38,7 +39,7 @@ from curator.layered.gather import fast_gather
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, tier_offsets
 from curator.rules import MAX_CHILDREN, Rules
-from curator.rules.base import SWEEP_KERNELS
+from curator.rules.base import SWEEP_KERNELS, MaskChildren
 
 CHUNK_WORDS = 256
 """Words per parallel task (16384 positions)."""
@@ -163,7 +164,7 @@ class LineMoves:
                 if p >> len(where):
                     continue
                 mask = sum(1 << c for b, c in enumerate(where) if p >> b & 1)
-                count = rules.children(np.uint64(mask), tables, masks, moves)
+                count = cast(MaskChildren, rules.children)(np.uint64(mask), tables, masks, moves)
                 for flip in dict.fromkeys(int(masks[j]) ^ mask for j in range(count)):
                     if flip & ~segment:
                         raise ValueError(f"a move leaves the segment {segment:#x}")
@@ -861,12 +862,12 @@ class _Threads:
         """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`."""
         out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
         step = max(1, min(self.count, _chunk_count.py_func(first, last)))
-        shares = [self.pool.submit(run, args, size, first, last, start, step, *out)
-                  for start in range(1, step)]
+        shares = [cast(ThreadPoolExecutor, self.pool).submit(run, args, size, first, last, start, step, *out)
+                  for start in range(1, step)]  # none without a pool: step is 1
         run(args, size, first, last, 0, step, *out)
         for share in shares:
             share.result()  # raises what the share raised
-        return out
+        return cast(tuple[np.ndarray, np.ndarray, np.ndarray], out)  # one per property
 
 
 class LayerSweep:

@@ -82,7 +82,7 @@ class ParamError(ValueError):
 
 
 @numba.njit(cache=True, inline="always")
-def nearest_cell(cells: np.uint64, forward: bool) -> int:
+def nearest_cell(cells: np.uint64, forward: bool) -> np.int64:
     """The first of `cells` met along a line: cells are numbered row by row, so it is the
     lowest one when the line goes up the numbering (right, down) and the highest otherwise."""
     return lowest_bit(cells) if forward else highest_bit(cells)

@@ -148,7 +148,7 @@ class SlidingKind(Kind):
 
     def pack(self, results: SlidingResults, size: int, curve: Any, pool: int | None, seed: int,
              keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
-        chosen = {"pool": pool} if pool is not None else {}
+        chosen: dict[str, Any] = {"pool": pool} if pool is not None else {}
         return results.pack(size, curve, seed=seed, **chosen, **self._filters(results, keywords))
 
     def pack_report(self, results: SlidingResults, pack: Any) -> Report:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
@@ -199,7 +199,7 @@ class SlidingPuzzle:
             else:
                 digit = rank_combination([g.anchors.index(a) for a in anchors], len(g.anchors), "colex")
             rank = rank * radix + digit
-            covered |= {c for a in anchors for c in self.piece_cells(g, a)}
+            covered |= {c for a in anchors for c in cast(tuple[int, ...], self.piece_cells(g, a))}
         return section.offset + rank
 
     def unrank(self, rank: int) -> Position | None:
@@ -239,7 +239,7 @@ class SlidingPuzzle:
             return None
         r, c = self.board.cells[anchor]
         cells = tuple(self.board.index.get((r + dr, c + dc)) for dr, dc in group.shape.cells)
-        return None if None in cells else cells
+        return None if None in cells else cast(tuple[int, ...], cells)
 
     def flies_off(self, group: Group, anchor: int, d: int) -> tuple[int, ...] | None:
         """Under `edge = "falls"`: if a piece of `group` at `anchor` sliding in direction `d`
@@ -308,7 +308,7 @@ class SlidingPuzzle:
         out = []
         for gi, (g, anchors) in enumerate(zip(self.groups, position)):
             for a in anchors:
-                others = set(occupied) - set(self.piece_cells(g, a))
+                others = set(occupied) - set(cast(tuple[int, ...], self.piece_cells(g, a)))
                 for target, cost in self._reach(g, a, others):
                     child = list(position)
                     child[gi] = tuple(sorted(set(anchors) - {a} | {target}))
@@ -383,7 +383,7 @@ class SlidingPuzzle:
                 cells = None if target is None else self.piece_cells(g, target)
                 if cells is None or others & set(cells):
                     break
-                stops.append((target, steps))
+                stops.append((cast(int, target), steps))  # a cell: cells is None off the board
                 steps += 1
             if rule == "step":
                 stops = stops[:1]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -123,6 +123,7 @@ class SlidingResults(DistanceResultsBase):
 
     kind = "sliding"
     store_class = SlidingStore
+    store: SlidingStore
     puzzle: SlidingPuzzle
 
     # -- the tables, checked before use ---------------------------------------------------------
@@ -240,8 +241,8 @@ class SlidingResults(DistanceResultsBase):
         return [self._level(int(r), path) for r, path in zip(ranks, paths)]
 
     def _level(self, rank: int, path: list[int] | None) -> SlidingLevel:
-        position = self.puzzle.unrank(rank)
-        steps = [] if path is None else [position, *(self.puzzle.unrank(r) for r in path)]
+        position = cast(Position, self.puzzle.unrank(rank))  # the tables' ranks are of valid positions
+        steps = [] if path is None else [position, *(cast(Position, self.puzzle.unrank(r)) for r in path)]
         distance = int(self.distances[rank])
         flags = int(self.flags[rank])
         return SlidingLevel(

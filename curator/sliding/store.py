@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
-    StoreError,
     atomic_write,
     check_file,
     manifest_kind,
@@ -91,7 +91,7 @@ class SlidingStore(DistanceFolder):
         for name, table in tables.items():
             file, dtype = TABLES[name]
             data = np.ascontiguousarray(table, dtype=np.dtype(dtype).newbyteorder("<"))
-            digest = atomic_write(self.directory / file, memoryview(data).cast("B"))
+            digest = atomic_write(self.directory / file, memoryview(data).cast("B"))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
             files[name] = {"path": file, "bytes": data.nbytes, "sha256": digest}
         self.manifest.update(facts)
         self.write_manifest()

@@ -44,7 +44,7 @@ class Kernel(NamedTuple):
     """int64[G, N]: a lined group's anchors in order (its ranks count them), -1 after."""
     anchor_count: np.ndarray
     """int64[G]: how many anchors a lined group has."""
-    index: np.ndarray
+    index: np.ndarray  # type: ignore[assignment]  # hides tuple.index, which no kernel calls
     """int64[G, N]: where a cell is in the lined group's `anchors`, -1 if it is not one."""
     offsets: np.ndarray
     """int64[S + 1]: where each section's ranks begin, and the number of ranks."""
@@ -161,7 +161,7 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
 
 
 @numba.njit(cache=True, inline="always")
-def _nth_free(occupied: np.uint64, nth: int) -> int:
+def _nth_free(occupied: np.uint64, nth: int | np.int64) -> int:
     """The cell of the nth (from 0) zero bit of `occupied`."""
     cell = 0
     while True:
