@@ -7,6 +7,8 @@ The writers mirror the level exports and share their code:
     write_svg(puzzle, levels, "pictures/")      # level-0001.svg, ...
     write_png(puzzle, levels, "pictures/")
     write_html(puzzle, levels, "gallery.html")
+    write_ldtk(puzzle, levels, "levels.ldtk")   # an LDtk project: one level per level
+    write_tiled(puzzle, levels, "maps/")        # Tiled maps: level-0001.tmj, ... and tiles.png
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from curator.arrange import PackCurve
+from curator.export import ldtk, tiled
 from curator.export import write as write_items
+from curator.export.engines import BLOCK, Figure, Piece, Stage, box_cells, with_targets
 from curator.export.gallery import card_html, curve_html, page_html, plural
 from curator.export.writing import json_text, pack_head, write_pictures, write_table, write_text
 from curator.picture import Picture, block_picture
@@ -73,9 +77,12 @@ def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
     return write_table(path, COLUMNS, rows, curve, after="distance")
 
 
+def level_title(puzzle: SlidingPuzzle, number: int, level: Level) -> str:
+    return f"{puzzle.title}: level {number} (distance {level.distance})"
+
+
 def level_picture(puzzle: SlidingPuzzle, number: int, level: Level) -> Picture:
-    title = f"{puzzle.title}: level {number} (distance {level.distance})"
-    return block_picture(puzzle, level.position, title)
+    return block_picture(puzzle, level.position, level_title(puzzle, number, level))
 
 
 def write_svg(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -> list[Path]:
@@ -98,9 +105,7 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurv
     facts = f"rules: {FAMILY} ({esc(puzzle.move)} moves, {esc(puzzle.metric)} metric) · {esc(pieces)}"
     cards = []
     for number, level in enumerate(levels, start=1):
-        texts = {"distance": str(level.distance), "unique": "yes" if level.unique else "no",
-                 "all_moves": "yes" if level.all_moves else "no", "cluster": f"{level.cluster:,}",
-                 "rank": str(level.rank)}
+        texts = figure_texts(level)
         cards.append(card_html("level", number, {"rank": level.rank, "distance": str(level.distance)},
                                f"Level {number} <small>#{level.rank}</small>",
                                level_picture(puzzle, number, level),
@@ -110,10 +115,49 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurv
     return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name, chart)
 
 
+def figure_texts(level: Level) -> dict[str, str]:
+    """What the gallery and the playable page list of a level, by key."""
+    return {"distance": str(level.distance), "unique": "yes" if level.unique else "no",
+            "all_moves": "yes" if level.all_moves else "no", "cluster": f"{level.cluster:,}",
+            "rank": str(level.rank)}
+
+
 def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
                curve: PackCurve | None = None) -> list[Path]:
     """Write the gallery page to `path`."""
     return write_text(path, gallery_html(puzzle, levels, curve))
+
+
+# -- level editors: LDtk and Tiled -------------------------------------------------------------
+
+
+def stages(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> list[Stage]:
+    """The levels as the editors' files hold them: the board's box (walls, goal cells), one
+    block per piece (the goal's piece marked), the figures (difficulty: the distance) and the
+    solution's moves."""
+    board = puzzle.board
+    cells = box_cells(board, puzzle.goal_cells)
+    figures = with_targets([(
+        Figure("difficulty", "float", None if level.distance is None else float(level.distance)),
+        Figure("distance", "int", level.distance),
+        Figure("moves", "int", len(level.solution)),
+        Figure("unique", "bool", bool(level.unique)),
+        Figure("all_moves", "bool", bool(level.all_moves)),
+        Figure("cluster", "int", int(level.cluster)),
+        Figure("rank", "string", str(int(level.rank))),
+    ) for level in levels], curve)
+    return [
+        Stage(number, level_title(puzzle, number, level), board.grid, cells,
+              tuple(Piece(group.letter, *board.cells[anchor], group.shape.cells,
+                          group.letter == puzzle.goal_letter)
+                    for group, anchors in zip(puzzle.groups, level.position) for anchor in anchors),
+              own, tuple(level.solution))
+        for number, (level, own) in enumerate(zip(levels, figures), start=1)
+    ]
+
+
+write_ldtk = ldtk.writer(stages, BLOCK)
+write_tiled = tiled.writer(stages, BLOCK)
 
 
 WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[Path]]] = {
@@ -122,6 +166,8 @@ WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[P
     "svg": write_svg,
     "png": write_png,
     "html": write_html,
+    "ldtk": write_ldtk,
+    "tiled": write_tiled,
 }
 """Export formats of sliding-block levels by name; the same names as `curator.export.WRITERS`."""
 FORMATS = tuple(WRITERS)
