@@ -35,7 +35,7 @@ def test_the_kinds_are_listed_once_each_with_their_contract():
         assert isinstance(kind, Kind)
         assert catalogue.kind_named(kind.name) is kind
         assert set(kind.pack_options) <= set(kind.selection_options)
-        boards = ("ldtk", "tiled") if kind.name != "distance" else ()
+        boards = ("ldtk", "tiled", "play") if kind.name != "distance" else ()
         assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html", *boards)
     with pytest.raises(StoreError, match="results of kind 'nope' are not known here"):
         catalogue.kind_named("nope")

@@ -166,7 +166,7 @@ def test_png_boards_look_like_their_boards(tmp_path):
 
 
 def test_every_format_is_registered(tmp_path):
-    assert set(WRITERS) == {"json", "csv", "svg", "png", "html", "ldtk", "tiled"}
+    assert set(WRITERS) == {"json", "csv", "svg", "png", "html", "ldtk", "tiled", "play"}
     puzzle, levels = make_levels("fling")
     assert write_json(puzzle, levels, tmp_path / "p.json")[0].stat().st_size > 0
 
@@ -399,13 +399,15 @@ def test_export_command_writes_the_levels_select_lists(triangle_results, tmp_pat
     assert sorted(p.name for p in (tmp_path / "png").iterdir()) == [f"level-000{n}.png" for n in range(1, 5)]
     assert len(list((tmp_path / "svg").glob("*.svg"))) == 4
 
-    for fmt, out in (("ldtk", "levels.ldtk"), ("tiled", "maps")):
+    for fmt, out in (("ldtk", "levels.ldtk"), ("tiled", "maps"), ("play", "play.html")):
         result = _cli("export", triangle_results, *FILTERS, "-f", fmt, "-o", tmp_path / out)
         assert result.exit_code == 0, (fmt, result.output)
     ranks = [str(rank) for _, rank in wanted]
     assert [level["fields"]["rank"] for level in read_ldtk(tmp_path / "levels.ldtk")] == ranks
     maps = sorted((tmp_path / "maps").glob("*.tmj"))
     assert [level["fields"]["rank"] for level in read_tiled(maps)] == ranks
+    page = (tmp_path / "play.html").read_text(encoding="utf-8")
+    assert page.count('"nodes":') == 4 and 'id="hint"' in page
 
 
 def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
@@ -420,3 +422,13 @@ def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
     assert one.exit_code == 0, one.output
     assert ET.parse(tmp_path / "one.svg").getroot().tag == f"{SVG}svg"
 
+
+def test_play_refuses_levels_that_reach_too_many_positions(triangle_results, tmp_path, monkeypatch):
+    from curator.export import play
+
+    monkeypatch.setattr(play, "PLAY_LIMIT", 5)
+    result = _cli("export", triangle_results, *FILTERS, "-f", "play", "-o", tmp_path / "play.html")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: level 1 reaches more than 5 positions: too many to play in one "
+                                     "page; pick smaller levels")
+    assert not (tmp_path / "play.html").exists()

@@ -9,6 +9,7 @@ The writers mirror the level exports and share their code:
     write_html(puzzle, levels, "gallery.html")
     write_ldtk(puzzle, levels, "levels.ldtk")   # an LDtk project: one level per level
     write_tiled(puzzle, levels, "maps/")        # Tiled maps: level-0001.tmj, ... and tiles.png
+    write_play(puzzle, levels, "play.html")     # a page that plays them
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from curator.arrange import PackCurve
-from curator.export import ldtk, tiled
+from curator.export import ldtk, play, tiled
 from curator.export import write as write_items
 from curator.export.engines import BLOCK, Figure, Piece, Stage, box_cells, with_targets
 from curator.export.gallery import card_html, curve_html, page_html, plural
 from curator.export.writing import json_text, pack_head, write_pictures, write_table, write_text
-from curator.picture import Picture, block_picture
+from curator.picture import BLOCK_GAP, UNIT, Picture, block_colour, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
 
 PACK_FORMAT = "curator-sliding-pack/1"
@@ -160,6 +161,54 @@ write_ldtk = ldtk.writer(stages, BLOCK)
 write_tiled = tiled.writer(stages, BLOCK)
 
 
+# -- the playable page --------------------------------------------------------------------------
+
+
+def games(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> list[play.Game]:
+    """The levels as the playable page plays them: every position reachable from each, its
+    moves and its distance; a hint shows a move that brings the level closer to the goal.
+    ExportError naming the first level that reaches more than PLAY_LIMIT positions."""
+    out = []
+    for number, level in enumerate(levels, start=1):
+        reach = puzzle.reachable(level.position, play.PLAY_LIMIT)
+        if reach is None:
+            raise play.too_many(number)
+        nodes = []
+        for position, moves, distance in zip(reach.positions, reach.moves, reach.distances):
+            closer = [k for k, (move, j) in enumerate(moves)
+                      if distance is not None and reach.distances[j] == distance - move.cost]
+            state = play.WON if puzzle.is_goal(position) else play.OPEN if distance is not None else play.LOST
+            nodes.append(play.Node([a for anchors in position for a in anchors],
+                                   tuple((move.source, move.target, j) for move, j in moves),
+                                   closer[0] if closer else -1, state, distance))
+        texts = figure_texts(level)
+        out.append(play.Game(level_title(puzzle, number, level),
+                             tuple((key.replace("_", " "), text) for key, text in texts.items()),
+                             tuple(level.solution), _play_board(puzzle, level), tuple(nodes)))
+    return out
+
+
+def _play_board(puzzle: SlidingPuzzle, level: Level) -> dict[str, Any]:
+    """How the page draws the puzzle's positions (see `curator.export.play`): the pictures'
+    board, goal cells tinted, and the blocks in their letters' colours."""
+    pic = block_picture(puzzle, level.position)
+    return {
+        "kind": "blocks", **play.board_json(pic, puzzle.board.size),
+        "cells": [list(cell) for cell in puzzle.board.cells], "gap": round(BLOCK_GAP * UNIT, 2),
+        "label": pic.label_size,
+        "groups": [[g.letter, block_colour(puzzle, g.letter), [list(c) for c in g.shape.cells], g.count]
+                   for g in puzzle.groups],
+    }
+
+
+def write_play(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """One self-contained page that plays the levels, with undo, reset and hints (see
+    `curator.export.play`)."""
+    subtitle = (f"{plural(len(levels), 'level')}: click a block, then one of the places it can go. "
+                "Hint shows a move that brings the level closer to the goal.")
+    return play.write_page(puzzle.title, subtitle, games(puzzle, levels), puzzle.name, path)
+
+
 WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[Path]]] = {
     "json": write_json,
     "csv": write_csv,
@@ -168,6 +217,7 @@ WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[P
     "html": write_html,
     "ldtk": write_ldtk,
     "tiled": write_tiled,
+    "play": write_play,
 }
 """Export formats of sliding-block levels by name; the same names as `curator.export.WRITERS`."""
 FORMATS = tuple(WRITERS)
