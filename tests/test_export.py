@@ -413,6 +413,7 @@ def test_export_command_writes_the_levels_select_lists(triangle_results, tmp_pat
 def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
     bad_format = _cli("export", triangle_results, "--solvable", "-f", "pdf", "-o", tmp_path / "x.pdf")
     assert bad_format.exit_code == 2 and "--format must be one of" in bad_format.output
+    assert "json, csv, svg, png, html, ldtk, tiled, play for layered results" in bad_format.output
     many = _cli("export", triangle_results, *FILTERS, "-f", "svg", "-o", tmp_path / "one.svg")
     assert many.exit_code == 2 and "holds one level" in many.output
     bad_filter = _cli("export", triangle_results, "--pieces", "x", "-f", "json", "-o", tmp_path / "p.json")
