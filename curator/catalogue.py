@@ -122,6 +122,12 @@ def formats(kind: Kind) -> tuple[str, ...]:
     return tuple(importlib.import_module(kind.exporter).FORMATS)
 
 
+def known_formats(among: Sequence[Kind] = BUILT_IN) -> tuple[str, ...]:
+    """Every export format of the kinds `among` (the built-in ones: installed kinds are only
+    loaded for a folder of theirs), each once, in the kinds' order."""
+    return tuple(dict.fromkeys(fmt for kind in among for fmt in formats(kind)))
+
+
 class _Exports:
     """The exporters of one kind (its `exporter` module) and the pack reader, as a results
     object uses them."""

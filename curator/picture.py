@@ -377,7 +377,6 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
     """Lay out a position of a sliding-block puzzle: board tiles (the goal cells tinted), the
     exits of a tilt board as holes, and every piece as joined squares in its letter's colour,
     labelled at its anchor cell."""
-    letters = [s.letter for s in puzzle.shapes]
     shape = _tile_shape("square")
     centres = [(float(c), float(r)) for r, c in puzzle.board.cells]
     width, height, px = _frame(centres, shape, unit)
@@ -386,11 +385,7 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
              for i, (x, y) in enumerate(centres)]
     labels = []
     for group, anchors in zip(puzzle.groups, position):
-        others = [letter for letter in letters if letter != puzzle.goal_letter]
-        colour = (GOAL_BLOCK if group.letter == puzzle.goal_letter
-                  else BLOCK_COLOURS[others.index(group.letter) % len(BLOCK_COLOURS)])
-        if puzzle.exits:  # tilt sliders are named by their colour: G green, B blue
-            colour = SLIDER_COLOURS.get(group.letter, colour)
+        colour = block_colour(puzzle, group.letter)
         for anchor in anchors:
             cells = set(puzzle.piece_cells(group, anchor))
             for cell in sorted(cells):
@@ -402,6 +397,18 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
                   for cell in puzzle.exits)
     return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=exits,
                    pieces=tuple(labels), label_size=round(0.3 * unit, 2))
+
+
+def block_colour(puzzle, letter: str) -> str:
+    """The colour of a sliding-block puzzle's pieces of `letter`: the colour a tilt board's
+    sliders are named by (G green, B blue, ...), red for the goal's piece, BLOCK_COLOURS in turn
+    for the others (in the order of the file's pieces)."""
+    if puzzle.exits and letter in SLIDER_COLOURS:
+        return SLIDER_COLOURS[letter]
+    if letter == puzzle.goal_letter:
+        return GOAL_BLOCK
+    others = [s.letter for s in puzzle.shapes if s.letter != puzzle.goal_letter]
+    return BLOCK_COLOURS[others.index(letter) % len(BLOCK_COLOURS)]
 
 
 def _block_square(board, cell: int, piece: set[int], px) -> tuple[tuple[float, float], ...]:

@@ -35,7 +35,9 @@ def test_the_kinds_are_listed_once_each_with_their_contract():
         assert isinstance(kind, Kind)
         assert catalogue.kind_named(kind.name) is kind
         assert set(kind.pack_options) <= set(kind.selection_options)
-        assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html")
+        boards = ("ldtk", "tiled", "play") if kind.name != "distance" else ()
+        assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html", *boards)
+    assert catalogue.known_formats() == ("json", "csv", "svg", "png", "html", "ldtk", "tiled", "play")
     with pytest.raises(StoreError, match="results of kind 'nope' are not known here"):
         catalogue.kind_named("nope")
 

@@ -330,6 +330,16 @@ def test_html_gallery_is_self_contained_and_renders(cube, two_sets, tmp_path):
 # -- usage errors -----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("fmt", ["ldtk", "tiled", "play"])
+def test_board_formats_are_refused_in_one_line(eight, fmt, tmp_path):
+    # Positions of a permutation puzzle have no board to lay out in an editor or to play on.
+    result = cli("export", eight, "--distance", "3", "-f", fmt, "-o", tmp_path / "out")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --format must be one of json, csv, svg, png, html for a distance "
+                             f"table, got {fmt!r}\n")
+    assert not any(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -21,6 +21,7 @@ from curator.sliding.puzzle import load_sliding_puzzle, parse_sliding_puzzle
 from curator.sliding.select import move_text
 from curator.sliding.store import TABLES
 from tests.cli_helpers import error_line, invoke
+from tests.engine_readers import WALL, box, read_ldtk, read_tiled
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -169,6 +170,94 @@ def test_exports(klotski, tmp_path):
     assert len(klotski.export(levels, tmp_path / "pics", "svg")) == 3
     (table,) = klotski.export(levels, tmp_path / "t.csv", "csv")
     assert table.read_text().splitlines()[1].split(",")[3] == "/".join(levels[0].board)
+
+
+def _blocks(puzzle, level):
+    """Each piece of a level as (top, left, letter, width, height) of its box of cells."""
+    found = []
+    for group, anchors in zip(puzzle.groups, level.position):
+        for anchor in anchors:
+            rows, cols = zip(*(puzzle.board.cells[i] for i in puzzle.piece_cells(group, anchor)))
+            width, height = max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
+            found.append((min(rows), min(cols), group.letter, width, height))
+    return sorted(found)
+
+
+def _check_engine_files(results, levels, tmp_path):
+    """The LDtk project and the Tiled maps of `levels`, read back, hold their boards, blocks
+    and figures."""
+    puzzle = results.puzzle
+    (project,) = results.export(levels, tmp_path / "levels.ldtk", "ldtk")
+    maps = results.export(levels, tmp_path / "maps", "tiled")
+    assert maps[-1].name == "tiles.png" and len(maps) == len(levels) + 1
+    raw = json.loads(project.read_text())
+    assert [e["identifier"] for e in raw["defs"]["entities"]] == ["Block"]
+    for got in (read_ldtk(project), read_tiled(maps[:-1])):
+        assert len(got) == len(levels)
+        for number, (found, level) in enumerate(zip(got, levels), start=1):
+            assert found["cells"] == box(puzzle.board, puzzle.goal_cells)
+            assert found["pieces"] == _blocks(puzzle, level)
+            fields = found["fields"]
+            assert fields["title"].endswith(f"level {number} (distance {level.distance})")
+            assert fields["grid"] == "square"
+            assert (fields["distance"], fields["difficulty"], fields["moves"]) == (
+                level.distance, float(level.distance), len(level.solution))
+            assert (fields["unique"], fields["all_moves"], fields["cluster"], fields["rank"]) == (
+                level.unique, level.all_moves, level.cluster, str(level.rank))
+            solution = fields["solution"]
+            assert solution == (level.solution if isinstance(solution, list) else "; ".join(level.solution))
+    for level, entities in zip(raw["levels"], [got["objects"] for got in read_tiled(maps[:-1])]):
+        (layer,) = [li for li in level["layerInstances"] if li["__identifier"] == "Pieces"]
+        goals = {(e["__grid"][1], e["__grid"][0]) for e in layer["entityInstances"]
+                 if e["fieldInstances"][1]["__value"]}
+        assert goals == {(int(o.coordinates.y) // 32, int(o.coordinates.x) // 32) for o in entities
+                         if o.properties["goal"]}
+        assert {o.name for o in entities if o.properties["goal"]} == {puzzle.goal_letter}
+        assert {o.class_ for o in entities} == {"Block"}
+    return raw
+
+
+def test_engine_files_read_back(klotski, tmp_path):
+    levels = klotski.select(hardest=True, cluster=(1, 3000), limit=3)
+    _check_engine_files(klotski, levels, tmp_path)
+
+
+WALLED = """name = "walled"
+title = "An L among walls"
+
+[board]
+art = '''
+.L.#
+LL..
+...N
+'''
+
+[rules]
+family = "slide"
+move = "step"
+metric = "step"
+
+[pieces.L]
+cells = [[0, 0], [1, -1], [1, 0]]
+
+[pieces.N]
+
+[goal]
+piece = "L"
+cells = [[2, 3]]
+"""
+
+
+def test_engine_files_keep_walls_and_shapes_wider_below(tmp_path):
+    (tmp_path / "walled.toml").write_text(WALLED)
+    results = curator.analyze(tmp_path / "walled.toml", tmp_path / "out")
+    levels = results.select(hardest=True)
+    assert levels
+    raw = _check_engine_files(results, levels, tmp_path)
+    assert box(results.puzzle.board, results.puzzle.goal_cells)[0][3] == WALL
+    entity = next(e for e in raw["levels"][0]["layerInstances"][0]["entityInstances"]
+                  if e["fieldInstances"][0]["__value"] == "L")
+    assert entity["fieldInstances"][2]["__value"] == "0,0 1,-1 1,0"
 
 
 def test_damaged_table_is_refused(klotski, tmp_path):

@@ -25,7 +25,7 @@ from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, 
 from curator.cli import render
 from curator.common.errors import DamagedResults, FolderRefused, PuzzleError, SelectionError, StoreError
 from curator.common.report import Column, Report, yes
-from curator.export import FORMATS, ExportError
+from curator.export import ExportError
 from curator.kind import Kind, Run
 from curator.options import (
     option_name,
@@ -455,9 +455,15 @@ def _with_selection_options(names: tuple[str, ...]) -> Callable[[Callable], Call
     return decorate
 
 
-def _format(fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+FORMATS = catalogue.known_formats()
+"""The formats `--format` names in the help; a folder's kind may take fewer (`_format`)."""
+
+
+def _format(kind: Kind, fmt: str) -> str:
+    """`fmt` if the kind of the opened folder writes it, else a UsageError listing those it does."""
+    formats = catalogue.formats(kind)
+    if fmt not in formats:
+        raise UsageError(f"--format must be one of {', '.join(formats)} for {kind.held}, got {fmt!r}")
     return fmt
 
 
@@ -469,19 +475,24 @@ def export_command(
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (see below)."
     ),
-    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png/tiled."),
     **selection,
 ) -> None:
     """Export selected levels (same filters as `select`) for a game engine or a designer.
 
-    json: a level pack (docs/level-pack.md); csv: one row per level; svg, png: one picture
-    per level into the folder --out (or the file --out for a single level); html: one
-    self-contained gallery page with every level's picture, metrics and solution. On the
-    distance table of a permutation puzzle, the positions `select --distance A..B` lists.
+    json: a level pack (docs/level-pack.md); csv: one row per level; svg, png:
+    one picture per level into the folder --out (or the file --out for a single
+    level); html: one self-contained gallery page with every level's picture,
+    metrics and solution; ldtk: an LDtk project, one level per level; tiled: one
+    Tiled map per level into the folder --out (or the .tmj file --out for a
+    single level), with the tileset image beside them; play: one self-contained
+    page that plays the levels, with undo and hints. On the distance table of a
+    permutation puzzle, the positions `select --distance A..B` lists, in json,
+    csv, svg, png or html (they have no board to lay out or play on).
     """
-    _format(fmt)
     given = _parsed(selection)
     kind, results = _open(directory)
+    _format(kind, fmt)
     items, _ = _selected(kind, results, given)
     _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
 
@@ -518,7 +529,7 @@ def pack_command(
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (as for export)."
     ),
-    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png/tiled."),
     **filters,
 ) -> None:
     """Arrange a pack: N levels (same filters as `select`) whose difficulty rises along a curve.
@@ -532,7 +543,6 @@ def pack_command(
     record the curve (docs/level-pack.md). On sliding-block tables the difficulty is the
     distance, and the levels come from as many connected sets as the curve allows.
     """
-    _format(fmt)
     count = parse_number(size, "--size", 1)
     candidates = optional_number(pool, "--pool", 1)
     given = _parsed(filters)
@@ -540,6 +550,7 @@ def pack_command(
     if not kind.pack_options:
         packers = " or ".join(other.held for other in catalogue.kinds() if other.pack_options)
         raise UsageError(f"{directory} holds {kind.held}; pack takes {packers}")
+    _format(kind, fmt)
     keywords = _keywords(kind, results, given, kind.pack_options)
     if variety is not None:
         keywords["variety"] = parse_names(variety)

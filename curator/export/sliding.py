@@ -7,6 +7,9 @@ The writers mirror the level exports and share their code:
     write_svg(puzzle, levels, "pictures/")      # level-0001.svg, ...
     write_png(puzzle, levels, "pictures/")
     write_html(puzzle, levels, "gallery.html")
+    write_ldtk(puzzle, levels, "levels.ldtk")   # an LDtk project: one level per level
+    write_tiled(puzzle, levels, "maps/")        # Tiled maps: level-0001.tmj, ... and tiles.png
+    write_play(puzzle, levels, "play.html")     # a page that plays them
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from curator.arrange import PackCurve
+from curator.export import ldtk, play, tiled
 from curator.export import write as write_items
+from curator.export.engines import BLOCK, Figure, Piece, Stage, box_cells, with_targets
 from curator.export.gallery import card_html, curve_html, page_html, plural
 from curator.export.writing import json_text, pack_head, write_pictures, write_table, write_text
-from curator.picture import Picture, block_picture
+from curator.picture import BLOCK_GAP, UNIT, Picture, block_colour, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
 
 PACK_FORMAT = "curator-sliding-pack/1"
@@ -77,9 +82,12 @@ def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
     return write_table(path, COLUMNS, rows, curve, after="distance")
 
 
+def level_title(puzzle: SlidingPuzzle, number: int, level: Level) -> str:
+    return f"{puzzle.title}: level {number} (distance {level.distance})"
+
+
 def level_picture(puzzle: SlidingPuzzle, number: int, level: Level) -> Picture:
-    title = f"{puzzle.title}: level {number} (distance {level.distance})"
-    return block_picture(puzzle, level.position, title)
+    return block_picture(puzzle, level.position, level_title(puzzle, number, level))
 
 
 def write_svg(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -> list[Path]:
@@ -102,9 +110,7 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurv
     facts = f"rules: {FAMILY} ({esc(puzzle.rules_text)}) · {esc(pieces)}"
     cards = []
     for number, level in enumerate(levels, start=1):
-        texts = {"distance": str(level.distance), "unique": "yes" if level.unique else "no",
-                 "all_moves": "yes" if level.all_moves else "no", "cluster": f"{level.cluster:,}",
-                 "rank": str(level.rank)}
+        texts = figure_texts(level)
         cards.append(card_html("level", number, {"rank": level.rank, "distance": str(level.distance)},
                                f"Level {number} <small>#{level.rank}</small>",
                                level_picture(puzzle, number, level),
@@ -114,10 +120,97 @@ def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurv
     return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name, chart)
 
 
+def figure_texts(level: Level) -> dict[str, str]:
+    """What the gallery and the playable page list of a level, by key."""
+    return {"distance": str(level.distance), "unique": "yes" if level.unique else "no",
+            "all_moves": "yes" if level.all_moves else "no", "cluster": f"{level.cluster:,}",
+            "rank": str(level.rank)}
+
+
 def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
                curve: PackCurve | None = None) -> list[Path]:
     """Write the gallery page to `path`."""
     return write_text(path, gallery_html(puzzle, levels, curve))
+
+
+# -- level editors: LDtk and Tiled -------------------------------------------------------------
+
+
+def stages(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> list[Stage]:
+    """The levels as the editors' files hold them: the board's box (walls, goal cells), one
+    block per piece (the goal's piece marked), the figures (difficulty: the distance) and the
+    solution's moves."""
+    board = puzzle.board
+    cells = box_cells(board, puzzle.goal_cells)
+    figures = with_targets([(
+        Figure("difficulty", "float", None if level.distance is None else float(level.distance)),
+        Figure("distance", "int", level.distance),
+        Figure("moves", "int", len(level.solution)),
+        Figure("unique", "bool", bool(level.unique)),
+        Figure("all_moves", "bool", bool(level.all_moves)),
+        Figure("cluster", "int", int(level.cluster)),
+        Figure("rank", "string", str(int(level.rank))),
+    ) for level in levels], curve)
+    return [
+        Stage(number, level_title(puzzle, number, level), board.grid, cells,
+              tuple(Piece(group.letter, board.cells[anchor][0], board.cells[anchor][1], group.shape.cells,
+                          group.letter == puzzle.goal_letter)
+                    for group, anchors in zip(puzzle.groups, level.position) for anchor in anchors),
+              own, tuple(level.solution))
+        for number, (level, own) in enumerate(zip(levels, figures), start=1)
+    ]
+
+
+write_ldtk = ldtk.writer(stages, BLOCK)
+write_tiled = tiled.writer(stages, BLOCK)
+
+
+# -- the playable page --------------------------------------------------------------------------
+
+
+def games(puzzle: SlidingPuzzle, levels: Sequence[Level]) -> list[play.Game]:
+    """The levels as the playable page plays them: every position reachable from each, its
+    moves and its distance; a hint shows a move that brings the level closer to the goal.
+    ExportError naming the first level that reaches more than PLAY_LIMIT positions."""
+    out = []
+    for number, level in enumerate(levels, start=1):
+        reach = puzzle.reachable(level.position, play.PLAY_LIMIT)
+        if reach is None:
+            raise play.too_many(number)
+        nodes = []
+        for position, moves, distance in zip(reach.positions, reach.moves, reach.distances):
+            closer = [k for k, (move, j) in enumerate(moves)
+                      if distance is not None and reach.distances[j] == distance - move.cost]
+            state = play.WON if puzzle.is_goal(position) else play.OPEN if distance is not None else play.LOST
+            nodes.append(play.Node([a for anchors in position for a in anchors],
+                                   tuple((move.source, move.target, j) for move, j in moves),
+                                   closer[0] if closer else -1, state, distance))
+        texts = figure_texts(level)
+        out.append(play.Game(level_title(puzzle, number, level),
+                             tuple((key.replace("_", " "), text) for key, text in texts.items()),
+                             tuple(level.solution), _play_board(puzzle, level), tuple(nodes)))
+    return out
+
+
+def _play_board(puzzle: SlidingPuzzle, level: Level) -> dict[str, Any]:
+    """How the page draws the puzzle's positions (see `curator.export.play`): the pictures'
+    board, goal cells tinted, and the blocks in their letters' colours."""
+    pic = block_picture(puzzle, level.position)
+    return {
+        "kind": "blocks", **play.board_json(pic, puzzle.board.size),
+        "cells": [list(cell) for cell in puzzle.board.cells], "gap": round(BLOCK_GAP * UNIT, 2),
+        "label": pic.label_size,
+        "groups": [[g.letter, block_colour(puzzle, g.letter), [list(c) for c in g.shape.cells], g.count]
+                   for g in puzzle.groups],
+    }
+
+
+def write_play(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path) -> list[Path]:
+    """One self-contained page that plays the levels, with undo, reset and hints (see
+    `curator.export.play`)."""
+    subtitle = (f"{plural(len(levels), 'level')}: click a block, then one of the places it can go. "
+                "Hint shows a move that brings the level closer to the goal.")
+    return play.write_page(puzzle.title, subtitle, games(puzzle, levels), puzzle.name, path)
 
 
 WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[Path]]] = {
@@ -126,6 +219,9 @@ WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[P
     "svg": write_svg,
     "png": write_png,
     "html": write_html,
+    "ldtk": write_ldtk,
+    "tiled": write_tiled,
+    "play": write_play,
 }
 """Export formats of sliding-block levels by name; the same names as `curator.export.WRITERS`."""
 FORMATS = tuple(WRITERS)

@@ -319,9 +319,10 @@ class LayeredResults(Exporting):
         return verify(self.directory, sample, seed, progress)
 
     def export(self, levels: Sequence[Level], path: str | Path, format: str = "json") -> list[Path]:
-        """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
-        return the files written (see `curator.export`). A `Pack` keeps its curve in the
-        json, csv and html files."""
+        """Write levels as a level pack (json), csv, svg or png pictures, an html gallery, an
+        LDtk project (ldtk), Tiled maps (tiled) or a page that plays them (play); return the
+        files written (see `curator.export`). A `Pack` keeps its curve in json, csv, html,
+        ldtk and tiled."""
         curve = levels.record() if isinstance(levels, Pack) else None
         return self._exports().write(format, self.puzzle, list(levels), path, curve)
 

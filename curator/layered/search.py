@@ -375,6 +375,15 @@ class Graph:
     def sizes(self) -> list[int]:
         return [frontier.shape[0] for frontier in self.frontiers]
 
+    def solvable(self) -> list[np.ndarray]:
+        """Per depth, whether each position can still reach a goal position."""
+        found = [self.goals]
+        for edges, size in zip(reversed(self.edges), reversed(self.sizes[:-1])):
+            ok = np.zeros(size, dtype=bool)
+            np.logical_or.at(ok, edges.parents, found[0][edges.children])
+            found.insert(0, ok)
+        return found
+
 
 def _sum_by_parent(parents: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     """Sum values per parent exactly: int64 while it cannot overflow, Python ints after."""

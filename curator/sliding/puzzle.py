@@ -8,6 +8,7 @@ that some ranks overlap or leave the board: those are invalid and counted apart.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import math
 from bisect import bisect_right
 from dataclasses import dataclass, replace
@@ -107,6 +108,20 @@ class Move:
     cost: int
     child: Position
     direction: int = -1
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The positions reachable from one position (see `SlidingPuzzle.reachable`)."""
+
+    positions: list[Position]
+    """The start first, then breadth first."""
+    moves: list[list[tuple[Move, int]]]
+    """Per position, its moves and the index of the position each leads to (none from goal
+    positions: the game ends there)."""
+    distances: list[int | None]
+    """Per position, its distance to the goal in the puzzle's metric; None if it cannot be
+    solved."""
 
 
 @dataclass(frozen=True)
@@ -354,6 +369,41 @@ class SlidingPuzzle:
             if child is not None and all(m.child != child for m in out):
                 out.append(Move(-1, -1, -1, 1, child, d))
         return out
+    def reachable(self, start: Position, limit: int) -> Reach | None:
+        """Every position reachable from `start` by moves that do not leave a goal position,
+        with its moves and its distance to the goal; None if there are more than `limit`.
+
+        A shortest solution from a reachable position passes reachable positions only, so
+        the distances, found backwards from the goal positions among them, are the tables'.
+        """
+        index = {start: 0}
+        positions: list[Position] = [start]
+        moves: list[list[tuple[Move, int]]] = []
+        while len(moves) < len(positions):
+            here = positions[len(moves)]
+            found = []
+            for move in [] if self.is_goal(here) else self.moves(here):
+                if move.child not in index:
+                    if len(positions) >= limit:
+                        return None
+                    index[move.child] = len(positions)
+                    positions.append(move.child)
+                found.append((move, index[move.child]))
+            moves.append(found)
+        back: list[list[tuple[int, int]]] = [[] for _ in positions]
+        for i, found in enumerate(moves):
+            for move, j in found:
+                back[j].append((i, move.cost))
+        distances: list[int | None] = [None] * len(positions)
+        todo = [(0, i) for i, position in enumerate(positions) if self.is_goal(position)]
+        while todo:
+            distance, j = heapq.heappop(todo)
+            if distances[j] is None:
+                distances[j] = distance
+                for i, cost in back[j]:
+                    if distances[i] is None:
+                        heapq.heappush(todo, (distance + cost, i))
+        return Reach(positions, moves, distances)
 
     def _reach(self, g: Group, anchor: int, others: set[int]) -> list[tuple[int, int]]:
         """(target anchor, cost) of each move of one piece under the metric."""

@@ -388,8 +388,9 @@ class SlidingResults(DistanceResultsBase):
         return result
 
     def export(self, levels: Sequence[SlidingLevel], path: str | Path, format: str = "json") -> list[Path]:
-        """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
-        return the files written (see `curator.export.sliding`). A `Pack` keeps its curve in
-        json, csv and html."""
+        """Write levels as a level pack (json), csv, svg or png pictures, an html gallery, an
+        LDtk project (ldtk), Tiled maps (tiled) or a page that plays them (play); return the
+        files written (see `curator.export.sliding`). A `Pack` keeps its curve in json, csv, html,
+        ldtk and tiled."""
         curve = levels.record() if isinstance(levels, Pack) else None
         return self._exports().write(format, self.puzzle, list(levels), path, curve)
