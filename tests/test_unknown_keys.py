@@ -91,7 +91,8 @@ def test_a_key_like_no_known_one_lists_the_known_keys(tmp_path):
     path = misspelt(tmp_path, "rush-hour", 'metric = "line"', 'metric = "line"\ncolour = "red"')
     with pytest.raises(PuzzleError) as caught:
         curator.load(path)
-    assert str(caught.value) == f"{path}: rules.colour: unknown key (expected one of family, metric, move)"
+    expected = "unknown key (expected one of edge, family, metric, move)"
+    assert str(caught.value) == f"{path}: rules.colour: {expected}"
 
 
 def test_rules_without_a_family_say_it_is_missing(tmp_path):

@@ -346,14 +346,16 @@ def sliding_levels(request: Request, folder: int,
 
 def _sliding_report(results: SlidingResults, position: Position) -> dict[str, Any]:
     level = results.solve(position)
-    moves = [{"piece": m.piece, "from": m.source, "to": m.target, "direction": m.direction, "text": m.text,
-              "cost": m.cost, "distance": m.distance, "closer": m.closer, "solvable": m.solvable}
+    moves = [{"piece": m.piece, "from": m.source, "to": m.target, "text": m.text, "cost": m.cost,
+              "distance": m.distance, "closer": m.closer, "solvable": m.solvable,
+              **({"direction": m.direction} if m.direction is not None else {})}
              for m in results.moves(position)]
     return {**level.to_json(), "goal": results.puzzle.is_goal(position), "solvable": level.solvable,
             "moves": moves, "picture": _block_svg(results.puzzle, position, "board")}
 
 
-@router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport)
+@router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport,
+             response_model_exclude_unset=True)
 def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dict[str, Any]:
     """Where a drawn position stands: its distance to the goal (null if it cannot be
     solved), flags, connected set, a shortest solution, whether the goal is reached, and
@@ -364,7 +366,8 @@ def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dic
         return _sliding_report(sliding, sliding.position(body.board))
 
 
-@router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport)
+@router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport,
+             response_model_exclude_unset=True)
 def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dict[str, Any]:
     """Play one move (a piece's anchor cell before and after, or the way a tilt puzzle's board
     tilts): the report of the position it leads to; 422 if it is not legal."""
