@@ -177,7 +177,8 @@ def _resource_errors(advice: str) -> Iterator[None]:
     try:
         yield
     except ResourceError as exc:
-        raise _fail(1, f"{exc}; {advice}free some space, or pass --ignore-limits to run anyway") from None
+        room = "free some space, " if any(s.resource != "time" for s in exc.shortfalls) else ""
+        raise _fail(1, f"{exc}; {advice}{room}or pass --ignore-limits to run anyway") from None
 
 
 def _results_folder(output: Path | None, name: str) -> Path:

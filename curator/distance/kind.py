@@ -14,10 +14,13 @@ from curator.catalogue import Kind, Run, Verdict
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
-from curator.common.resources import Shortfall, bytes_text
-from curator.distance.analysis import analyze_distances, table_shortfalls
+from curator.common.resources import Shortfall, bytes_text, seconds_text
+from curator.distance.analysis import analyze_distances, sweep_needs, table_shortfalls
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzle_from, state_text
 from curator.distance.results import DistanceLevel, DistanceResults
+
+SHOWN = 50
+"""Bad ranks `verify` lists one by one."""
 
 
 class DistanceKind(Kind):
@@ -36,14 +39,16 @@ class DistanceKind(Kind):
         return permutation_puzzle_from(file)
 
     def estimate(self, puzzle: PermutationPuzzle, run: Run) -> str:
+        needs = sweep_needs(puzzle, run.workers)
         return (f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
-                f"({puzzle.metric} metric); {bytes_text((puzzle.size + 1) // 2)} on disk")
+                f"({puzzle.metric} metric); {bytes_text(needs.table_bytes)} on disk, about "
+                f"{bytes_text(needs.memory_bytes)} of memory and {seconds_text(needs.seconds)}")
 
     def subject(self, puzzle: PermutationPuzzle, run: Run) -> str:
         return f"{puzzle.name}'s distance table"
 
     def shortfalls(self, puzzle: PermutationPuzzle, run: Run) -> list[Shortfall]:
-        return table_shortfalls(puzzle, run.directory)
+        return table_shortfalls(puzzle, run.directory, run.workers)
 
     def analyze(self, puzzle: PermutationPuzzle, run: Run) -> None:
         analyze_distances(puzzle, run.directory, run.workers, run.force, run.distance_done, run.warn)

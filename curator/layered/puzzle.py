@@ -175,7 +175,7 @@ class _Reader(TableReader):
     def puzzle(self, data: dict, text: str) -> Puzzle:
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         board = self.board(self.get(data, "board", dict, ""))
         piece_types, limits = self.pieces(data, board)
         rules = self.rules(self.get(data, "rules", dict, ""), board, piece_types)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from curator.common.board import Board, BoardError
+from curator.common.board import MAX_SIDE, Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
@@ -377,7 +377,7 @@ class _SlidingReader(TableReader):
     def puzzle(self, data: dict, text: str) -> SlidingPuzzle:
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         move, metric = self.rules(self.get(data, "rules", dict, ""))
         board_table = self.get(data, "board", dict, "")
         self.only(board_table, {"art"}, "board")
@@ -442,9 +442,13 @@ class _SlidingReader(TableReader):
         return tuple(out)
 
     def shape(self, value: list, key: str) -> tuple[Cell, ...]:
+        if len(value) > MAX_CELLS:
+            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {MAX_CELLS}")
         cells = [self.pair(v, key) for v in value]
         if not cells:
             raise self.fail(key, "names no cells")
+        if any(abs(v) >= MAX_SIDE for cell in cells for v in cell):
+            raise self.fail(key, f"rows and columns must lie between -{MAX_SIDE - 1} and {MAX_SIDE - 1}")
         if len(set(cells)) != len(cells):
             raise self.fail(key, "lists a cell twice")
         r0, c0 = min(cells)
