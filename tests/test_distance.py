@@ -352,7 +352,7 @@ def test_eight_puzzle_gods_number_is_31(eight):
 
 def test_store_keeps_manifest_puzzle_copy_and_checksum(eight, tmp_path):
     manifest = json.loads((eight / "manifest.json").read_text())
-    assert manifest["kind"] == "distance" and manifest["format"] == "curator-distance/1"
+    assert manifest["kind"] == "distance" and manifest["format"] == "curator-distance/2"
     assert manifest["complete"] is True and manifest["file"]["bytes"] == 181_440
     assert (eight / "puzzle.toml").read_text() == EIGHT.read_text()
     assert holds_distances(eight) and not holds_distances(tmp_path)
