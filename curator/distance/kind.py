@@ -69,8 +69,11 @@ class DistanceKind(Kind):
 
     def verdict(self, results: DistanceResults, sample: int, seed: int) -> Verdict:
         found = results.verify(sample, seed)
-        return Verdict((), found.ok, "distance table matches its checksum (ranks are not re-derived)",
-                       error=None if found.ok else found.problems[0])
+        summary = f"the distance table matches its checksum and counts, {found.ranks:,} ranks re-derived"
+        failed = f"verification failed: {summary}, {len(found.bad_ranks)} bad ranks"
+        outcome = failed if found.bad_ranks else f"ok ({summary})"
+        return Verdict(tuple(found.bad_ranks[:SHOWN]), found.ok, outcome,
+                       error=found.problems[0] if found.problems else None)
 
     def selection(self, results: DistanceResults, keywords: dict[str, Any]
                   ) -> tuple[list[DistanceLevel], int | None]:
