@@ -67,11 +67,8 @@ def folders(tmp_path_factory):
 
 @pytest.fixture
 def copy(folders, tmp_path):
-    def make(kind: str) -> Path:
-        target = tmp_path / kind
-        shutil.copytree(folders[kind], target)
-        return target
-    return make
+    """A private copy of one kind's folder, to damage."""
+    return lambda kind: Path(shutil.copytree(folders[kind], tmp_path / kind))
 
 
 def resign_puzzle(directory: Path, text: str) -> None:

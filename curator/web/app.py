@@ -96,7 +96,8 @@ def _error_handlers(app: FastAPI) -> None:
 
     for kind in (SelectionError, PuzzleError, ExportError):
         app.add_exception_handler(kind, problem(422))
-    app.add_exception_handler(StoreError, _damaged)
+    app.add_exception_handler(StoreError, problem(500))
+    app.add_exception_handler(DamagedResults, _damaged)
     app.add_exception_handler(OSError, lambda request, exc: _answer(
         request, 500, f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc.strerror or exc)))
     for kind in (Busy, TooLong):
@@ -107,12 +108,10 @@ def _error_handlers(app: FastAPI) -> None:
         request, exc.status_code, str(exc.detail)))
 
 
-def _damaged(request: Request, exc: Exception) -> JSONResponse:
-    """Stored results that cannot be used: what is wrong (a damaged layer's remedy is to
-    compute the folder again, which this app does not do)."""
-    if isinstance(exc, DamagedResults):
-        return _answer(request, 500, f"{exc.problem}; the folder's results must be computed again")
-    return _answer(request, 500, str(exc))
+def _damaged(request: Request, exc: DamagedResults) -> JSONResponse:
+    """Damaged stored results: what is wrong, and that the folder must be computed again
+    (which this app does not do; the command line's remedy names its own commands)."""
+    return _answer(request, 500, f"{exc.problem}; the folder's results must be computed again")
 
 
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
