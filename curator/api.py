@@ -21,7 +21,7 @@ from curator.arrange import POOL_SIZE
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
-from curator.common.resources import Shortfall, bytes_text
+from curator.common.resources import Shortfall
 from curator.kind import DistanceDone, Kind, Results, Run, Warn
 from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
@@ -35,9 +35,7 @@ class ResourceError(StoreError):
     has free."""
 
     def __init__(self, what: str, short: list[Shortfall]) -> None:
-        figures = "; ".join(
-            f"{s.resource}: needs about {bytes_text(s.needed)}, {bytes_text(s.free)} {s.where}" for s in short
-        )
+        figures = "; ".join(str(s) for s in short)
         here = ["this machine"] if any(not s.elsewhere for s in short) else []
         there = ["the cluster's workers"] if any(s.elsewhere for s in short) else []
         super().__init__(f"{what} does not fit on {' or '.join(here + there)} ({figures})")

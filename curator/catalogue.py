@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.common.errors import PuzzleError, StoreError
-from curator.common.files import manifest_kind
+from curator.common.files import MANIFEST, manifest_kind
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import puzzle_file, read_text, unknown
 from curator.distance.kind import KIND as DISTANCE
@@ -99,8 +99,13 @@ def read_puzzle(path: str | Path) -> tuple[Kind, Any]:
 
 
 def kind_of(directory: str | Path) -> Kind:
-    """The kind of the results `directory` holds, by its manifest."""
-    return kind_named(manifest_kind(Path(directory)) or "layers")
+    """The kind of the results `directory` holds, by its manifest; StoreError naming the
+    manifest if it cannot be trusted or names a kind not known here."""
+    name = manifest_kind(Path(directory))
+    try:
+        return kind_named(name or "layers")
+    except StoreError as exc:
+        raise StoreError(f"{Path(directory) / MANIFEST}: {exc}") from None
 
 
 def kind_for(results: Results) -> Kind:

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 import curator
 import curator.common.resources
+from curator.common.files import manifest_text
 from curator.export.pack import load_pack
 from curator.layered.level import Level, replay
 from curator.layered.metrics import solve_position
@@ -1030,7 +1031,7 @@ def test_verify_fresh_and_damaged_results(triangle, eight, tmp_path):
     entry = next(e for e in manifest["layers"] if e["key"] == "k08")
     entry["files"]["unique"]["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
     entry["unique"] += 1 if data[rank // 8] >> (rank % 8) & 1 else -1
-    (sneaky / "manifest.json").write_text(json.dumps(manifest))
+    (sneaky / "manifest.json").write_text(manifest_text(manifest))
     result = curator.open(sneaky).verify(sample=6435)
     assert not result.ok and result.bad_ranks, (result.problems, result.bad_ranks)
 

@@ -4,7 +4,6 @@ puzzle file once, and the layers above the pipelines never test classes to tell 
 from __future__ import annotations
 
 import ast
-import pathlib
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from cli_helpers import invoke
 
 import curator
 from curator import catalogue
+from curator.common import reading
 from curator.common.errors import PuzzleError, StoreError
 from curator.kind import Kind
 
@@ -50,14 +50,14 @@ def test_a_folder_gets_its_kind_from_its_manifest(tmp_path):
 def test_analyze_reads_and_decodes_its_puzzle_file_once(tmp_path, monkeypatch):
     source = PUZZLES / "triangle.toml"
     reads: list[Path] = []
-    original = pathlib.Path.read_text
+    original = reading.read_input
 
-    def counting(self, *args, **kwargs):
-        if self.resolve() == source.resolve():
-            reads.append(self)
-        return original(self, *args, **kwargs)
+    def counting(path, *args, **kwargs):
+        if Path(path).resolve() == source.resolve():
+            reads.append(path)
+        return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "read_text", counting)
+    monkeypatch.setattr(reading, "read_input", counting)
     result = invoke("analyze", source, "--output", tmp_path / "tri", "--max-pieces", "3", "--workers", "1")
     assert result.exit_code == 0, result.stderr
     assert len(reads) == 1

@@ -438,7 +438,7 @@ def test_sliding_packs_never_fall_where_their_curve_rises(items, size, name, spr
 @pytest.mark.parametrize("table, change", [("flags", "unique"), ("distances", "distance"),
                                            ("clusters", "connected set")])
 def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
-    from curator.common.files import file_sha256
+    from curator.common.files import file_sha256, manifest_text
 
     copy = tmp_path / "copy"
     copy.mkdir()
@@ -452,7 +452,7 @@ def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
     data.tofile(path)
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest["files"][table]["sha256"] = file_sha256(path)  # a consistent but wrong table
-    (copy / "manifest.json").write_text(json.dumps(manifest))
+    (copy / "manifest.json").write_text(manifest_text(manifest))
     assert klotski.verify(sample=100_000).ok
     found = curator.open(copy).verify(sample=100_000)
     assert not found.ok

@@ -178,7 +178,8 @@ def _resource_errors(advice: str) -> Iterator[None]:
     try:
         yield
     except ResourceError as exc:
-        raise _fail(1, f"{exc}; {advice}free some space, or pass --ignore-limits to run anyway") from None
+        room = "free some space, " if any(s.resource != "time" for s in exc.shortfalls) else ""
+        raise _fail(1, f"{exc}; {advice}{room}or pass --ignore-limits to run anyway") from None
 
 
 def _results_folder(output: Path | None, name: str) -> Path:
@@ -571,21 +572,31 @@ def serve_command(
         "127.0.0.1", "--host", metavar="HOST", help="Address to listen on (only this machine by default)."
     ),
     port: int = typer.Option(8000, "--port", metavar="PORT", min=0, max=65535, help="Port to listen on."),
+    allow_host: list[str] = typer.Option(
+        [], "--allow-host", metavar="HOST",
+        help="Also answer requests that name this host (repeatable); by default only those naming the "
+        "address it listens on.",
+    ),
 ) -> None:
     """Open a designer's workspace in the browser: layer tables, level search, play with
     hints from the stored bits, and packs to download.
 
     It reads only the folders named here; its JSON API is described at /openapi.json.
+    Requests naming another host (a name pointed at this machine by someone else) get 421.
     Needs the serve extra: pip install 'curator\\[serve]'.
     """
     try:
         import uvicorn
 
         from curator.web.app import create_app
+        from curator.web.guard import host_name
     except ImportError as exc:
         raise _fail(1, f"serve needs the serve extra ({exc.name} is missing): pip install 'curator[serve]'")
+    for name in allow_host:
+        if host_name(name) is None:
+            raise UsageError(f"--allow-host {name!r} is not a host name (such as studio.local or 10.0.0.5)")
     try:
-        web = create_app(directories)
+        web = create_app(directories, host=host, allow_hosts=allow_host)
     except StoreError as exc:
         raise UsageError(str(exc))
     err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it)", highlight=False)

@@ -11,7 +11,9 @@ table of its kind knows is named, with the closest known key when one is close.
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,17 +23,51 @@ from typing import Any
 from curator.common.board import Board
 from curator.common.errors import PuzzleError
 
+MAX_INPUT = 1 << 20
+"""Most bytes of a file people write (a puzzle file, a board drawing, a level pack or curve):
+1 MiB, far more than any of them needs, so that no input makes a reader use much memory."""
+
+
+class InputRefused(ValueError):
+    """A file that is not read at all: not a regular file, or larger than MAX_INPUT."""
+
+
+def read_input(path: str | Path, limit: int = MAX_INPUT) -> str:
+    """The UTF-8 text of a regular file of at most `limit` bytes. InputRefused for a device,
+    folder or pipe (never opened for reading in a way that could block) and for a longer file;
+    OSError if it cannot be opened, UnicodeDecodeError if it is not text."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputRefused("not a regular file (a folder, device or pipe)")
+        if info.st_size > limit:
+            raise InputRefused(f"{info.st_size:,} bytes; at most {limit:,} are read")
+        data = b""
+        while len(data) <= limit and (part := os.read(fd, limit + 1 - len(data))):
+            data += part
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise InputRefused(f"more than {limit:,} bytes; at most {limit:,} are read")
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
 
 def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
-    """The text of a file; `error` naming the file if it cannot be read."""
+    """The text of a file (see `read_input`); `error` naming the file if it cannot be read."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_input(path)
+    except InputRefused as exc:
+        raise error(str(path), "file", str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise error(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {exc})")
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise error(str(path), "file", f"cannot be read ({exc.__class__.__name__}: {why})") from None
 
 
 def read_toml(text: str, source: str) -> dict[str, Any]:
     """The tables of a TOML text; PuzzleError naming `source` if it is not TOML."""
+    if len(text) > MAX_INPUT:
+        raise PuzzleError(source, "file", f"{len(text):,} characters; at most {MAX_INPUT:,} are read")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -93,6 +129,8 @@ def unknown(what: str, word: str, known: Iterable[str]) -> str:
     return f"unknown {what} ({hint}expected one of {', '.join(known) or 'none'})"
 
 
+MAX_TITLE = 200
+"""Most characters of a puzzle's title."""
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """Puzzle names: plain, so that output/<name> always stays inside output/."""
 
@@ -146,6 +184,16 @@ class TableReader:
                 "characters, starting with a letter or digit)",
             )
         return name
+
+    def title(self, data: dict[str, Any], default: Any, where: str = "") -> str:
+        """The `title`: one line of at most MAX_TITLE printable characters (`default` if none)."""
+        title: str = self.get(data, "title", str, where, default)
+        key = f"{where}.title" if where else "title"
+        if len(title) > MAX_TITLE:
+            raise self.fail(key, f"has {len(title):,} characters; at most {MAX_TITLE} are allowed")
+        if not title.isprintable():
+            raise self.fail(key, "must be one line of printable characters")
+        return title
 
     def only(self, table: dict[str, Any], allowed: set[str], where: str) -> None:
         """Refuse keys of `table` that are not `allowed`, naming the closest allowed one."""

@@ -223,7 +223,7 @@ class _PermutationReader(TableReader):
         self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         metric = self.rules(self.get(data, "rules", dict, ""))
         sets = self.piece_sets(self.get(data, "pieces", dict, ""))
         size = math.prod(s.permutations * s.orientation_states for s in sets)
@@ -283,6 +283,8 @@ class _PermutationReader(TableReader):
         rows, cols = value
         if rows * cols < count:
             raise self.fail(key, f"{rows} x {cols} has fewer than the set's {count} positions")
+        if max(rows, cols) > count:
+            raise self.fail(key, f"{rows} x {cols}: neither may exceed the set's {count} positions")
         return rows, cols
 
     # -- moves -----------------------------------------------------------------------------

@@ -16,13 +16,14 @@ from typing import Any
 import numpy as np
 
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.distance.puzzle import PermutationPuzzle, State, state_text
 from curator.distance.select import select_positions, solved_positions
 from curator.distance.store import DistanceStore
 from curator.distance.tables import Kernel, build_kernel
+from curator.distance.verify import verify_table
 
 KEYWORDS = ("distance", "sample", "seed", "limit")
 """The keywords `count` (distance only) and `select` take."""
@@ -152,14 +153,12 @@ class DistanceResults(DistanceResultsBase):
 
     # -- checking and exporting --------------------------------------------------------------
 
-    def verify(self, sample: int = 0, seed: int = 0) -> Verification:
-        """Check the table file against its checksum (its ranks are not re-derived)."""
-        result = Verification(self.directory, files=1)
-        try:
-            self.store.load()
-        except StoreError as exc:
-            result.problems.append(str(exc))
-        return result
+    def verify(self, sample: int = DEFAULT_SAMPLE, seed: int = 0) -> Verification:
+        """Check the table file against its checksum and its entries against the manifest's
+        counts, then re-derive `sample` random ranks (and the solved position) from their
+        neighbours under the moves of the stored puzzle (see `curator.distance.verify`)."""
+        at_least(sample, 0, self._name("sample"))
+        return verify_table(self.store, self.puzzle, self.kernel, sample, seed)
 
     def export(self, levels: Sequence[DistanceLevel], path: str | Path, format: str = "json") -> list[Path]:
         """Write positions as a position pack (json), csv, svg or png pictures, or an html

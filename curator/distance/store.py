@@ -23,7 +23,9 @@ from curator.common.tables import DistanceFolder
 from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
 
 KIND = "distance"
-FORMAT = "curator-distance/1"
+FORMAT = "curator-distance/2"
+OLDER_FORMATS = ("curator-distance/1",)
+"""Formats written before manifests had a checksum (read as they are)."""
 TABLE_FILE = "distances.nib"
 ENCODING = (
     "one 4-bit entry per rank, entry i in byte i // 2 (low nibble for even i); "
@@ -33,7 +35,10 @@ ENCODING = (
 
 def holds_distances(directory: Path) -> bool:
     """Whether `directory` has a manifest of kind "distance"."""
-    return manifest_kind(directory) == KIND
+    try:
+        return manifest_kind(directory) == KIND
+    except StoreError:
+        return False
 
 
 class DistanceStore(DistanceFolder):
@@ -43,6 +48,7 @@ class DistanceStore(DistanceFolder):
 
     KIND = KIND
     FORMAT = FORMAT
+    OLDER = OLDER_FORMATS
     WHAT = "a distance table"
 
     @classmethod
@@ -56,14 +62,16 @@ class DistanceStore(DistanceFolder):
 
     def puzzle(self) -> PermutationPuzzle:
         """The puzzle of this table, read from the folder's copy of its file."""
-        return parse_permutation_puzzle(*self.puzzle_text())
+        return self.parsed_puzzle(parse_permutation_puzzle)
 
     def load(self) -> np.ndarray:
         """The nibble table (uint8), checked against the manifest's size and checksum."""
         meta = self.manifest.get("file")
         if not meta:
             raise StoreError(f"{self.directory}: no distance table has been stored yet")
-        path = self.directory / meta["path"]
+        if not isinstance(meta, dict) or meta.get("path") != TABLE_FILE:
+            raise StoreError(f"{self.manifest_path}: damaged manifest (file)")
+        path = self.directory / TABLE_FILE
         check_file(path, meta, (self.manifest["positions"] + 1) // 2)
         return np.fromfile(path, dtype=np.uint8)
 

@@ -258,7 +258,7 @@ class _PackReader(TableReader):
         name = self.get(table, "name", str, where)
         if not name:
             raise self.fail("puzzle.name", "must not be empty")
-        title = self.get(table, "title", str, where)
+        title = self.title(table, ..., where)
         family = self.get(table, "family", str, where)
         try:
             find_family(family)

@@ -180,7 +180,7 @@ class _Reader(TableReader):
             raise self.fail("rules.family", str(exc))
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         board = self.board(self.get(data, "board", dict, ""))
         piece_types, limits = self.pieces(data, board)
         rules = self.rules(found, self.get(data, "rules", dict, ""), board, piece_types)

@@ -170,8 +170,10 @@ class LayeredResults(Exporting):
 
     def selection(self, *, sample: int | None = None, seed: int | None = None, sort: str | None = None,
                   limit: int | None = None, difficulty: float | tuple[float, float] | None = None,
-                  cap: int = METRICS_CAP, **filters: Any) -> Selection:
-        """The levels `select` returns, with the number of positions matching the filters."""
+                  cap: int = METRICS_CAP, progress: Callable[[int, int], None] | None = None,
+                  **filters: Any) -> Selection:
+        """The levels `select` returns, with the number of positions matching the filters;
+        `progress(done, total)` follows the rating of the picked positions."""
         if seed is not None and sample is None:
             raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
         order = parse_sort(sort, self._name("sort")) if sort is not None else None
@@ -180,7 +182,7 @@ class LayeredResults(Exporting):
                       seed=at_least(seed, 0, self._name("seed")) or 0,
                       limit=at_least(limit, 1, self._name("limit")), sort=order,
                       cap=at_least(cap, 1, self._name("cap")),
-                      explorer=self.explorer, difficulty=bounds)
+                      explorer=self.explorer, difficulty=bounds, progress=progress)
 
     def select(self, **keywords: Any) -> list[Level]:
         """Levels matching the filters: filter, keep canonical ones, sample, compute metrics,

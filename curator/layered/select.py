@@ -387,11 +387,13 @@ def select(
     cap: int = METRICS_CAP,
     explorer: Explorer | None = None,
     difficulty: tuple[float, float] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Selection:
     """Filter, keep canonical positions, sample, compute metrics, keep the `difficulty`
     range, sort, limit (in that order).
 
-    `explorer` searches the picked positions (by default one pruned by the store's layers).
+    `explorer` searches the picked positions (by default one pruned by the store's layers);
+    `progress(done, total)` is called as levels are rated.
     """
     every = sort is not None or difficulty is not None  # metrics of every pick before the limit
     try:
@@ -402,7 +404,7 @@ def select(
         raise SelectionError(
             f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
         ) from None
-    levels = rate(store, picked, explorer)
+    levels = rate(store, picked, explorer, progress)
     if difficulty is not None:
         levels = within_difficulty(levels, difficulty)
     if sort is not None:

@@ -34,9 +34,10 @@ from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.version import __version__
 
-FORMAT = "curator-layers/2"
-READABLE = ("curator-layers/1", FORMAT)
-"""Formats this reader takes: /1 stores (raw files only) read as they are."""
+FORMAT = "curator-layers/3"
+READABLE = ("curator-layers/1", "curator-layers/2", FORMAT)
+"""Formats this reader takes: /1 stores (raw files only) and /2 ones (no manifest checksum)
+read as they are."""
 ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
 """File encodings (raw, or a codec of packed files) and the endings of their names; a
 manifest entry without one is raw."""
@@ -90,6 +91,7 @@ class LayerStore(ResultsFolder):
         store = cls(directory)
         if not store.manifest:
             raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
+        store.check_puzzle_copy()
         return store
 
     @classmethod
@@ -139,7 +141,7 @@ class LayerStore(ResultsFolder):
 
     def puzzle(self) -> Puzzle:
         """The puzzle these results belong to, read from the folder's copy of its file."""
-        return parse_puzzle(*self.puzzle_text())
+        return self.parsed_puzzle(parse_puzzle)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -268,7 +270,7 @@ class LayerStore(ResultsFolder):
                 self._checked.add((path, meta["sha256"]))
 
     def _read_manifest(self) -> dict[str, Any]:
-        data = read_manifest(self.manifest_path)
+        data = read_manifest(self.manifest_path, signed=(FORMAT,))
         if data.get("format") not in READABLE:
             raise StoreError(f"{self.manifest_path}: not a curator manifest (format {FORMAT})")
         problem = _malformed(data)

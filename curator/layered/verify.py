@@ -19,7 +19,7 @@ from typing import cast
 
 import numpy as np
 
-from curator.common.errors import PuzzleError, StoreError
+from curator.common.errors import StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.layered.bits import PROPERTIES, LayerBits, count_bits
 from curator.layered.puzzle import Puzzle
@@ -55,14 +55,15 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
            progress: Progress | None = None) -> Verification:
     """Check every stored file of a results folder and re-derive `sample` ranks per layer.
 
-    StoreError when the folder cannot be read at all (no manifest, no puzzle copy); every
+    StoreError when the folder cannot be read at all (no manifest, or a manifest or puzzle
+    copy that does not match its checksum); every
     other finding goes into the returned `Verification`.
     """
     if sample < 0:
         raise ValueError(f"sample must be at least 0, got {sample}")
     store = LayerStore.open(directory)
     result = Verification(Path(directory))
-    puzzle = _stored_puzzle(store, result)
+    puzzle = store.puzzle()
     space = StateSpace(puzzle)
     records = _records(store, result)
     intact = [layer for layer in records if _undamaged(store, layer, result)]
@@ -101,16 +102,6 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
 
 
 # -- checks of whole files --------------------------------------------------------------------
-
-
-def _stored_puzzle(store: LayerStore, result: Verification) -> Puzzle:
-    try:
-        puzzle = store.puzzle()
-    except PuzzleError as exc:
-        raise StoreError(f"stored puzzle copy is not a valid puzzle file ({exc})")
-    if puzzle.sha256 != store.manifest.get("puzzle_sha256"):
-        result.problems.append(f"{puzzle.source}: checksum does not match the manifest (damaged file)")
-    return puzzle
 
 
 def _records(store: LayerStore, result: Verification) -> list[Layer]:

@@ -17,7 +17,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any, cast
 
-from curator.common.board import Board, BoardError
+from curator.common.board import MAX_SIDE, Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
@@ -563,7 +563,7 @@ class _SlidingReader(TableReader):
         self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         move, metric, edge = self.rules(self.get(data, "rules", dict, ""))
         board_table = self.get(data, "board", dict, "")
         self.only(board_table, BOARD_KEYS, "board")
@@ -640,9 +640,13 @@ class _SlidingReader(TableReader):
         return tuple(out)
 
     def shape(self, value: list, key: str) -> tuple[Cell, ...]:
+        if len(value) > MAX_CELLS:
+            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {MAX_CELLS}")
         cells = [self.pair(v, key) for v in value]
         if not cells:
             raise self.fail(key, "names no cells")
+        if any(abs(v) >= MAX_SIDE for cell in cells for v in cell):
+            raise self.fail(key, f"rows and columns must lie between -{MAX_SIDE - 1} and {MAX_SIDE - 1}")
         if len(set(cells)) != len(cells):
             raise self.fail(key, "lists a cell twice")
         r0, c0 = min(cells)

@@ -23,7 +23,9 @@ from curator.common.tables import DistanceFolder
 from curator.sliding.puzzle import SlidingPuzzle, parse_sliding_puzzle
 
 KIND = "sliding"
-FORMAT = "curator-sliding/1"
+FORMAT = "curator-sliding/2"
+OLDER_FORMATS = ("curator-sliding/1",)
+"""Formats written before manifests had a checksum (read as they are)."""
 TABLES = {
     "distances": ("distances.u16", np.uint16),
     "flags": ("flags.u8", np.uint8),
@@ -40,7 +42,10 @@ ENCODING = {
 
 def holds_sliding(directory: Path) -> bool:
     """Whether `directory` has a manifest of kind "sliding"."""
-    return manifest_kind(directory) == KIND
+    try:
+        return manifest_kind(directory) == KIND
+    except StoreError:
+        return False
 
 
 class SlidingStore(DistanceFolder):
@@ -50,6 +55,7 @@ class SlidingStore(DistanceFolder):
 
     KIND = KIND
     FORMAT = FORMAT
+    OLDER = OLDER_FORMATS
     WHAT = "sliding-block tables"
 
     @classmethod
@@ -63,7 +69,7 @@ class SlidingStore(DistanceFolder):
 
     def puzzle(self) -> SlidingPuzzle:
         """The puzzle of these tables, read from the folder's copy of its file."""
-        return parse_sliding_puzzle(*self.puzzle_text())
+        return self.parsed_puzzle(parse_sliding_puzzle)
 
     def load(self, name: str) -> np.ndarray:
         """The table `name` (see TABLES), checked against the manifest's size and checksum."""

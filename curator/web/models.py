@@ -20,8 +20,9 @@ MAX_PACK = 200
 """Most levels one pack request takes."""
 MAX_LEVELS = 200
 """Most levels one selection computes metrics for."""
-MAX_POOL = 20_000
-"""Most candidate levels one arrangement rates."""
+MAX_POOL = 5_000
+"""Most candidate levels one arrangement rates (as many as `curator pack` rates by default);
+a request also stops at the app's time limit."""
 POOL = 1_000
 """Candidate levels an arrangement rates unless told otherwise (a request of a few seconds)."""
 MAX_SEED = 2**63 - 1
@@ -286,8 +287,9 @@ class LevelQuery(LevelFilters):
     limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
 
 
-class ArrangeQuery(LevelFilters):
-    """The options of `curator pack`: the filters, the pack's size and curve, and its pool."""
+class ArrangeIn(LevelFilters):
+    """The options of `curator pack`, as a JSON body: the filters (text ones in the syntax of
+    `select`), the pack's size and curve, and its pool."""
 
     size: int = Field(ge=1, le=MAX_PACK, description="Levels in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How difficulty rises over the pack.")

@@ -572,17 +572,29 @@ async function download(format) {
 
 const FILTERS = ["solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude"];
 // The Levels tab's fields an arrangement takes (a pack is always canonical; it draws its own sample).
+const FLAGS = ["solvable", "unique", "all_moves"];
+const NUMBERS = ["size", "pool", "seed"];
+
+// The JSON body of an arrangement: the pack's fields and the Levels tab's filters, as the
+// API types them (numbers, true/false, text in the syntax of `curator select`).
+function arrangement() {
+  const body = {};
+  for (const [name, value] of filterQuery($("#arrange"))) body[name] = NUMBERS.includes(name) ? Number(value) : value;
+  for (const [name, value] of filterQuery($("#filters"))) {
+    if (FILTERS.includes(name)) body[name] = FLAGS.includes(name) ? value === "true" : value;
+  }
+  return body;
+}
 
 async function arrangePack(event) {
   event.preventDefault();
-  const query = new URLSearchParams(filterQuery($("#arrange")));
-  for (const [name, value] of filterQuery($("#filters"))) if (FILTERS.includes(name)) query.set(name, value);
+  const body = arrangement();
   const folder = state.folder.id;
   say("Rating the pool of candidate levels…");
   $("#arrange-go").disabled = true;
   let found;
   try {
-    found = await getJson(`/api/folders/${folder}/arrange?${query}`);
+    found = await (await postJson(`/api/folders/${folder}/arrange`, body)).json();
   } finally {
     $("#arrange-go").disabled = false;
   }
