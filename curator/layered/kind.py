@@ -15,13 +15,14 @@ from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
-from curator.kind import Kind, Run, Verdict
+from curator.kind import Kind, Run, Search, Verdict
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
 from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
+from curator.layered.search import SEARCH_LIMIT, Bound
 from curator.rules import family_names
 
 FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
@@ -43,6 +44,7 @@ class LayeredKind(Kind):
                          "count_only")
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
+    solve_options = frozenset({"limit"})
 
     def family_names(self) -> list[str]:
         return family_names()
@@ -151,11 +153,13 @@ class LayeredKind(Kind):
         return _stored_text(puzzle, item) if isinstance(item, StoredPosition) else _level_text(puzzle, item)
 
     def solve(self, puzzle: Puzzle, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[Level, Path | None]:
+              name: Naming = same_name, search: Search | None = None) -> tuple[Level, Path | None]:
+        search = search or Search()
+        bound = Bound(SEARCH_LIMIT if search.limit is None else search.limit, search.progress, search.note)
         stored = puzzle_results(puzzle, directory, name)
         if stored is None:
-            return solve_position(puzzle, position), None
-        return stored.solve(position), stored.directory
+            return solve_position(puzzle, position, bound=bound), None
+        return stored.solve(position, bound.limit, bound.progress, bound.note), stored.directory
 
     # -- packs ---------------------------------------------------------------------------------
 

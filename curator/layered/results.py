@@ -23,7 +23,7 @@ from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
 from curator.layered.level import Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
-from curator.layered.search import Explorer
+from curator.layered.search import SEARCH_LIMIT, Bound, Explorer
 from curator.layered.select import (
     METRICS_CAP,
     Filters,
@@ -231,10 +231,19 @@ class LayeredResults:
             self._explorer = Explorer(self.puzzle, self.store.solvable_words())
         return self._explorer
 
-    def solve(self, board: str | Sequence[int]) -> Level:
+    def solve(self, board: str | Sequence[int], limit: int | None = SEARCH_LIMIT,
+              progress: Callable[[int, int], None] | None = None,
+              note: Callable[[str], None] | None = None) -> Level:
         """The level of any position: a drawing (as `curator solve --board` takes it) or one
-        entry per cell (0 empty, t = piece type t)."""
-        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer)
+        entry per cell (0 empty, t = piece type t).
+
+        Above the stored layers the search holds at most `limit` positions (None: no bound);
+        past it, `curator.SearchTooLarge` says how far to analyze first. `progress(searched,
+        limit)` follows the search there, and `note(line)` gets its estimate first when the
+        tiers above the stored layers might hold more than `limit` positions."""
+        at_least(limit, 1, self._name("limit"))
+        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer,
+                                       bound=Bound(limit, progress, note))
         cross_check(self.store, level)
         return level
 

@@ -15,7 +15,7 @@ from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
-from curator.kind import Kind, Run, Verdict
+from curator.kind import Kind, Run, Search, Verdict
 from curator.sliding.analysis import BYTES_PER_RANK, analyze_sliding, sliding_shortfalls
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingLevel, SlidingResults
@@ -130,7 +130,7 @@ class SlidingKind(Kind):
         return "\n".join(lines)
 
     def solve(self, puzzle: SlidingPuzzle, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[SlidingLevel, Path | None]:
+              name: Naming = same_name, search: Search | None = None) -> tuple[SlidingLevel, Path | None]:
         directory = directory or Path("output") / puzzle.name
         try:
             stored = SlidingResults(directory, name)
