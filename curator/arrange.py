@@ -21,6 +21,7 @@ import numpy as np
 
 from curator.common.errors import SelectionError
 from curator.common.exports import Exports
+from curator.common.figures import difficulty_value
 from curator.common.keywords import Naming, same_name
 from curator.layered.level import Level
 
@@ -107,8 +108,10 @@ class PackCurve:
     achieved: tuple[float, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """The curve as level packs record it (difficulties to 3 decimals)."""
         return {"name": self.name, "pool": self.pool,
-                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
+                "slots": [{"target": difficulty_value(t), "difficulty": difficulty_value(d)}
+                          for t, d in zip(self.targets, self.achieved)]}
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
             assert int(row[name]) == getattr(report, name)
         for name in ("solvable", "unique", "all_moves"):
             assert row[name] == ("true" if getattr(report, name) else "false")
-        assert row["difficulty"] == ("" if not report.solvable else repr(level.difficulty))
+        assert row["difficulty"] == ("" if not report.solvable else repr(round(level.difficulty, 3)))
         assert int(row["solution_length"]) == len(report.solution)
         placed = [item.split("@") for item in row["position"].split()]
         assert len(placed) == level.pieces

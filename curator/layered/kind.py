@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.common.errors import SelectionError
+from curator.common.figures import chance_text
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
@@ -143,7 +144,7 @@ class LayeredKind(Kind):
                 *([level.layer] if puzzle.typed else []),
                 str(level.rank), str(level.pieces), f"{report.solutions:,}", str(report.legal_moves),
                 str(report.safe_moves), difficulty_text(level.difficulty),
-                _figure(level.win_chance, "{:.1%}"), _figure(level.information, "{:.1f}"),
+                chance_text(level.win_chance), _figure(level.information, "{:.1f}"),
                 draw(puzzle, level.position),
                 moves_text(puzzle, report.solution) or "-",
             ))
@@ -207,7 +208,7 @@ def _level_text(puzzle: Puzzle, level: Level) -> str:
         f"all moves: {yes(report.all_moves)}",
         f"solutions: {report.solutions:,}",
         f"legal first moves: {report.legal_moves}   safe first moves: {report.safe_moves}",
-        f"win chance (random moves): {_figure(level.win_chance, '{:.2%}')}   "
+        f"win chance (random moves): {chance_text(level.win_chance)}   "
         f"information: {_figure(level.information, '{:.2f}')} bits",
         f"decision points: {_figure(level.decisions, '{}')}   forced steps: {_figure(level.forced, '{}')}",
         f"mistake depth: mean {_figure(level.mistake_depth, '{:.2f}')}, "

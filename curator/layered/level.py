@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from curator.common.board import Board
+from curator.common.figures import difficulty_value, figure_value
 from curator.layered.puzzle import EMPTY, Goal
 from curator.rules import Rules
 
@@ -158,8 +159,8 @@ class Level:
             "solutions": int(self.solutions),
             "legal_moves": self.legal_moves,
             "safe_moves": self.safe_moves,
-            "difficulty": round(self.difficulty, 3) if math.isfinite(self.difficulty) else None,
-            **{name: _rounded(getattr(self, name)) for name in PLAY_FIGURES},
+            "difficulty": difficulty_value(self.difficulty),
+            **{name: figure_value(getattr(self, name)) for name in PLAY_FIGURES},
             "class_size": self.class_size,
             "solution": solution_json(self.puzzle, self.solution),
         }
@@ -188,11 +189,6 @@ def moves_text(puzzle: PuzzleLike, moves: Sequence[Move]) -> str:
     """Moves as "r,c>r,c r,c>r,c"."""
     cells = puzzle.board.cells
     return " ".join(f"{cell_text(cells[a])}>{cell_text(cells[b])}" for a, b in moves)
-
-
-def _rounded(value: float | int | None) -> float | int | None:
-    """A figure for JSON: floats to 4 significant decimals, None stays."""
-    return round(value, 4) if isinstance(value, float) and math.isfinite(value) else value
 
 
 def difficulty_text(value: float) -> str:
