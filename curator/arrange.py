@@ -178,7 +178,7 @@ def first_move_shape(level: Level) -> Shape:
     """
     if not level.solution:
         return None
-    source, target = level.solution[0]
+    source, target = level.report.solution[0]
     cells = level.puzzle.board.cells
     return (level.position[source], cells[target][0] - cells[source][0], cells[target][1] - cells[source][1])
 

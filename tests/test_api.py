@@ -408,7 +408,7 @@ def test_both_kinds_have_the_same_shape_and_info_json(triangle, chess, eight):
     assert triangle.summary()["layers"] == triangle.layers
     assert chess.summary()["layers"] == chess.layers
     assert all(set(layer["counts"]) == set("KQRBNP") for layer in chess.layers)
-    assert eight.summary()["distances"] == eight.layers
+    assert eight.summary()["layers"] == eight.layers
     assert eight.layers[-1] == {"distance": 31, "positions": 2}
     assert isinstance(triangle.puzzle, curator.Puzzle) and isinstance(eight.puzzle, curator.PermutationPuzzle)
 

@@ -90,12 +90,12 @@ def move_texts(puzzle: PuzzleLike, level: Level) -> list[str]:
         return f"({cells[i][0]},{cells[i][1]})"
 
     if len(puzzle.piece_types) == 1:
-        return [f"{at(a)} → {at(b)}" for a, b in level.solution]
-    positions = replay(puzzle, level.position, level.solution)
+        return [f"{at(a)} → {at(b)}" for a, b in level.report.solution]
+    positions = replay(puzzle, level.position, level.report.solution)
     types = puzzle.piece_types
     return [
         f"{types[before[a] - 1]} {at(a)} × {types[before[b] - 1]} {at(b)}"
-        for before, (a, b) in zip(positions, level.solution)
+        for before, (a, b) in zip(positions, level.report.solution)
     ]
 
 

@@ -65,7 +65,7 @@ def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
                 for i, t in enumerate(level.position)
                 if t
             ),
-            "solution": moves_text(puzzle, r.solution),
+            "solution": moves_text(puzzle, r.solution, level.position),
         })
     return out
 

@@ -146,7 +146,7 @@ class LayeredKind(Kind):
                 str(report.safe_moves), difficulty_text(level.difficulty),
                 chance_text(level.win_chance), _figure(level.information, "{:.1f}"),
                 draw(puzzle, level.position),
-                moves_text(puzzle, report.solution) or "-",
+                moves_text(puzzle, report.solution, level.position) or "-",
             ))
         return Report(title, heads, tuple(rows), lines=True, width=160)
 
@@ -181,7 +181,7 @@ class LayeredKind(Kind):
             where = [level.layer, str(level.rank)] if puzzle.typed else [str(level.rank)]
             rows.append((str(number), f"{slot.target:.2f}", difficulty_text(level.difficulty),
                          str(level.pieces), *where, f"{level.solutions:,}",
-                         moves_text(puzzle, level.solution[:1]) or "-"))
+                         moves_text(puzzle, level.report.solution[:1], level.position) or "-"))
         return Report(title, heads, tuple(rows), width=160)
 
     def detail(self, results: LayeredResults) -> dict[str, Any]:
@@ -215,7 +215,7 @@ def _level_text(puzzle: Puzzle, level: Level) -> str:
         f"max {_figure(level.mistake_depth_max, '{}')}   search: {_figure(level.search, '{:,.1f}')}",
         f"class size: {level.class_size}",
         f"difficulty: {difficulty_text(level.difficulty)}",
-        f"solution: {moves_text(puzzle, report.solution) or '-'}",
+        f"solution: {moves_text(puzzle, report.solution, level.position) or '-'}",
     ])
 
 

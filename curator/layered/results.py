@@ -21,7 +21,7 @@ from curator.common.exports import Exports
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
-from curator.layered.level import Level, PuzzleLike, draw, position_json
+from curator.layered.level import CellMove, Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
 from curator.layered.search import SEARCH_LIMIT, Bound, Explorer
 from curator.layered.select import (
@@ -95,8 +95,8 @@ class Status:
 class Outcome:
     """One legal move of a position and where it leads (see `LayeredResults.moves`)."""
 
-    move: tuple[int, int]
-    """(from_cell, to_cell), cell indices in `Board.cells` order."""
+    move: CellMove
+    """((row, col), (row, col)): from cell to cell, as `Level.solution` writes moves."""
     position: tuple[int, ...]
     solvable: bool
 
@@ -286,7 +286,8 @@ class LayeredResults:
         whether that one is still solvable (see `status`)."""
         position = self.position(board)
         found = self.puzzle.rules.moves_from(position, self.explorer.tables)
-        return [Outcome(move, child, self.status(child).solvable) for move, child in found]
+        cells = self.puzzle.board.cells
+        return [Outcome((cells[a], cells[b]), child, self.status(child).solvable) for (a, b), child in found]
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only

@@ -67,7 +67,7 @@ class SlidingKind(Kind):
                        f"(largest {summary['largest_cluster']:,}); {summary['invalid']:,} of "
                        f"{summary['ranks']:,} ranks are not positions")
         rows = [(str(item["distance"]), f"{item['positions']:,}", f"{item.get('unique', 0):,}",
-                 f"{item.get('all_moves', 0):,}") for item in summary["distances"]]
+                 f"{item.get('all_moves', 0):,}") for item in summary["layers"]]
         if summary.get("unsolvable"):
             rows.append(("not solvable", f"{summary['unsolvable']:,}", "", ""))
         return Report(title, columns("distance", "positions", "unique", "all moves"), tuple(rows), caption)
