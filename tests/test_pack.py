@@ -441,8 +441,8 @@ def test_pack_command_refuses_bad_input_in_one_line(fling, tmp_path, args, messa
 def test_pack_command_takes_the_variety_rules_to_keep(fling, tmp_path):
     for text, rules in (("none", []), ("openings, counts", ["openings", "counts"])):
         out = tmp_path / "pack.json"
-        result = invoke("pack", fling.directory, "--size", "6", "--unique", "--pieces", "3..5", "--pool", "200",
-                        "--seed", "2", "--variety", text, "--format", "json", "--out", out)
+        result = invoke("pack", fling.directory, "--size", "6", "--unique", "--pieces", "3..5",
+                        "--pool", "200", "--seed", "2", "--variety", text, "--format", "json", "--out", out)
         assert result.exit_code == 0, result.output
         api = fling.pack(6, pool=200, seed=2, unique=True, pieces=(3, 5), variety=rules)
         assert [lv["rank"] for lv in json.loads(out.read_text())["levels"]] == [lv.rank for lv in api]
