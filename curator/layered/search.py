@@ -45,7 +45,7 @@ children = Slot("children")
 
 SEARCH_LIMIT = 10_000_000
 """Positions a search holds above the stored layers at most, by default: on this kind of
-machine it gets there in about ten seconds, in under 1 GiB."""
+machine it gets there in about seven seconds, in under 1 GiB (the README's English example)."""
 POSITION_BYTES = 64
 """Memory per position searched above the stored layers, about: its key, its state and its
 count, and its share of the children being sorted (measured peaks stay below it)."""
