@@ -14,7 +14,7 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults` or a `Sl
 """
 
 from curator.api import ResourceError, analyze, load, open
-from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
 from curator.layered.level import Level
@@ -38,6 +38,7 @@ __all__ = [
     "PuzzleError",
     "ResourceError",
     "Results",
+    "SearchTooLarge",
     "SelectionError",
     "SlidingLevel",
     "SlidingPuzzle",

@@ -23,11 +23,12 @@ from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall
 from curator.kind import DistanceDone, Kind, Results, Run, Warn
+from curator.layered.search import SEARCH_LIMIT
 from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
 
-__all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SORT_METRICS", "ResourceError", "Results", "analyze", "load",
-           "open", "run", "thread_count"]
+__all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SEARCH_LIMIT", "SORT_METRICS", "ResourceError", "Results",
+           "analyze", "load", "open", "run", "thread_count"]
 
 
 class ResourceError(StoreError):

@@ -21,6 +21,7 @@ import numpy as np
 
 from curator.common.errors import SelectionError
 from curator.common.exports import Exports
+from curator.common.figures import difficulty_value
 from curator.common.keywords import Naming, same_name
 
 STEPS = 5
@@ -67,6 +68,9 @@ class Level(Rated, Protocol):
 
     @property
     def puzzle(self) -> Any: ...
+
+    @property
+    def report(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -137,8 +141,10 @@ class PackCurve:
     achieved: tuple[float, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """The curve as level packs record it (difficulties to 3 decimals)."""
         return {"name": self.name, "pool": self.pool,
-                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
+                "slots": [{"target": difficulty_value(t), "difficulty": difficulty_value(d)}
+                          for t, d in zip(self.targets, self.achieved)]}
 
 
 @dataclass(frozen=True)
@@ -205,7 +211,7 @@ def first_move_shape(level: Level) -> Shape:
     """
     if not level.solution:
         return None
-    source, target = level.solution[0]
+    source, target = level.report.solution[0]
     cells = level.puzzle.board.cells
     return (level.position[source], cells[target][0] - cells[source][0], cells[target][1] - cells[source][1])
 

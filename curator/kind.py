@@ -76,6 +76,17 @@ class Run:
 
 
 @dataclass(frozen=True)
+class Search:
+    """How a long search is bounded and followed: at most `limit` positions (None: the kind's
+    default), `progress(done, bound)` as it goes, `note(line)` for its estimate before it
+    starts."""
+
+    limit: int | None = None
+    progress: Callable[[int, int], None] | None = None
+    note: Callable[[str], None] | None = None
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What `verify` found, for people: lines to list, then one outcome."""
 
@@ -118,6 +129,9 @@ class Kind(ABC):
     """Filter keywords of `pack`; empty if it makes no packs."""
     solves: ClassVar[bool] = True
     """Whether `solve` takes a drawn position of its puzzles."""
+    solve_options: ClassVar[frozenset[str]] = frozenset()
+    """Keywords of `solve` it takes besides the position and the folder ("limit": a bound on
+    the positions its search holds)."""
     workspace: ClassVar[str | None] = None
     """How the workspace plays its levels ("pieces", "blocks"), or None: tables only."""
 
@@ -182,9 +196,10 @@ class Kind(ABC):
         """One item of `puzzle` (a solved or shown position) as text."""
 
     def solve(self, puzzle: Any, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[Any, Path | None]:
+              name: Naming = same_name, search: Search | None = None) -> tuple[Any, Path | None]:
         """The item for a drawn `position`, using stored results of `directory` (default:
-        output/<name>); and the folder used, or None."""
+        output/<name>); and the folder used, or None. `search` bounds and follows a long
+        search (kinds with "limit" in `solve_options`)."""
         raise SelectionError(f"solve does not take {self.puzzle_noun}")
 
     def pack(self, results: Any, size: int, curve: Any, pool: int | None, seed: int,

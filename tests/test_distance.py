@@ -361,8 +361,8 @@ def test_store_keeps_manifest_puzzle_copy_and_checksum(eight, tmp_path):
     assert (eight / "puzzle.toml").read_text() == EIGHT.read_text()
     assert holds_distances(eight) and not holds_distances(tmp_path)
     summary = DistanceStore.open(eight).summary()
-    assert set(summary) == {"puzzle", "complete", "distances"}
-    assert summary["distances"][31] == {"distance": 31, "positions": 2}
+    assert set(summary) == {"puzzle", "complete", "layers"}  # every kind's rows: "layers"
+    assert summary["layers"][31] == {"distance": 31, "positions": 2}
 
     copy = tmp_path / "copy"
     copy.mkdir()
@@ -586,7 +586,7 @@ def test_cli_analyze_info_and_distances(tmp_path):
     info = json.loads(result.stdout)
     assert info == DistanceStore.open(out).summary()
     assert info["puzzle"] == "eight-puzzle" and info["complete"] is True
-    assert info["distances"][-1] == {"distance": 31, "positions": 2}
+    assert info["layers"][-1] == {"distance": 31, "positions": 2}
     assert "not reached" in runner.invoke(app, ["info", str(out)]).stdout
 
     result = runner.invoke(app, ["distances", str(out), "--distance", "30..31", "--json"])

@@ -66,7 +66,7 @@ def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
             assert int(row[name]) == getattr(report, name)
         for name in ("solvable", "unique", "all_moves"):
             assert row[name] == ("true" if getattr(report, name) else "false")
-        assert row["difficulty"] == ("" if not report.solvable else repr(level.difficulty))
+        assert row["difficulty"] == ("" if not report.solvable else repr(round(level.difficulty, 3)))
         assert int(row["solution_length"]) == len(report.solution)
         placed = [item.split("@") for item in row["position"].split()]
         assert len(placed) == level.pieces
@@ -74,7 +74,11 @@ def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
             i = cells.index(tuple(int(v) for v in cell.split(",")))
             assert puzzle.piece_types[level.position[i] - 1] == letter
         text = [f"{cells[a][0]},{cells[a][1]}>{cells[b][0]},{cells[b][1]}" for a, b in report.solution]
-        assert row["solution"].split() == text
+        # Each move names the piece it moves: "R 1,0>2,0".
+        before = replay(puzzle, level.position, report.solution)
+        text = [f"{puzzle.piece_types[here[a] - 1]} {move}"
+                for here, (a, _), move in zip(before, report.solution, text)]
+        assert row["solution"] == " ".join(text)
 
 
 # -- SVG --------------------------------------------------------------------------------------

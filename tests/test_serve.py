@@ -114,7 +114,11 @@ def test_status_and_moves_agree_with_the_search(triangle):
                                                                      level.all_moves)
         outcomes = triangle.moves(level.position)
         rules = triangle.puzzle.rules
-        assert [(o.move, o.position) for o in outcomes] == rules.moves_from(level.position, rules.tables())
+        cells = triangle.puzzle.board.cells
+        found = rules.moves_from(level.position, rules.tables())
+        # Moves from (row, col) to (row, col).
+        assert [(o.move, o.position) for o in outcomes] == [((cells[a], cells[b]), child)
+                                                            for (a, b), child in found]
         assert len(outcomes) == level.legal_moves
         assert sum(o.solvable for o in outcomes) == level.safe_moves
         for o in outcomes:
@@ -371,8 +375,7 @@ def test_position_report(client, triangle):
     report = client.post("/api/folders/0/position", json={"position": list(level.position)}).json()
     assert report["source"] == "stored" and report["solvable"] and not report["goal"]
     assert report["pieces"] == level.pieces and report["unique"] == level.unique
-    cells = triangle.puzzle.board.cells
-    expected = [{"from": list(cells[o.move[0]]), "to": list(cells[o.move[1]]), "safe": o.solvable}
+    expected = [{"from": list(o.move[0]), "to": list(o.move[1]), "safe": o.solvable}
                 for o in triangle.moves(level.position)]
     assert report["moves"] == expected
     assert report["picture"].startswith("<svg") and report["picture"].count('class="piece"') == level.pieces
@@ -381,9 +384,8 @@ def test_position_report(client, triangle):
 def test_playing_the_solution_reaches_the_goal(client, triangle):
     level = levels_of(triangle, count=1, seed=11)[0]
     position = list(level.position)
-    cells = triangle.puzzle.board.cells
-    for step, (a, b) in enumerate(level.solution):
-        move = {"from": list(cells[a]), "to": list(cells[b])}
+    for step, (a, b) in enumerate(level.solution):  # (row, col) cells
+        move = {"from": list(a), "to": list(b)}
         report = client.post("/api/folders/0/move", json={"position": position, "move": move}).json()
         assert report["solvable"] and report["goal"] == (step == len(level.solution) - 1)
         position = report["position"]
@@ -392,9 +394,8 @@ def test_playing_the_solution_reaches_the_goal(client, triangle):
 
 def test_an_unsafe_move_says_the_level_is_lost(client, triangle):
     level = next(x for x in levels_of(triangle, count=20) if x.safe_moves < x.legal_moves)
-    cells = triangle.puzzle.board.cells
     wrong = next(o for o in triangle.moves(level.position) if not o.solvable)
-    move = {"from": list(cells[wrong.move[0]]), "to": list(cells[wrong.move[1]])}
+    move = {"from": list(wrong.move[0]), "to": list(wrong.move[1])}
     report = client.post("/api/folders/0/move", json={"position": list(level.position), "move": move}).json()
     assert report["position"] == list(wrong.position) and not report["solvable"] and not report["goal"]
 
@@ -727,13 +728,12 @@ def test_at_most_a_few_results_stay_open(triangle, tmp_path):
 
 def test_memory_stays_bounded_over_many_requests(client, triangle):
     levels = levels_of(triangle, count=8, seed=2)
-    cells = triangle.puzzle.board.cells
 
     def rounds(n):
         for i in range(n):
             level = levels[i % len(levels)]
-            a, b = level.solution[0]
-            move = {"from": list(cells[a]), "to": list(cells[b])}
+            a, b = level.solution[0]  # (row, col) cells
+            move = {"from": list(a), "to": list(b)}
             assert client.post("/api/folders/0/move", json={"position": list(level.position),
                                                             "move": move}).status_code == 200
             assert client.get("/api/folders/0/levels", params={"pieces": "x"}).status_code == 422

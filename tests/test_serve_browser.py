@@ -203,13 +203,15 @@ def test_illegal_clicks_are_refused(page, triangle):
     page.locator("figure.level button.play").first.click()
     page.wait_for_selector("#board svg .piece")
     level = triangle.selection(solvable=True, pieces=(6, 6), sample=1, seed=2).levels[0]
-    movable = {a for a, _ in (o.move for o in triangle.moves(level.position))}
+    index = triangle.puzzle.board.index
+    movable = {index[a] for a, _ in (o.move for o in triangle.moves(level.position))}
     stuck = [i for i, v in enumerate(level.position) if v and i not in movable]
     start = page.locator("#board svg").inner_html()
     page.locator(f"#board .piece[data-cell='{min(movable)}']").click()
     assert page.locator("#board .selected").count() == 1 and page.locator("#board .target").count() >= 1
     away = next(i for i, v in enumerate(level.position)
-                if not v and all(o.move != (min(movable), i) for o in triangle.moves(level.position)))
+                if not v and all((index[o.move[0]], index[o.move[1]]) != (min(movable), i)
+                                 for o in triangle.moves(level.position)))
     page.locator(f"#board [data-cell='{away}']").last.click()
     assert page.inner_text("#message") == "That move is not legal here."
     assert page.locator("#board svg").inner_html() == start

@@ -4,7 +4,8 @@ A thin layer over the Python API (`curator.api`) and the catalogue of kinds
 (`curator.catalogue`): it turns option text into API values (`curator.options`), asks the
 kind of the file or folder at hand what to do, and draws what it answers
 (`curator.cli.render`). Errors are one line on stderr: bad input (puzzle files, arguments)
-exits 2, failures while running (damaged results, a full disk, a machine too small) exit 1.
+exits 2, failures while running (damaged results, a full disk, a machine too small) exit 1,
+and Ctrl+C stops any command with one line and exit code 130.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import contextlib
 import functools
 import inspect
 import json
+import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,12 +24,27 @@ import typer
 from rich.console import Console
 
 from curator import api, catalogue
-from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, Results, thread_count
+from curator.api import (
+    DEFAULT_SAMPLE,
+    POOL_SIZE,
+    SEARCH_LIMIT,
+    SORT_METRICS,
+    ResourceError,
+    Results,
+    thread_count,
+)
 from curator.cli import render
-from curator.common.errors import DamagedResults, FolderRefused, PuzzleError, SelectionError, StoreError
+from curator.common.errors import (
+    DamagedResults,
+    FolderRefused,
+    PuzzleError,
+    SearchTooLarge,
+    SelectionError,
+    StoreError,
+)
 from curator.common.report import Column, Report, yes
 from curator.export import ExportError
-from curator.kind import Kind, Run
+from curator.kind import Kind, Run, Search
 from curator.options import (
     option_name,
     optional_number,
@@ -91,8 +109,41 @@ def friendly_errors(command: Callable) -> Callable:
             raise _fail(1, f"{where}{exc.strerror or exc}")
         except MemoryError:
             raise _fail(1, "out of memory")
+        except KeyboardInterrupt:
+            _interrupted()
+        except SystemError as exc:
+            # Ctrl+C while a compiled function returns: numba's dispatcher reports the pending
+            # KeyboardInterrupt as the cause of a SystemError.
+            if not _caused_by_interrupt(exc):
+                raise
+            _interrupted()
 
     return wrapper
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of `exc`."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl+C (128 + SIGINT), as shells give it."""
+
+
+def _interrupted() -> None:
+    """Ctrl+C: one line on stderr, exit code 130, at once. Threads still in compiled loops
+    (sweeps, searches) are not waited for and print nothing; finished layers are on disk, and
+    a layer being written is only ever under a temporary name until it is complete."""
+    err.print("stopped (Ctrl+C)", highlight=False)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(INTERRUPTED)
 
 
 def _open(directory: Path) -> tuple[Kind, Results]:
@@ -395,14 +446,33 @@ def solve_command(
     results: Path | None = typer.Option(
         None, "--results", help="Stored results to prune with (default: output/<name> if present)."
     ),
+    limit: str | None = typer.Option(
+        None, "--limit", metavar="N",
+        help=f"Stop a search that holds more than N positions above the stored layers [{SEARCH_LIMIT:,}].",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
-    """Solve one position: solvable / unique / all-moves, solution count and one solution."""
+    """Solve one position: solvable / unique / all-moves, solution count and one solution.
+
+    Above the stored layers nothing prunes the search: a position far above them prints an
+    estimate first, shows a progress bar, and stops past --limit positions, saying how far to
+    analyze instead.
+    """
     kind, puzzle = catalogue.read_puzzle(puzzle_file)
     if not kind.solves:
         raise UsageError(f"solve does not take {kind.puzzle_noun}; pick its positions with "
                          "`curator select DIR --distance A..B`")
-    item, used = kind.solve(puzzle, read_board(board, puzzle), results, option_name)
+    bound = optional_number(limit, "--limit", 1)
+    if bound is not None and "limit" not in kind.solve_options:
+        raise UsageError(f"--limit does not apply to {kind.puzzle_noun}")
+    position = read_board(board, puzzle)
+    try:
+        with count_progress(err, "searching above the stored layers") as progress:
+            search = Search(bound, progress, lambda line: err.print(line, highlight=False, soft_wrap=True))
+            item, used = kind.solve(puzzle, position, results, option_name, search)
+    except SearchTooLarge as exc:
+        output = "" if results is None else f" --output {results}"
+        raise _fail(1, exc.spelled(lambda k: f"curator analyze {puzzle_file}{output} --max-pieces {k}"))
     if as_json:
         typer.echo(json.dumps({**item.to_json(), "results": None if used is None else str(used)}, indent=1))
         return

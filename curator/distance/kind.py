@@ -61,7 +61,7 @@ class DistanceKind(Kind):
         title = f"{summary['puzzle']} ({manifest['metric']} metric)"
         if not summary["complete"]:
             title += " (incomplete)"
-        rows = [(str(item["distance"]), f"{item['positions']:,}") for item in summary["distances"]]
+        rows = [(str(item["distance"]), f"{item['positions']:,}") for item in summary["layers"]]
         if manifest.get("unreached"):
             rows.append(("not reached", f"{manifest['unreached']:,}"))
         return Report(title, columns("distance", "positions"), tuple(rows),

@@ -76,11 +76,12 @@ class DistanceStore(DistanceFolder):
         return np.fromfile(path, dtype=np.uint8)
 
     def summary(self) -> dict[str, Any]:
-        """What `curator info --json` prints."""
+        """What `curator info --json` prints: the table's rows (positions per distance) under
+        `layers`, the key every kind's rows have there."""
         return {
             "puzzle": self.manifest["puzzle"],
             "complete": self.complete,
-            "distances": [dict(item) for item in self.manifest.get("distances", [])],
+            "layers": [dict(item) for item in self.manifest.get("distances", [])],
         }
 
     # -- writing ---------------------------------------------------------------------------

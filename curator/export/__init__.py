@@ -104,7 +104,7 @@ def stages(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None 
         Stage(number, level_title(puzzle, number, level), board.grid, cells,
               tuple(Piece(puzzle.piece_types[t - 1], *board.cells[i])
                     for i, t in enumerate(level.position) if t),
-              own, tuple(moves_text(puzzle, level.solution).split()))
+              own, tuple(moves_text(puzzle, level.report.solution).split()))
         for number, (level, own) in enumerate(zip(levels, figures), start=1)
     ]
 

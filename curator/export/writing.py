@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from curator.arrange import PackCurve
+from curator.common.figures import difficulty_value
 from curator.common.files import atomic_write
 from curator.picture import Picture, png_bytes, svg_text
 from curator.version import __version__
@@ -47,7 +48,8 @@ def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[s
     if curve is not None:
         at = list(columns).index(after) + 1
         columns = (*columns[:at], "target", *columns[at:])
-        table = [{**row, "target": repr(target)} for row, target in zip(table, curve.targets)]
+        table = [{**row, "target": repr(difficulty_value(target))}
+                 for row, target in zip(table, curve.targets)]
     text = io.StringIO(newline="")
     writer = csv.DictWriter(text, fieldnames=columns)
     writer.writeheader()

@@ -21,9 +21,9 @@ from curator.common.exports import Exporting
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
-from curator.layered.level import Level, PuzzleLike, draw, position_json
+from curator.layered.level import CellMove, Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
-from curator.layered.search import Explorer
+from curator.layered.search import SEARCH_LIMIT, Bound, Explorer
 from curator.layered.select import (
     METRICS_CAP,
     Filters,
@@ -95,8 +95,8 @@ class Status:
 class Outcome:
     """One legal move of a position and where it leads (see `LayeredResults.moves`)."""
 
-    move: tuple[int, int]
-    """(from_cell, to_cell), cell indices in `Board.cells` order."""
+    move: CellMove
+    """((row, col), (row, col)): from cell to cell, as `Level.solution` writes moves."""
     position: tuple[int, ...]
     solvable: bool
 
@@ -224,10 +224,19 @@ class LayeredResults(Exporting):
             self._explorer = Explorer(self.puzzle, self.store.solvable_words())
         return self._explorer
 
-    def solve(self, board: str | Sequence[int]) -> Level:
+    def solve(self, board: str | Sequence[int], limit: int | None = SEARCH_LIMIT,
+              progress: Callable[[int, int], None] | None = None,
+              note: Callable[[str], None] | None = None) -> Level:
         """The level of any position: a drawing (as `curator solve --board` takes it) or one
-        entry per cell (0 empty, t = piece type t)."""
-        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer)
+        entry per cell (0 empty, t = piece type t).
+
+        Above the stored layers the search holds at most `limit` positions (None: no bound);
+        past it, `curator.SearchTooLarge` says how far to analyze first. `progress(searched,
+        limit)` follows the search there, and `note(line)` gets its estimate first when the
+        tiers above the stored layers might hold more than `limit` positions."""
+        at_least(limit, 1, self._name("limit"))
+        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer,
+                                       bound=Bound(limit, progress, note))
         cross_check(self.store, level)
         return level
 
@@ -270,7 +279,8 @@ class LayeredResults(Exporting):
         whether that one is still solvable (see `status`)."""
         position = self.position(board)
         found = self.puzzle.rules.moves_from(position, self.explorer.tables)
-        return [Outcome(move, child, self.status(child).solvable) for move, child in found]
+        cells = self.puzzle.board.cells
+        return [Outcome((cells[a], cells[b]), child, self.status(child).solvable) for (a, b), child in found]
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only

@@ -9,10 +9,12 @@ Order of operations of `select`
    the candidates in compiled code and test their occupancy masks.
 2. **canonical**: a candidate is kept only if no member of its class (`curator.layered.
    classes`: its images under the symmetries of `Puzzle.symmetries` and, where the rules
-   allow, under moving every piece by one vector) has a smaller rank and also passes the
-   cell filters, so each class keeps its smallest-rank matching member. (Equivalent
+   allow, under moving every piece by one vector) that also passes the cell filters is
+   more centred on the board, or as centred with a smaller rank: each class keeps its most
+   centred matching member, the smallest rank on ties (see `classes.offset`). (Equivalent
    positions share their solvable / unique / all-moves bits.) Layers without translations
-   run the symmetry-only kernels here.
+   run the symmetry-only kernels here: symmetric images are equally centred, so the
+   smallest rank decides.
 3. **sample**: the matches are counted first; `sample=N, seed=S` then draws N of them
    uniformly without replacement with `numpy.random.default_rng(S)`. The draw depends only
    on the number of matches and the seed, not on how the scan is split into blocks.
@@ -30,7 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -300,6 +302,7 @@ class Matcher:
         layer = bits.layer
         keep = np.zeros(ranks.shape[0], dtype=np.bool_)
         moves = self.translations(layer.pieces) if self.filters.canonical else None
+        args: tuple[Any, ...]
         if moves is not None:
             # keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of
             # its class (symmetries and translations).

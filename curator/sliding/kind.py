@@ -15,7 +15,7 @@ from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
-from curator.kind import Kind, Run, Verdict
+from curator.kind import Kind, Run, Search, Verdict
 from curator.sliding.analysis import analyze_sliding, disk_bytes, memory_bytes, sliding_shortfalls
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingLevel, SlidingResults
@@ -69,7 +69,7 @@ class SlidingKind(Kind):
                        f"(largest {summary['largest_cluster']:,}); {summary['invalid']:,} of "
                        f"{summary['ranks']:,} ranks are not positions")
         rows = [(str(item["distance"]), f"{item['positions']:,}", f"{item.get('unique', 0):,}",
-                 f"{item.get('all_moves', 0):,}") for item in summary["distances"]]
+                 f"{item.get('all_moves', 0):,}") for item in summary["layers"]]
         if summary.get("unsolvable"):
             rows.append(("not solvable", f"{summary['unsolvable']:,}", "", ""))
         return Report(title, columns("distance", "positions", "unique", "all moves"), tuple(rows), caption)
@@ -132,7 +132,7 @@ class SlidingKind(Kind):
         return "\n".join(lines)
 
     def solve(self, puzzle: SlidingPuzzle, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[SlidingLevel, Path | None]:
+              name: Naming = same_name, search: Search | None = None) -> tuple[SlidingLevel, Path | None]:
         directory = directory or Path("output") / puzzle.name
         try:
             stored = SlidingResults(directory, name)

@@ -82,11 +82,12 @@ class SlidingStore(DistanceFolder):
         return np.fromfile(path, dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype, copy=False)
 
     def summary(self) -> dict[str, Any]:
-        """What `curator info --json` prints."""
+        """What `curator info --json` prints: the counts, and the rows per distance under
+        `layers`, the key every kind's rows have there."""
         keys = ("puzzle", "complete", "move", "metric", "edge", "ranks", "invalid", "positions", "solvable",
                 "unsolvable", "max_distance", "clusters", "largest_cluster")
         out = {key: self.manifest.get(key) for key in keys}
-        out["distances"] = [dict(item) for item in self.manifest.get("distances", [])]
+        out["layers"] = [dict(item) for item in self.manifest.get("distances", [])]
         return out
 
     # -- writing ---------------------------------------------------------------------------

@@ -291,9 +291,7 @@ def _position(results: LayeredResults, board: Sequence[int]) -> tuple[int, ...]:
 
 def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any]:
     status = results.status(position)
-    cells = results.puzzle.board.cells
-    moves = [{"from": cells[o.move[0]], "to": cells[o.move[1]], "safe": o.solvable}
-             for o in results.moves(position)]
+    moves = [{"from": o.move[0], "to": o.move[1], "safe": o.solvable} for o in results.moves(position)]
     return {"position": list(position), "pieces": status.pieces, "goal": status.goal,
             "solvable": status.solvable, "unique": status.unique, "all_moves": status.all_moves,
             "source": "stored" if status.stored else "search", "moves": moves,
@@ -315,14 +313,11 @@ def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, A
     with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
         position = _position(layered, body.position)
-        cells = layered.puzzle.board.cells
-        index = {cell: i for i, cell in enumerate(cells)}
         wanted = (body.move.from_, body.move.to)
         for cell in wanted:
-            if cell not in index:
+            if cell not in layered.puzzle.board.index:
                 raise SelectionError(f"move: cell {cell[0]},{cell[1]} is not on the board")
-        move = (index[wanted[0]], index[wanted[1]])
-        after = {o.position for o in layered.moves(position) if o.move == move}
+        after = {o.position for o in layered.moves(position) if o.move == wanted}
         if len(after) != 1:
             why = "is not a legal move here" if not after else "stands for more than one move here"
             raise SelectionError(f"move {wanted[0][0]},{wanted[0][1]}>{wanted[1][0]},{wanted[1][1]} {why}")

@@ -63,6 +63,14 @@ function svgEl(tag, attributes = {}) {
 const pictureUrl = (folder, position) => `/api/folders/${folder}/picture?position=${position.join(",")}`;
 const cellText = (cell) => `${cell[0]},${cell[1]}`;
 const figure = (value, digits = 2) => (value === null || value === undefined ? "-" : Number(value).toFixed(digits));
+// A chance as the command line shows it (curator/common/figures.py): a percentage with two
+// significant digits, so a small chance is never shown as 0.
+function chance(value) {
+  if (value === null || value === undefined) return "-";
+  const percent = 100 * Number(value);
+  if (percent <= 0 || percent >= 10) return `${percent.toFixed(0)}%`;
+  return `${percent.toFixed(1 - Math.floor(Math.log10(percent)))}%`;
+}
 const count = (value) => (value === null || value === undefined ? "-" : Number(value).toLocaleString("en"));
 const plural = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
 const levelName = (level) => (level.layer ? `${level.layer} #${level.rank}` : `#${level.rank}`);
@@ -232,7 +240,7 @@ function levelCard(folder, level) {
       el("strong", {}, `${level.layer} #${level.rank}`),
       el("span", {}, `${level.pieces} pieces, difficulty ${figure(level.difficulty)}`),
       el("span", {}, `${level.solutions} solution${level.solutions === 1 ? "" : "s"}, ` +
-        `win chance ${figure(level.win_chance, 3)}`),
+        `win chance ${chance(level.win_chance)}`),
       el("span", {}, `${level.safe_moves}/${level.legal_moves} safe first moves` +
         (level.unique ? ", unique" : "") + (level.all_moves ? ", all moves" : "")),
       el("span", {class: "buttons"}, play, add)));
