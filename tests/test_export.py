@@ -211,7 +211,7 @@ def test_ldtk_project_reads_back_with_ldtkpy(name, tmp_path):
         assert got["cells"] == box(puzzle.board, puzzle.goal.cells)
         assert got["pieces"] == _pieces(puzzle, level)
         _same_figures(got["fields"], level, number, puzzle)
-        assert got["fields"]["solution"] == moves_text(puzzle, level.solution).split()
+        assert got["fields"]["solution"] == moves_text(puzzle, level.report.solution).split()
     assert found[0]["fields"]["solutions"] == str(HUGE)
     assert write_ldtk(puzzle, levels, tmp_path / "again.ldtk")[0].read_bytes() == path.read_bytes()
 
@@ -235,7 +235,7 @@ def test_tiled_maps_read_back_with_pytiled_parser(name, tmp_path):
             assert "difficulty" not in fields
             fields = {**fields, "difficulty": None}
         _same_figures(fields, level, number, puzzle)
-        assert fields["solution"] == "; ".join(moves_text(puzzle, level.solution).split())
+        assert fields["solution"] == "; ".join(moves_text(puzzle, level.report.solution).split())
 
 
 def test_one_tiled_map_and_a_packs_targets(tmp_path):

@@ -112,8 +112,9 @@ def test_a_move_that_loses_says_so(browser, triangle, tmp_path):
     outcome = next(o for o in triangle.moves(level.position) if not o.solvable)
     context, page, problems = open_page(browser, path)
     try:
-        page.locator(f"#board circle.piece[data-cell='{outcome.move[0]}']").click()
-        page.locator(f"#board .target[data-cell='{outcome.move[1]}']").click()
+        source, target = (triangle.puzzle.board.cells.index(cell) for cell in outcome.move)
+        page.locator(f"#board circle.piece[data-cell='{source}']").click()
+        page.locator(f"#board .target[data-cell='{target}']").click()
         page.wait_for_function(MOVES_MADE, arg=1)
         assert page.inner_text("#status").startswith(("No way to the goal", "No moves left"))
         assert page.locator("#hint").is_disabled()

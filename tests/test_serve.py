@@ -783,7 +783,7 @@ def test_serve_listens_on_this_machine_unless_told(triangle, monkeypatch):
 def tilting(base):
     tilt = curator.analyze(ROOT / "puzzles" / "tilt.toml", output=base / "tilt", workers=1)
     lunar = curator.analyze(ROOT / "puzzles" / "lunar-lockout.toml", output=base / "lunar", workers=1)
-    return TestClient(create_app([tilt.directory, lunar.directory])), tilt
+    return TestClient(create_app([tilt.directory, lunar.directory]), base_url=LOCAL), tilt
 
 
 def test_sliding_tilts_are_played_by_direction(tilting):
