@@ -20,7 +20,7 @@ from typing import Any, cast
 from curator.common.board import MAX_SIDE, Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
-from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 
 FAMILY = "slide"
 MOVES = ("step", "line", "until_blocked", "tilt")
@@ -468,10 +468,6 @@ class SlidingPuzzle:
         except ValueError as exc:
             raise SelectionError(f"{what}: {exc}") from None
 
-
-def is_sliding_file(path: str | Path) -> bool:
-    """Whether `path` is a TOML file whose [rules] family is `slide`."""
-    return rules_family(path) == FAMILY
 
 
 def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
