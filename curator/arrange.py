@@ -184,6 +184,13 @@ class Pack(Sequence[Rated]):
         return PackCurve(self.curve, self.pool, tuple(s.target for s in self.slots),
                          tuple(s.difficulty for s in self.slots))
 
+    def placing(self, levels: Sequence[Rated]) -> Pack:
+        """The same pack with `levels` in its slots, in order (the same levels with more
+        detail, such as their solutions)."""
+        if len(levels) != len(self.slots):
+            raise ValueError(f"{len(levels)} levels for {len(self.slots)} slots")
+        return Pack(self.curve, self.pool, tuple(Slot(s.target, lv) for s, lv in zip(self.slots, levels)))
+
     def __len__(self) -> int:
         return len(self.slots)
 
@@ -528,7 +535,8 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     distance, so the pack never falls where its curve rises. Deterministic.
     """
     spread = "sets" in variety_rules(variety, SET_VARIETY, name)
-    usable = sorted((lv for lv in pool if lv.solution), key=lambda lv: (lv.distance, lv.rank))
+    # a distance of 0 or None: solved already, or not solvable
+    usable = sorted((lv for lv in pool if lv.distance), key=lambda lv: (lv.distance, lv.rank))
     if size > len(usable):
         raise SelectionError(f"{name('size')} {size} is larger than the pool of {len(usable)} levels; "
                              "widen the filters")

@@ -271,7 +271,9 @@ class SlidingResults(DistanceResultsBase):
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]
-        return arrange_sets(self._levels(ranks), size, shape, self._name, rules)
+        bare = [self._level(int(rank), None) for rank in ranks]  # solutions of the chosen only
+        arranged = arrange_sets(bare, size, shape, self._name, rules)
+        return arranged.placing(self._levels(np.array([level.rank for level in arranged], dtype=np.int64)))
 
     # -- single positions ----------------------------------------------------------------------
 
