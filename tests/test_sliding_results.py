@@ -276,7 +276,7 @@ def test_damaged_table_is_refused(klotski, tmp_path):
     assert not curator.open(copy).verify().ok
 
 
-@pytest.mark.parametrize("name", ["lunar-lockout", "tilt"])
+@pytest.mark.parametrize("name", ["lunar-lockout", "tilt", pytest.param("robots", marks=pytest.mark.slow)])
 def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
     source = PUZZLES / f"{name}.toml"
     whole = curator.analyze(source, tmp_path / "whole")
