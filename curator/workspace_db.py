@@ -210,6 +210,8 @@ class WorkspaceDB:
         self.path = None if path is None else Path(path)
         self._lock = threading.Lock()
         where = ":memory:" if self.path is None else str(self.path)
+        if self.path is not None and self.path.is_dir():
+            raise StoreError(f"{where}: cannot open the workspace database (a folder, not a file)")
         try:
             if self.path is None:
                 self._db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
@@ -319,14 +321,15 @@ class WorkspaceDB:
     # -- packs ----------------------------------------------------------------------------
 
     def packs(self, puzzle: PuzzleKey | None = None) -> list[Pack]:
-        """The packs of `puzzle` (every pack if None), by name."""
+        """The packs of `puzzle` (every pack if None, by puzzle), by name."""
         with self._reading() as db:
             query = "SELECT packs.id FROM packs JOIN puzzles ON puzzles.id = packs.puzzle"
             arguments: tuple[str, ...] = ()
             if puzzle is not None:
                 query += " WHERE puzzles.name = ? AND puzzles.sha256 = ?"
                 arguments = (puzzle.name, puzzle.sha256)
-            ids = [row[0] for row in db.execute(query + " ORDER BY packs.name, packs.id", arguments)]
+            order = " ORDER BY puzzles.name, puzzles.sha256, packs.name, packs.id"
+            ids = [row[0] for row in db.execute(query + order, arguments)]
             return [self._pack(db, pack_id) for pack_id in ids]
 
     def pack(self, pack_id: int) -> Pack:

@@ -715,7 +715,7 @@ def _url_host(host: str) -> str:
 @friendly_errors
 def playtests_command(
     db: Path | None = typer.Argument(
-        None, metavar="[DB]", help=f"The workspace's database (`serve --db`) [{_shown(default_db_path())}]."
+        None, metavar="DB", help=f"The workspace's database (`serve --db`) [{_shown(default_db_path())}]."
     ),
     fmt: str = typer.Option("csv", "--format", "-f", metavar="csv|json", help="What to write."),
     per: str = typer.Option("level", "--per", metavar="level|play",

@@ -12,9 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from curator.workspace_db import MAX_DATA, MAX_LEVELS, MAX_NAME, MAX_NOTE, MAX_TAGS
 
-Level = Field(min_length=1, max_length=MAX_DATA, description=(
-    "The level's key: layered levels, their position's entries joined by commas ('0,1,1,0,...'); "
-    "sliding-block levels, their drawing's rows joined by '/'."))
+LEVEL = ("The level's key: layered levels, their position's entries joined by commas ('0,1,1,0,...'); "
+         "sliding-block levels, their drawing's rows joined by '/'.")
 
 
 class Strict(BaseModel):
@@ -31,7 +30,7 @@ class PackLevelIn(Strict):
     """A level to keep in a pack: its key, and what the page shows of it (the level's JSON
     as the levels endpoints give it, kept as it is)."""
 
-    level: str = Level
+    level: str = Field(min_length=1, max_length=MAX_DATA, description=LEVEL)
     data: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -84,7 +83,7 @@ class PackOut(BaseModel):
 class NoteIn(Strict):
     """A note and tags to keep on a level (replacing what it had; empty both: removed)."""
 
-    level: str = Level
+    level: str = Field(min_length=1, max_length=MAX_DATA, description=LEVEL)
     note: str = Field("", max_length=MAX_NOTE)
     tags: list[str] = Field(default_factory=list, max_length=MAX_TAGS)
 
@@ -100,7 +99,7 @@ class PlayIn(Strict):
     """One play of a level, as the page saw it: from its start to the goal (`solved`) or to
     giving up."""
 
-    level: str = Level
+    level: str = Field(min_length=1, max_length=MAX_DATA, description=LEVEL)
     seconds: float = Field(ge=0, le=1e7, allow_inf_nan=False, description="Wall-clock time of the play.")
     moves: StrictInt = Field(ge=0, le=1_000_000, description="Moves played, undone ones included.")
     moves_at_end: StrictInt = Field(ge=0, le=1_000_000, description="Moves on the board at its end.")
