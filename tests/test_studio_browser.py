@@ -78,7 +78,7 @@ def open_page(browser):
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: message.type == "error" and errors.append(message.text))
         page.goto(url)
-        page.wait_for_selector("#folder option")
+        page.wait_for_selector("#layer-table tbody tr")
         return page
 
     yield opened
@@ -98,6 +98,15 @@ def find_levels(page, **fields) -> None:
     page.locator("#level-list").evaluate("e => e.replaceChildren()")
     page.click("#find")
     page.wait_for_selector("figure.level .playtests")
+
+
+def new_pack(page, name: str) -> None:
+    """Make a pack on the Pack tab, and wait until it is the one shown."""
+    page.fill("#pack-name", name)
+    page.click("#pack-new")
+    page.wait_for_function("name => { const s = document.querySelector('#pack-select'); "
+                           "return s.selectedOptions.length > 0 && "
+                           "s.selectedOptions[0].text === `${name} (0 levels)`; }", arg=name)
 
 
 def kept_levels(url: str, name: str, count: int) -> list[str]:
@@ -121,16 +130,14 @@ def test_named_packs_and_notes_last_across_a_restart(triangle, open_page, tmp_pa
         keys = [cards.nth(i).get_attribute("data-level") for i in range(6)]
 
         page.click(".tab[data-tab=pack]")
-        page.fill("#pack-name", "starters")
-        page.click("#pack-new")
+        new_pack(page, "starters")
         page.click(".tab[data-tab=levels]")
         for i in (0, 1):
             cards.nth(i).locator("button.add").click()
         assert kept_levels(url, "starters", 2) == keys[:2]
 
         page.click(".tab[data-tab=pack]")
-        page.fill("#pack-name", "finale")
-        page.click("#pack-new")
+        new_pack(page, "finale")
         assert page.locator("#pack-list li").count() == 0
         page.click(".tab[data-tab=levels]")
         for i in (2, 3, 4):

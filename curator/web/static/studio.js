@@ -21,6 +21,15 @@
   const putJson = (path, body, method = "PUT") => api(path, {
     method, headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
   });
+  // Work the page does by itself: an error is said, but the message line is not cleared first
+  // (it may say what the designer just did).
+  async function quietly(action) {
+    try {
+      await action();
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
   const keepable = () => state.folder && state.folder.kind !== "distance";
 
   // -- named packs ------------------------------------------------------------------------------
@@ -156,7 +165,7 @@
       return {level: levelKey(level), data};
     });
     const curve = state.pack.curve;
-    kept.saving = kept.saving.then(() => guarded(async () => {
+    kept.saving = kept.saving.then(() => quietly(async () => {
       if (!state.folder || state.folder.id !== folder) return;
       if (kept.current === null) {
         if (!levels.length) return;
@@ -363,14 +372,14 @@
     const button = el("button", {type: "button", id: "give-up"}, "Give up");
     button.addEventListener("click", giveUp);
     $("#controls .buttons").append(button);
-    document.addEventListener("curator:folder", () => guarded(async () => {
+    document.addEventListener("curator:folder", () => quietly(async () => {
       await Promise.all([loadPacks(), loadLevelFacts()]);
     }));
     document.addEventListener("curator:levels", () => decorateCards());
     document.addEventListener("curator:pack-changed", keepPack);
     document.addEventListener("curator:play", onPlay);
     for (const tab of document.querySelectorAll(".tab[data-tab=levels]")) {
-      tab.addEventListener("click", () => guarded(loadLevelFacts));
+      tab.addEventListener("click", () => quietly(loadLevelFacts));
     }
     window.addEventListener("pagehide", () => finishPlay(false));
   }
