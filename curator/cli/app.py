@@ -693,12 +693,14 @@ def serve_command(
     for name in allow_host:
         if host_name(name) is None:
             raise UsageError(f"--allow-host {name!r} is not a host name (such as studio.local or 10.0.0.5)")
-    kept = WorkspaceDB(db if db is not None else default_db_path())  # StoreError: one line, exit 1
+    db_path = db if db is not None else default_db_path()
+    kept = WorkspaceDB(db_path)  # StoreError: one line, exit 1
     try:
         web = create_app(directories, host=host, allow_hosts=allow_host, db=kept)
     except StoreError as exc:
         raise UsageError(str(exc))
-    err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it)", highlight=False)
+    err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it); packs, notes and playtests "
+              f"kept in {db_path}", highlight=False, soft_wrap=True)
     uvicorn.run(web, host=host, port=port, log_level="warning")
 
 
