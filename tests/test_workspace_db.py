@@ -281,3 +281,32 @@ def test_files_that_are_no_workspace_database_are_one_line(tmp_path):
         with pytest.raises(StoreError) as caught:
             WorkspaceDB(path, read_only=read_only)
         assert words in str(caught.value) and "\n" not in str(caught.value), (path, read_only)
+
+
+def test_an_older_schema_is_migrated_one_version_at_a_time(tmp_path, monkeypatch):
+    from curator import workspace_db
+
+    path = tmp_path / "w.sqlite"
+    with WorkspaceDB(path) as db:
+        db.create_pack(TRIANGLE, "kept")
+    later = {**workspace_db.MIGRATIONS, SCHEMA_VERSION + 1: ("ALTER TABLE packs ADD COLUMN colour TEXT",)}
+    monkeypatch.setattr(workspace_db, "MIGRATIONS", later)
+    monkeypatch.setattr(workspace_db, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with pytest.raises(StoreError, match=f"has schema {SCHEMA_VERSION}; `curator serve --db`"):
+        WorkspaceDB(path, read_only=True)  # reading never changes the file
+    with WorkspaceDB(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION + 1
+        assert [pack.name for pack in db.packs()] == ["kept"]
+    with sqlite3.connect(path) as raw:
+        assert "colour" in [row[1] for row in raw.execute("PRAGMA table_info(packs)")]
+    raw.close()
+
+
+def test_a_reader_sees_what_a_writer_keeps(tmp_path):
+    path = tmp_path / "w.sqlite"
+    with WorkspaceDB(path) as writer:
+        writer.record_play(TRIANGLE, Play("0,1", 1.0, 1, 1, 0, 0, 0, True))
+        with WorkspaceDB(path, read_only=True) as reader:
+            assert len(reader.plays()) == 1
+            writer.record_play(TRIANGLE, Play("0,1", 2.0, 1, 1, 0, 0, 0, False))
+            assert [play.solved for _, play in reader.plays()] == [True, False]
