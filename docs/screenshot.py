@@ -31,7 +31,8 @@ def serve(directory: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    command = [sys.executable, "-m", "curator", "serve", str(directory), "--port", str(port)]
+    command = [sys.executable, "-m", "curator", "serve", str(directory), "--port", str(port),
+               "--db", str(directory.parent / "workspace.sqlite")]  # not the designer's own packs
     process = subprocess.Popen(command, env={**os.environ, "NUMBA_NUM_THREADS": "1"})
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):

@@ -63,8 +63,10 @@ def server(triangle, klotski, tilt):
     (folder 2), running on a free port in its own process."""
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    db = triangle.directory.parent / "workspace.sqlite"
     process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                str(klotski.directory), str(tilt.directory), "--port", str(port)],
+                                str(klotski.directory), str(tilt.directory), "--port", str(port),
+                                "--db", str(db)],
                                env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -11,8 +11,10 @@ and Ctrl+C stops any command with one line and exit code 130.
 from __future__ import annotations
 
 import contextlib
+import csv
 import functools
 import inspect
+import io
 import json
 import os
 import sys
@@ -42,6 +44,7 @@ from curator.common.errors import (
     SelectionError,
     StoreError,
 )
+from curator.common.files import atomic_write
 from curator.common.report import Column, Report, yes
 from curator.export import ExportError
 from curator.kind import Kind, Run, Search
@@ -56,6 +59,15 @@ from curator.options import (
 from curator.progress import count_progress, layer_progress
 from curator.rules.registry import list_families
 from curator.version import __version__
+from curator.workspace_db import (
+    FIGURE_FIELDS,
+    PLAY_FIELDS,
+    PLAYTESTS_FORMAT,
+    WorkspaceDB,
+    figures_json,
+    play_json,
+)
+from curator.workspace_db import default_path as default_db_path
 
 app = typer.Typer(
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "
@@ -632,6 +644,14 @@ def pack_command(
     _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
 
 
+def _shown(path: Path) -> str:
+    """A path as help text shows it: under the home folder as ~/..."""
+    try:
+        return f"~/{path.relative_to(Path.home())}"
+    except ValueError:
+        return str(path)
+
+
 @app.command("serve")
 @friendly_errors
 def serve_command(
@@ -647,13 +667,21 @@ def serve_command(
         help="Also answer requests that name this host (repeatable); by default only those naming the "
         "address it listens on.",
     ),
+    db: Path | None = typer.Option(
+        None, "--db", metavar="PATH",
+        help="SQLite file keeping packs, notes and playtests (made if missing) "
+        f"[{_shown(default_db_path())}].",
+    ),
 ) -> None:
     """Open a designer's workspace in the browser: layer tables, level search, play with
-    hints from the stored bits, and packs to download.
+    hints from the stored bits, named packs, notes and playtests.
 
     It reads only the folders named here; its JSON API is described at /openapi.json.
-    Requests naming another host (a name pointed at this machine by someone else) get 421.
-    Needs the serve extra: pip install 'curator\\[serve]'.
+    Named packs, notes and tags on levels and the record of every play are kept in the
+    database --db (default: curator/workspace.sqlite in $XDG_DATA_HOME, else in
+    ~/.local/share), so they last across reloads and restarts; `curator playtests`
+    exports the plays. Requests naming another host (a name pointed at this machine by
+    someone else) get 421. Needs the serve extra: pip install 'curator\\[serve]'.
     """
     try:
         import uvicorn
@@ -665,17 +693,71 @@ def serve_command(
     for name in allow_host:
         if host_name(name) is None:
             raise UsageError(f"--allow-host {name!r} is not a host name (such as studio.local or 10.0.0.5)")
+    db_path = db if db is not None else default_db_path()
+    kept = WorkspaceDB(db_path)  # StoreError: one line, exit 1
     try:
-        web = create_app(directories, host=host, allow_hosts=allow_host)
+        web = create_app(directories, host=host, allow_hosts=allow_host, db=kept)
     except StoreError as exc:
         raise UsageError(str(exc))
-    err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it)", highlight=False)
+    err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it); packs, notes and playtests "
+              f"kept in {db_path}", highlight=False, soft_wrap=True)
     uvicorn.run(web, host=host, port=port, log_level="warning")
 
 
 def _url_host(host: str) -> str:
     """`host` as it goes into a URL (IPv6 addresses in brackets)."""
     return f"[{host}]" if ":" in host else host
+
+
+
+# -- playtests -----------------------------------------------------------------------------
+
+
+@app.command("playtests")
+@friendly_errors
+def playtests_command(
+    db: Path | None = typer.Argument(
+        None, metavar="DB", help=f"The workspace's database (`serve --db`) [{_shown(default_db_path())}]."
+    ),
+    fmt: str = typer.Option("csv", "--format", "-f", metavar="csv|json", help="What to write."),
+    per: str = typer.Option("level", "--per", metavar="level|play",
+                            help="One row per level played (its figures), or per play."),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE",
+                                       help="File to write (replaced whole); stdout if not given."),
+) -> None:
+    """Export the playtests the workspace recorded: per level, its plays, solved and given-up
+    plays, give-up rate, median time and moves to solve, mean undos, resets and hints; or
+    every play. Fields and formats: docs/workspace-db.md.
+    """
+    if fmt not in ("csv", "json"):
+        raise UsageError(f"--format must be csv or json, got {fmt!r}")
+    if per not in ("level", "play"):
+        raise UsageError(f"--per must be level or play, got {per!r}")
+    with WorkspaceDB(db if db is not None else default_db_path(), read_only=True) as kept:
+        if per == "level":
+            fields, rows = FIGURE_FIELDS, [figures_json(figures) for figures in kept.figures()]
+        else:
+            fields, rows = PLAY_FIELDS, [play_json(key, play) for key, play in kept.plays()]
+    if fmt == "json":
+        text = json.dumps({"format": PLAYTESTS_FORMAT, f"{per}s": rows}, indent=1) + "\n"
+    else:
+        text = _csv_text(fields, rows)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    atomic_write(output, text.encode())
+    err.print(f"{len(rows)} {per}{'' if len(rows) == 1 else 's'} written to {output}", highlight=False)
+
+
+def _csv_text(fields: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    """Rows as CSV with a header: empty for a missing figure, true/false for a flag."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(fields)
+    for row in rows:
+        writer.writerow(["" if row[name] is None else str(row[name]).lower() if isinstance(row[name], bool)
+                         else row[name] for name in fields])
+    return buffer.getvalue()
 
 
 # -- families ------------------------------------------------------------------------------

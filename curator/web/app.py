@@ -35,9 +35,10 @@ from curator.picture import block_picture, picture, svg_text
 from curator.sliding.puzzle import Position, SlidingPuzzle
 from curator.sliding.results import SlidingLevel, SlidingResults
 from curator.version import __version__
-from curator.web import models
+from curator.web import database, models
 from curator.web.folders import Busy, Entry, Folders
 from curator.web.guard import Guard, hosts_for
+from curator.workspace_db import WorkspaceDB
 
 STATIC = Path(__file__).parent / "static"
 SEARCH_ABOVE = 2
@@ -57,18 +58,20 @@ router = APIRouter(prefix="/api", responses={
 
 
 def create_app(directories: Sequence[str | Path], host: str = "127.0.0.1", allow_hosts: Sequence[str] = (),
-               time_limit: float = TIME_LIMIT) -> FastAPI:
+               time_limit: float = TIME_LIMIT, db: WorkspaceDB | None = None) -> FastAPI:
     """The app serving `directories` (results folders); StoreError if one holds none.
 
     It answers requests whose `Host` names `host`, the address it listens on (or one of
     `allow_hosts`), see `curator.web.guard`; a request works on a folder for at most
-    `time_limit` seconds.
+    `time_limit` seconds. Packs, notes and playtests are kept in `db` (None: a database in
+    memory, gone with the app).
     """
     app = FastAPI(title="curator workspace", version=__version__,
                   description="Look at levels, play them, and assemble packs from stored results.")
     app.state.folders = Folders(directories)
     app.state.time_limit = time_limit
     app.include_router(router)
+    database.install(app, db)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_api_route("/", _page, include_in_schema=False)
     app.add_middleware(Guard, hosts=hosts_for(host, allow_hosts))

@@ -38,6 +38,9 @@ function say(text, isError = false) {
   line.classList.toggle("error", isError);
 }
 
+// What happened, for the scripts that keep packs and playtests (static/studio.js).
+const announce = (name, detail = {}) => document.dispatchEvent(new CustomEvent(`curator:${name}`, {detail}));
+
 async function guarded(action) {
   try {
     say("");
@@ -119,6 +122,7 @@ async function openFolder(id) {
   if (folder.blocks) $("#load-board [name=board]").value = folder.blocks.start || "";
   const tab = document.querySelector(".tab.active");
   if (folder.kind === "distance" && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
+  announce("folder", {folder});
 }
 
 function figuresText(folder) {
@@ -227,6 +231,7 @@ async function findLevels(event) {
   $("#matched").textContent = `${found.levels.length} level${found.levels.length === 1 ? "" : "s"}` +
     (found.matched === null ? "" : ` of ${found.matched.toLocaleString("en")} matching`);
   $("#level-list").replaceChildren(...found.levels.map((level) => levelCard(state.folder.id, level)));
+  announce("levels");
 }
 
 function levelCard(folder, level) {
@@ -253,6 +258,7 @@ async function findSlidingLevels(event) {
   state.levels = found.levels;
   $("#matched").textContent = `${plural(found.levels.length, "level")} of ${found.matched.toLocaleString("en")} matching`;
   $("#level-list").replaceChildren(...found.levels.map((level) => slidingCard(state.folder.id, level)));
+  announce("levels");
 }
 
 function slidingCard(folder, level) {
@@ -283,6 +289,7 @@ async function startPlay(level) {
     `difficulty ${figure(level.difficulty)}`;
   showTab("play");
   drawPlay();
+  announce("play", {event: "start"});
 }
 
 const current = () => state.play.history[state.play.history.length - 1];
@@ -351,6 +358,7 @@ async function clickBoard(event) {
                                           {position: current().position, move})).json();
     play.history.push(report);
     play.selected = null;
+    announce("play", {event: "move"});
   } else if (current().position[cell] && movesFrom(cell).length) {
     play.selected = cell === play.selected ? null : cell;
   } else if (play.selected !== null || current().position[cell]) {
@@ -361,7 +369,10 @@ async function clickBoard(event) {
 }
 
 function undo() {
-  if (state.play && state.play.history.length > 1) state.play.history.pop();
+  if (state.play && state.play.history.length > 1) {
+    state.play.history.pop();
+    announce("play", {event: "undo"});
+  }
   if (state.play) { state.play.selected = null; drawPlay(); }
 }
 
@@ -370,15 +381,18 @@ function reset() {
   state.play.history.length = 1;
   state.play.selected = null;
   drawPlay();
+  announce("play", {event: "reset"});
 }
 
 function toggleHint() {
   if (!state.play) return;
   state.play.hint = !state.play.hint;
   drawPlay();
+  if (state.play.hint) announce("play", {event: "hint"});
 }
 
 function clearPlay() {
+  announce("play", {event: "stop"});
   state.play = null;
   $("#board").replaceChildren();
   $("#play-title").textContent = "Pick a level to play";
@@ -398,6 +412,7 @@ async function startSlidingPlay(board, level = null) {
     `, connected set of ${count(report.cluster)}`;
   showTab("play");
   drawPlay();
+  announce("play", {event: "start"});
 }
 
 const MOVE_KINDS = [["closer", "one step closer"], ["keeps", "keeps it solvable"], ["loses", "loses it"]];
@@ -457,6 +472,7 @@ async function playSlidingMove(move) {
   const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`, {board, ...played})).json();
   play.history.push(report);
   drawPlay();
+  announce("play", {event: "move"});
 }
 
 async function loadBoard(event) {
@@ -479,7 +495,7 @@ function addToPack(folder, level) {
   pack.items.push(level);
   pack.curve = null;
   say(`Added ${levelName(level)}: the pack holds ${pack.items.length} levels.`);
-  drawPack();
+  packChanged();
 }
 
 function moveItem(i, step) {
@@ -488,13 +504,19 @@ function moveItem(i, step) {
   if (j < 0 || j >= items.length) return;
   [items[i], items[j]] = [items[j], items[i]];
   state.pack.curve = null;
-  drawPack();
+  packChanged();
 }
 
 function removeItem(i) {
   state.pack.items.splice(i, 1);
   state.pack.curve = null;
+  packChanged();
+}
+
+// The pack's levels changed by hand or by an arrangement: draw it, and have it kept.
+function packChanged() {
   drawPack();
+  announce("pack-changed");
 }
 
 function drawPack() {
@@ -509,11 +531,11 @@ function drawPack() {
       return button;
     });
     if (sliding) {
-      return el("li", {"data-rank": level.rank}, svgBox(level.picture),
+      return el("li", {"data-rank": level.rank, draggable: "true"}, svgBox(level.picture),
         el("span", {}, `#${level.rank}, distance ${level.distance === null ? "-" : level.distance}`),
         el("span", {class: "buttons"}, ...buttons));
     }
-    return el("li", {"data-rank": level.rank},
+    return el("li", {"data-rank": level.rank, draggable: "true"},
       el("img", {src: pictureUrl(folder, level.position), alt: `${level.layer} #${level.rank}`}),
       el("span", {}, `${level.layer} #${level.rank}, difficulty ${figure(level.difficulty)}`),
       el("span", {class: "buttons"}, ...buttons));
@@ -610,7 +632,7 @@ async function arrangePack(event) {
                 curve: {name: found.curve, pool: found.pool, targets: found.levels.map((level) => level.target)}};
   say(`Arranged ${found.levels.length} levels along ${found.curve} from a pool of ` +
       `${found.pool.toLocaleString("en")}.`);
-  drawPack();
+  packChanged();
 }
 
 // -- wiring -------------------------------------------------------------------------------
@@ -629,7 +651,7 @@ function wire() {
   $("#play-add").addEventListener("click", () => state.play && addToPack(state.play.folder, state.play.level));
   $("#download-json").addEventListener("click", () => guarded(() => download("json")));
   $("#download-html").addEventListener("click", () => guarded(() => download("html")));
-  $("#pack-clear").addEventListener("click", () => { state.pack.items = []; state.pack.curve = null; drawPack(); });
+  $("#pack-clear").addEventListener("click", () => { state.pack.items = []; state.pack.curve = null; packChanged(); });
   $("#arrange").addEventListener("submit", (e) => guarded(() => arrangePack(e)));
   showTab("layers");
   drawPack();

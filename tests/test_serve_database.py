@@ -1,0 +1,215 @@
+"""The workspace's database through its JSON API (FastAPI's test client): named packs, notes
+and tags, playtests; kept across apps on one database file; packs whose results folder is
+gone are reported; bad requests are one line; the guard covers these endpoints too.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+import curator
+from curator.web.app import create_app
+from curator.workspace_db import WorkspaceDB
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCAL = "http://127.0.0.1:8000"
+JSON = {"Content-Type": "application/json"}
+TINY_SLIDE = '''name = "tiny-slide"
+title = "Tiny slide"
+
+[board]
+art = """
+S..
+.B.
+"""
+
+[rules]
+family = "slide"
+move = "step"
+
+[pieces.S]
+
+[pieces.B]
+
+[goal]
+piece = "S"
+cells = [[1, 2]]
+'''
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    return tmp_path_factory.mktemp("kept")
+
+
+@pytest.fixture(scope="module")
+def triangle(base):
+    return curator.analyze(ROOT / "puzzles" / "triangle.toml", output=base / "triangle", max_pieces=6,
+                           workers=1)
+
+
+@pytest.fixture(scope="module")
+def slide(base):
+    path = base / "tiny.toml"
+    path.write_text(TINY_SLIDE)
+    return curator.analyze(path, output=base / "tiny", workers=1)
+
+
+def client_on(directories, db_path=None) -> TestClient:
+    db = None if db_path is None else WorkspaceDB(db_path)
+    return TestClient(create_app(directories, db=db), base_url=LOCAL)
+
+
+@pytest.fixture
+def client(triangle, slide):
+    return client_on([triangle.directory, slide.directory])
+
+
+def keys(client, count=3) -> list[str]:
+    levels = client.get("/api/folders/0/levels", params={"unique": "true", "sample": count, "seed": 1}).json()
+    return [",".join(map(str, level["position"])) for level in levels["levels"]]
+
+
+def test_named_packs_are_made_filled_reordered_and_renamed(client):
+    a, b, c = keys(client)
+    easy = client.post("/api/folders/0/packs", json={"name": "easy"}).json()
+    assert (easy["name"], easy["puzzle"], easy["folder"], easy["levels"], easy["problem"]) == (
+        "easy", "triangle", 0, [], None)
+    for key in (a, b):
+        added = client.post(f"/api/packs/{easy['id']}/levels", json={"level": key, "data": {"rank": 1}})
+        added.raise_for_status()
+    pack = client.post(f"/api/packs/{easy['id']}/levels", json={"level": c, "at": 0}).json()
+    assert [item["level"] for item in pack["levels"]] == [c, a, b]
+    pack = client.post(f"/api/packs/{easy['id']}/move", json={"from": 0, "to": 2}).json()
+    assert [item["level"] for item in pack["levels"]] == [a, b, c]
+    pack = client.delete(f"/api/packs/{easy['id']}/levels/1", headers=JSON).json()
+    assert [item["level"] for item in pack["levels"]] == [a, c]
+    assert pack["levels"][0]["data"] == {"rank": 1}
+    hard = client.post("/api/folders/0/packs", json={"name": "hard"}).json()
+    pack = client.put(f"/api/packs/{hard['id']}/levels", json={
+        "levels": [{"level": b}, {"level": a}],
+        "curve": {"name": "linear", "pool": 9, "targets": [1, 2]}}).json()
+    assert pack["curve"]["targets"] == [1, 2]
+    assert client.patch(f"/api/packs/{hard['id']}", json={"name": "harder"}).json()["name"] == "harder"
+    assert [p["name"] for p in client.get("/api/folders/0/packs").json()] == ["easy", "harder"]
+    assert client.get("/api/folders/1/packs").json() == []
+    assert client.delete(f"/api/packs/{hard['id']}", headers=JSON).json() == {"deleted": hard["id"]}
+    assert [p["name"] for p in client.get("/api/packs").json()] == ["easy"]
+
+
+def test_level_keys_are_checked_and_written_one_way(client, slide):
+    pack = client.post("/api/folders/1/packs", json={"name": "slides"}).json()
+    drawing = "/".join(slide.select(limit=1)[0].board)
+    stored = client.post(f"/api/packs/{pack['id']}/levels", json={"level": drawing.replace("/", "\n")}).json()
+    assert stored["levels"][0]["level"] == drawing
+    for folder, level in ((1, "S../SB."), (0, "1,2,3"), (0, "a,b"), (0, "9," * 14 + "9")):
+        target = client.post(f"/api/folders/{folder}/packs", json={"name": f"p{folder}{level[:3]}"}).json()
+        answer = client.post(f"/api/packs/{target['id']}/levels", json={"level": level})
+        assert answer.status_code == 422
+        assert answer.json()["detail"].startswith("level: ") and "\n" not in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "words"), [
+    ("post", "/api/folders/0/packs", {"name": ""}, 422, "name"),
+    ("post", "/api/folders/0/packs", {"name": "x", "extra": 1}, 422, "extra"),
+    ("post", "/api/folders/9/packs", {"name": "x"}, 404, "no folder 9"),
+    ("get", "/api/packs/77", None, 404, "no pack 77"),
+    ("patch", "/api/packs/77", {"name": "y"}, 404, "no pack 77"),
+    ("post", "/api/packs/77/move", {"from": 0, "to": 1}, 404, "no pack 77"),
+    ("post", "/api/folders/0/playtests", {"level": "0", "seconds": -1, "moves": 1, "moves_at_end": 0,
+                                          "solved": True}, 422, "seconds"),
+    ("put", "/api/folders/0/notes", {"level": "0", "tags": ["x"] * 30}, 422, "tags"),
+])
+def test_bad_requests_are_one_line(client, method, path, body, status, words):
+    answer = client.request(method.upper(), path, json=body) if body is not None else client.get(path)
+    assert answer.status_code == status
+    detail = answer.json()["detail"]
+    assert words in detail and "\n" not in detail
+
+
+def test_taken_names_and_slots_out_of_range(client):
+    pack = client.post("/api/folders/0/packs", json={"name": "only"}).json()
+    again = client.post("/api/folders/0/packs", json={"name": " only "})
+    assert again.status_code == 422 and "already called 'only'" in again.json()["detail"]
+    moved = client.post(f"/api/packs/{pack['id']}/move", json={"from": 0, "to": 0})
+    assert moved.status_code == 422 and moved.json()["detail"] == "from: the pack is empty"
+
+
+def test_the_guard_covers_these_endpoints(client):
+    assert client.post("/api/folders/0/packs", content=b'{"name": "x"}',
+                       headers={"Content-Type": "text/plain"}).status_code == 415
+    assert client.post("/api/folders/0/packs", json={"name": "x"},
+                       headers={"Origin": "http://evil.example"}).status_code == 403
+    assert client.delete("/api/packs/1").status_code == 415
+    assert client.get("/api/packs", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert client.get("/api/packs", headers={"Host": "evil.example"}).status_code == 421
+
+
+def test_notes_and_playtests(client):
+    a, b = keys(client, 2)
+    body = {"level": a, "note": "good opener", "tags": ["intro"]}
+    note = client.put("/api/folders/0/notes", json=body).json()
+    assert (note["note"], note["tags"]) == ("good opener", ["intro"])
+    assert [(n["level"], n["tags"]) for n in client.get("/api/folders/0/notes").json()] == [(a, ["intro"])]
+    plays = [(a, 30.0, True), (a, 10.0, True), (a, 5.0, False), (b, 8.0, False)]
+    for level, seconds, solved in plays:
+        recorded = client.post("/api/folders/0/playtests", json={
+            "level": level, "seconds": seconds, "moves": 4, "moves_at_end": 3, "undos": 1, "hints": 2,
+            "solved": solved}).json()
+        assert recorded["level"] == level and recorded["solved"] is solved
+    figures = {f["level"]: f for f in client.get("/api/folders/0/playtests").json()["levels"]}
+    assert (figures[a]["plays"], figures[a]["gave_up"], figures[a]["median_seconds"]) == (3, 1, 20.0)
+    assert figures[a]["give_up_rate"] == pytest.approx(1 / 3)
+    assert (figures[b]["plays"], figures[b]["median_seconds"], figures[b]["give_up_rate"]) == (1, None, 1.0)
+    assert client.get("/api/folders/1/playtests").json() == {"puzzle": "tiny-slide", "levels": []}
+
+
+def test_packs_last_across_apps_and_a_folder_gone_is_reported(triangle, slide, tmp_path):
+    db_path = tmp_path / "kept.sqlite"
+    copy = tmp_path / "triangle-copy"
+    shutil.copytree(triangle.directory, copy)
+    first = client_on([copy, slide.directory], db_path)
+    (a,) = keys(first, 1)
+    for name in ("one", "two"):
+        pack = first.post("/api/folders/0/packs", json={"name": name}).json()
+        first.post(f"/api/packs/{pack['id']}/levels", json={"level": a}).raise_for_status()
+    first.post("/api/folders/0/playtests", json={"level": a, "seconds": 3, "moves": 5, "moves_at_end": 5,
+                                                 "solved": True}).raise_for_status()
+    first.app.state.db.close()
+
+    again = client_on([slide.directory, copy], db_path)  # the folder is 1 now, the packs the same
+    packs = again.get("/api/folders/1/packs").json()
+    assert [(p["name"], p["folder"], [i["level"] for i in p["levels"]]) for p in packs] == [
+        ("one", 1, [a]), ("two", 1, [a])]
+    assert again.get("/api/folders/1/playtests").json()["levels"][0]["plays"] == 1
+    again.app.state.db.close()
+
+    shutil.rmtree(copy)
+    gone = client_on([slide.directory], db_path)
+    listed = gone.get("/api/packs").json()
+    assert [(p["name"], p["folder"]) for p in listed] == [("one", None), ("two", None)]
+    assert "no folder served here holds the puzzle file of this pack (triangle" in listed[0]["problem"]
+    refused = gone.post(f"/api/packs/{listed[0]['id']}/levels", json={"level": a})
+    assert refused.status_code == 422 and "can be renamed or deleted, not changed" in refused.json()["detail"]
+    assert gone.patch(f"/api/packs/{listed[0]['id']}", json={"name": "old one"}).status_code == 200
+    gone.app.state.db.close()
+
+
+def test_another_version_of_the_puzzle_file_is_named(triangle, tmp_path):
+    db_path = tmp_path / "kept.sqlite"
+    first = client_on([triangle.directory], db_path)
+    first.post("/api/folders/0/packs", json={"name": "mine"}).raise_for_status()
+    first.app.state.db.close()
+    changed = tmp_path / "triangle.toml"
+    changed.write_text((ROOT / "puzzles" / "triangle.toml").read_text() + "\n# a changed copy\n")
+    other = curator.analyze(changed, output=tmp_path / "triangle-2", max_pieces=3, workers=1)
+    later = client_on([other.directory], db_path)
+    (pack,) = later.get("/api/packs").json()
+    assert pack["folder"] is None
+    assert pack["problem"].endswith("folder 0 (triangle) holds another version of triangle")
+    assert later.get("/api/folders/0/packs").json() == []
+    later.app.state.db.close()
