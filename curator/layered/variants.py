@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from curator.common.variants import Edit, Variant, Variants
-from curator.layered.classes import members
 from curator.layered.level import Level
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle
@@ -57,16 +56,15 @@ def find_variants(results: LayeredResults, position: Position, want: str, limit:
     first `limit` of them by difficulty, hardest first (then in edit order).
 
     The stored bits (or a search within `bound` above the stored layers) sort out which are
-    solvable or unique; of those one position per class is kept (none of the position's own
-    class), and rated in full (`results.solve`). `progress(done, total)` follows the rating.
+    solvable or unique; those are rated in full (as `results.solve` rates them) and one
+    position per class is kept, the first in edit order (none of the position's own class).
+    `progress(done, total)` follows the rating.
     """
     puzzle = results.puzzle
     base = solve_position(puzzle, position, explorer=results.explorer, bound=bound)
-    own = _class_key(puzzle, position)
     considered = 0
     seen: set[Position] = set()
-    keys = {own}
-    chosen: list[tuple[Edit, Position]] = []
+    wanted: list[tuple[Edit, Position]] = []
     for edit, child in edits(puzzle, position):
         considered += 1
         if child in seen:
@@ -75,30 +73,75 @@ def find_variants(results: LayeredResults, position: Position, want: str, limit:
         if sum(1 for v in child if v) <= puzzle.goal.pieces:
             continue  # at the goal, or below it: no level
         status = results.status(child, bound)
-        if not status.solvable or (want == "unique" and not status.unique):
-            continue
-        key = _class_key(puzzle, child)
-        if key in keys:
-            continue
-        keys.add(key)
-        chosen.append((edit, child))
+        if status.solvable and (want != "unique" or status.unique):
+            wanted.append((edit, child))
+    classes = _Classes(puzzle, base)
     rated: list[Variant] = []
-    for done, (edit, child) in enumerate(chosen):
+    for done, (edit, child) in enumerate(wanted):
         if progress is not None:
-            progress(done, len(chosen))
+            progress(done, len(wanted))
         level = solve_position(puzzle, child, explorer=results.explorer, bound=bound)
         if want == "harder" and not level.difficulty > base.difficulty:
             continue
-        rated.append(Variant(edit, level))
+        if classes.new(level):
+            rated.append(Variant(edit, level))
     order = sorted(range(len(rated)), key=lambda i: (-_rating(rated[i].item), i))
     return Variants(base, want, considered, len(rated), [rated[i] for i in order[:limit]])
+
+
+class _Classes:
+    """The classes of equivalent positions met so far, starting with the base level's. Levels
+    of one class have the same figures, so two levels are only compared (`same_class`) when
+    their figures agree."""
+
+    def __init__(self, puzzle: Puzzle, base: Level) -> None:
+        self.puzzle = puzzle
+        self.kept: dict[tuple, list[Level]] = {_figures(base): [base]}
+
+    def new(self, level: Level) -> bool:
+        """Whether `level` is of a class not met yet (then it is met from now on)."""
+        alike = self.kept.setdefault(_figures(level), [])
+        if any(same_class(self.puzzle, other.position, level.position) for other in alike):
+            return False
+        alike.append(level)
+        return True
+
+
+def same_class(puzzle: Puzzle, a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether `b` is in the class of `a` (`curator.layered.classes.members`): the image under
+    one of the puzzle's symmetries of `a` moved by a vector where the board looks alike. For
+    each symmetry the vector is the one taking the first piece of `a` onto the first piece
+    of the preimage of `b` (moving every cell by one vector keeps their order)."""
+    board = puzzle.board
+    cells = [c for c, v in enumerate(a) if v]
+    if len(cells) != sum(1 for v in b if v):
+        return False
+    margin = puzzle.translation_margin(len(cells))
+    for perm in puzzle.symmetries():
+        before = [b[perm[c]] for c in range(len(b))]
+        if all(x == y for x, y in zip(before, a)):
+            return True
+        if margin is None or not cells:
+            continue
+        first = min(cells, key=lambda c: board.cells[c])
+        other = min((c for c, v in enumerate(before) if v), key=lambda c: board.cells[c])
+        (r0, c0), (r1, c1) = board.cells[first], board.cells[other]
+        vector = (r1 - r0, c1 - c0)
+        moved = [board.moved(c, vector) for c in cells]
+        if all(m is not None and before[m] == a[c] for m, c in zip(moved, cells)) \
+                and board.alike(cells, vector, margin):
+            return True
+    return False
+
+
+def _figures(level: Level) -> tuple:
+    """What every position of a class shares: pieces per type, solution count, first moves
+    and class size (not the difficulty: a backtracking player's search follows the moves'
+    order, which symmetries change)."""
+    counts = tuple(sorted(v for v in level.position if v))
+    return (counts, level.solutions, level.legal_moves, level.safe_moves, level.class_size)
 
 
 def _rating(level: Level) -> float:
     """How a variant ranks: its difficulty; one too large to rate comes last."""
     return level.difficulty if math.isfinite(level.difficulty) else -math.inf
-
-
-def _class_key(puzzle: Puzzle, position: Sequence[int]) -> Position:
-    """One member that stands for the class of `position` (the same for every member)."""
-    return min(members(puzzle, position))
