@@ -225,7 +225,7 @@ class Kind(ABC):
                  f"({found.considered:,} positions one edit away)")
         rows = tuple((variant.edit.text, *row) for variant, row in zip(found.variants, table.rows))
         return Report(title, (Column("edit", right=False, no_wrap=True), *table.columns), rows,
-                      lines=table.lines, width=table.width)
+                      lines=table.lines, width=None if table.width is None else table.width + 20)
 
     def pack(self, results: Any, size: int, curve: Any, pool: int | None, seed: int,
              keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
