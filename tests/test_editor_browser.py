@@ -250,3 +250,13 @@ def test_draw_klotski_from_an_empty_board(page, klotski):
     page.wait_for_selector("#board svg line.hint-arrow", state="attached")
     closer = next(m for m in klotski.moves(taken.position) if m.closer)
     assert page.inner_text("#hint-move") == f"Hint: {closer.text}"
+    page.locator("#move-list button").first.click()
+    page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('1 move')")
+    page.keyboard.press("r")
+    page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('0 moves')")
+
+    page.click(".tab[data-tab=editor]")
+    page.keyboard.press("r")  # the drawing as it was started: an empty board
+    settled(page)
+    assert page.locator("#editor-board .piece").count() == 0
+    assert page.inner_text("#legal").startswith("Not a legal position here: ")
