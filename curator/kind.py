@@ -18,8 +18,9 @@ from curator.common.errors import SelectionError
 from curator.common.exports import Exports
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
-from curator.common.report import Report
+from curator.common.report import Column, Report
 from curator.common.resources import Shortfall
+from curator.common.variants import Variants
 
 Warn = Callable[[str], None]
 DistanceDone = Callable[[int, int], None]
@@ -52,6 +53,8 @@ class Results(Protocol):
     def verify(self, sample: int = ..., seed: int = 0) -> Any: ...
 
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]: ...
+
+    def variants(self, board: Any, want: str = ..., limit: int = ...) -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,9 @@ class Kind(ABC):
     solve_options: ClassVar[frozenset[str]] = frozenset()
     """Keywords of `solve` it takes besides the position and the folder ("limit": a bound on
     the positions its search holds)."""
+    variant_wants: ClassVar[tuple[str, ...]] = ()
+    """What `variants` may be asked for (of `curator.common.variants.WANTS`); empty: its
+    results list no variants."""
     workspace: ClassVar[str | None] = None
     """How the workspace plays its levels ("pieces", "blocks"), or None: tables only."""
 
@@ -201,6 +207,25 @@ class Kind(ABC):
         output/<name>); and the folder used, or None. `search` bounds and follows a long
         search (kinds with "limit" in `solve_options`)."""
         raise SelectionError(f"solve does not take {self.puzzle_noun}")
+
+    def variants(self, results: Any, position: Any, want: str, limit: int, search: Search | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Variants:
+        """The positions one edit away from `position` (a drawing, or the kind's own form of a
+        position) that are `want`, the first `limit`, best first (see `Variants`); `search`
+        bounds and follows the searches above stored layers where the kind has them, and
+        `progress(done, total)` follows the rating."""
+        raise SelectionError(f"{self.held} list no variants")
+
+    def variants_report(self, results: Any, found: Variants) -> Report:
+        """What `variants` found as a table: the edit, then the figures `items_report` shows."""
+        items = [variant.item for variant in found.variants]
+        table = self.items_report(results, items, found.matched, {})
+        noun = "variant" if len(items) == 1 else "variants"
+        title = (f"{results.puzzle.name}: {len(items)} {found.want} {noun} of {found.matched:,} "
+                 f"({found.considered:,} positions one edit away)")
+        rows = tuple((variant.edit.text, *row) for variant, row in zip(found.variants, table.rows))
+        return Report(title, (Column("edit", right=False, no_wrap=True), *table.columns), rows,
+                      lines=table.lines, width=None if table.width is None else table.width + 20)
 
     def pack(self, results: Any, size: int, curve: Any, pool: int | None, seed: int,
              keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:

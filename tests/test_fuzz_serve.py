@@ -51,6 +51,8 @@ SEEDS: dict[str, list] = {
 """Plausible values of query parameters and body fields by name (`Schema.field` first)."""
 FOLDERS = st.one_of(st.sampled_from(["0", "1", "2"]),
                     st.sampled_from(["3", "-1", "99999999999999999999", "x", "0x1", "%2e%2e", "1.0"]))
+NUMBERS = st.sampled_from(["1", "2", "0", "-1", "x", "99999999999999999999", "%2e%2e"])
+"""Values of the other path parameters (a pack's number, a slot)."""
 PATH = re.compile(r"/(?:tmp|home|root|work|usr|etc|var)/")
 
 
@@ -124,7 +126,8 @@ def operations(document: dict) -> list[tuple[str, str]]:
 
 def test_every_endpoint_is_fuzzed(served):
     _, document, _ = served
-    assert len(operations(document)) == 12
+    # the folders' 12, the editor's level and variants, the database's packs, notes and playtests
+    assert len(operations(document)) == 28
 
 
 @given(data=st.data())
@@ -139,6 +142,8 @@ def test_hostile_requests_get_a_correct_answer_or_one_line(served, data):
     own = "1" if "/sliding/" in path else "0"  # the folder whose kind the endpoint serves
     folder = own if data.draw(st.integers(0, 9)) >= max(hostility, 2) else data.draw(FOLDERS)
     url = path.replace("{folder}", folder)
+    for name in re.findall(r"\{(\w+)\}", url):  # a pack's number, a slot in it
+        url = url.replace(f"{{{name}}}", data.draw(NUMBERS))
     params = {}
     for parameter in op.get("parameters", []):
         name = parameter["name"]

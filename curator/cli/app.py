@@ -44,8 +44,10 @@ from curator.common.errors import (
     SelectionError,
     StoreError,
 )
-from curator.common.files import atomic_write
+from curator.common.files import PUZZLE_COPY, atomic_write
 from curator.common.report import Column, Report, yes
+from curator.common.variants import LIMIT as VARIANT_LIMIT
+from curator.common.variants import WANTS
 from curator.export import ExportError
 from curator.kind import Kind, Run, Search
 from curator.options import (
@@ -506,6 +508,61 @@ def show_command(
     kind, results = _open(directory)
     found = results.show(parse_number(rank, "RANK"), optional_number(pieces, "--pieces"), layer_key)
     typer.echo(json.dumps(found.to_json(), indent=1) if as_json else kind.item_text(results.puzzle, found))
+
+
+@app.command("variants")
+@friendly_errors
+def variants_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    board: str = typer.Option(
+        ..., "--board", metavar="FILE|TEXT", help="The position drawn like the board art, or a file."
+    ),
+    want: str | None = typer.Option(
+        None, "--want", metavar="|".join(WANTS),
+        help="Uniquely solvable variants, solvable ones, or solvable and harder than the position "
+        "[unique; solvable on distance tables, which know no unique solutions].",
+    ),
+    limit: str | None = typer.Option(
+        None, "--limit", metavar="N", help=f"List the first N variants, hardest first [{VARIANT_LIMIT}].",
+    ),
+    search: str | None = typer.Option(
+        None, "--search", metavar="N",
+        help=f"Stop a search that holds more than N positions above the stored layers [{SEARCH_LIMIT:,}].",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """The nearest good variants of a position: the levels one edit away (a piece added,
+    removed or moved; sliding blocks: a piece moved anywhere it fits) that are uniquely
+    solvable, solvable, or harder, with their figures, hardest first.
+
+    Layered results keep one variant per class of equivalent positions; positions above the
+    stored layers are searched, within --search positions.
+    """
+    kind, results = _open(directory)
+    if not kind.variant_wants:
+        raise UsageError(f"{directory} holds {kind.held}, which list no variants")
+    want = want or kind.variant_wants[0]
+    if want not in kind.variant_wants:
+        raise UsageError(f"--want must be one of {', '.join(kind.variant_wants)} for {kind.held}, "
+                         f"got {want!r}")
+    count = optional_number(limit, "--limit", 1) or VARIANT_LIMIT
+    bound = optional_number(search, "--search", 1)
+    if bound is not None and "limit" not in kind.solve_options:
+        raise UsageError(f"--search does not apply to {kind.held}: they are looked up, not searched")
+    position = read_board(board, results.puzzle)
+    try:
+        with count_progress(err, "rating the variants") as progress:
+            found = kind.variants(results, position, want, count, Search(bound), progress)
+    except SearchTooLarge as exc:
+        puzzle_file = results.directory / PUZZLE_COPY
+        raise _fail(1, exc.spelled(lambda k: f"curator analyze {puzzle_file} --output {results.directory} "
+                                             f"--max-pieces {k}"))
+    if as_json:
+        typer.echo(json.dumps({"puzzle": results.puzzle.name, **found.to_json()}, indent=1))
+        return
+    typer.echo(kind.item_text(results.puzzle, found.base))
+    typer.echo("")
+    _show(kind.variants_report(results, found))
 
 
 # -- export --------------------------------------------------------------------------------

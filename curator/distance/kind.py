@@ -6,7 +6,7 @@ Everything the command line and the workspace need of distance tables goes throu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +14,11 @@ from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
 from curator.common.resources import Shortfall, bytes_text, seconds_text
+from curator.common.variants import Variants
 from curator.distance.analysis import analyze_distances, sweep_needs, table_shortfalls
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzle_from, state_text
 from curator.distance.results import DistanceLevel, DistanceResults
-from curator.kind import Kind, Run, Verdict
+from curator.kind import Kind, Run, Search, Verdict
 
 SHOWN = 50
 """Bad ranks `verify` lists one by one."""
@@ -34,6 +35,7 @@ class DistanceKind(Kind):
     exporter = "curator.export.distance"
     selection_options = ("distance", "sample", "seed", "limit")
     solves = False
+    variant_wants = ("solvable", "harder")
 
     def parse(self, file: PuzzleFile) -> PermutationPuzzle:
         return permutation_puzzle_from(file)
@@ -86,16 +88,21 @@ class DistanceKind(Kind):
 
     def items_report(self, results: DistanceResults, items: Sequence[DistanceLevel], matched: int | None,
                      keywords: dict[str, Any]) -> Report:
-        distance = keywords["distance"]
-        lo, hi = distance if isinstance(distance, tuple) else (distance, distance)
-        span = str(lo) if lo == hi else f"{lo}..{hi}"
+        distance = keywords.get("distance")
         count = len(items)
-        title = (f"{results.puzzle.name}: {count} position{'' if count == 1 else 's'} of {matched or 0:,} "
-                 f"at distance {span}")
+        title = f"{results.puzzle.name}: {count} position{'' if count == 1 else 's'} of {matched or 0:,}"
+        if distance is not None:
+            lo, hi = distance if isinstance(distance, tuple) else (distance, distance)
+            title += f" at distance {lo if lo == hi else f'{lo}..{hi}'}"
         rows = tuple((str(item.distance), str(item.rank), state_text(item.to_json()["state"]),
                       " ".join(item.solution)) for item in items)
         heads = columns("distance", "rank", "state", "solution", left=("state", "solution"))
         return Report(title, heads, rows, caption=f"{count} positions")
+
+    def variants(self, results: DistanceResults, position: Any, want: str, limit: int,
+                 search: Search | None = None, progress: Callable[[int, int], None] | None = None,
+                 ) -> Variants:
+        return results.variation(position, want, limit)
 
     def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
         return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",

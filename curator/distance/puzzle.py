@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from curator.common.errors import SelectionError
 from curator.common.ranking import (
     orientation_count,
     rank_orientation,
@@ -202,6 +203,29 @@ class PermutationPuzzle:
                 )
             )
         return tuple(out)
+
+    def parse(self, text: str, what: str = "state") -> State:
+        """The state written as `state_text` writes it: "SET p0 p1 ... / o0 o1 ...; SET ..."
+        (the orientations only for sets that have them); SelectionError naming `what` if it
+        is not a state of this puzzle."""
+        parts = {}
+        for chunk in (c.strip() for c in text.split(";")):
+            name, _, rest = chunk.partition(" ")
+            perm, _, ori = rest.partition("/")
+            try:
+                parts[name] = ([int(v) for v in perm.split()], [int(v) for v in ori.split()])
+            except ValueError:
+                raise SelectionError(f"{what}: {chunk!r} is not a set's name and whole numbers") from None
+        names = [s.name for s in self.sets]
+        if sorted(parts) != sorted(names):
+            raise SelectionError(f"{what}: give every piece set once ({', '.join(names)}), as "
+                                 "'SET p0 p1 ... / o0 o1 ...; SET ...'")
+        state = tuple((tuple(parts[s.name][0]), tuple(parts[s.name][1] or [0] * s.count)) for s in self.sets)
+        try:
+            self.rank(state)
+        except (ValueError, TypeError) as exc:
+            raise SelectionError(f"{what}: not a state of {self.name} ({exc})") from None
+        return state
 
     def describe(self, state: State) -> dict[str, dict[str, list[int]]]:
         """JSON form of a state: per set its permutation, and its orientation if it has one."""

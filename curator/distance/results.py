@@ -19,10 +19,13 @@ from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
+from curator.common.variants import LIMIT as VARIANT_LIMIT
+from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
 from curator.distance.puzzle import PermutationPuzzle, State, state_text
 from curator.distance.select import select_positions, solved_positions
 from curator.distance.store import DistanceStore
 from curator.distance.tables import Kernel, build_kernel
+from curator.distance.variants import edits
 from curator.distance.verify import verify_table
 
 KEYWORDS = ("distance", "sample", "seed", "limit")
@@ -140,6 +143,37 @@ class DistanceResults(DistanceResultsBase):
             what = self._name("state")
             raise SelectionError(f"{what}: not a state of {self.puzzle.name} ({exc})") from None
         return self.show(rank)
+
+    def variants(self, board: str | State, want: str = "solvable", limit: int = VARIANT_LIMIT,
+                 ) -> list[Variant]:
+        """The positions one edit away from a state (`board`: a state, or its text as
+        `PermutationPuzzle.parse` reads it; two pieces of a set swapped, or twisted:
+        see `curator.distance.variants`) that are `want`: "solvable" (reached by the moves) or
+        "harder" (farther from the solved state); farthest first, then by rank; at most
+        `limit`. Each is a `Variant`: its `edit` and its `item`, a `DistanceLevel`. A distance
+        table knows nothing of unique solutions."""
+        return self.variation(board, want, limit).variants
+
+    def variation(self, board: str | State, want: str = "solvable", limit: int = VARIANT_LIMIT) -> Variants:
+        """What `variants` lists, with the state's own position and how many states lie one
+        edit away and are wanted."""
+        check_want(want, self._name, ("solvable", "harder"))
+        check_limit(limit, self._name)
+        state = self.puzzle.parse(board, self._name("board")) if isinstance(board, str) else board
+        base = self.solve(state)
+        considered = 0
+        ranks: dict[int, Edit] = {}
+        for edit, child in edits(self.puzzle, state):
+            considered += 1
+            ranks.setdefault(self.puzzle.rank(child), edit)
+        order = np.array(sorted(ranks), dtype=np.int64)
+        found = solved_positions(self.store, self.table, order, self.kernel)
+        items = [self._position(item) for item in found]
+        kept = [item for item in items if item.distance
+                and (want != "harder" or (base.distance is not None and item.distance > base.distance))]
+        kept.sort(key=lambda item: (-(item.distance or 0), item.rank))
+        chosen = [Variant(ranks[item.rank], item) for item in kept[:limit]]
+        return Variants(base, want, considered, len(kept), chosen)
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> DistanceLevel:
         """The position with this rank, its distance and an optimal solution."""

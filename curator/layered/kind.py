@@ -16,6 +16,7 @@ from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
+from curator.common.variants import WANTS, Variants
 from curator.kind import Kind, Run, Search, Verdict
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
@@ -46,6 +47,7 @@ class LayeredKind(Kind):
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
     solve_options = frozenset({"limit"})
+    variant_wants = WANTS
 
     def family_names(self) -> list[str]:
         return family_names()
@@ -161,6 +163,13 @@ class LayeredKind(Kind):
         if stored is None:
             return solve_position(puzzle, position, bound=bound), None
         return stored.solve(position, bound.limit, bound.progress, bound.note), stored.directory
+
+    def variants(self, results: LayeredResults, position: Any, want: str, limit: int,
+                 search: Search | None = None, progress: Callable[[int, int], None] | None = None,
+                 ) -> Variants:
+        search = search or Search()
+        bound = Bound(SEARCH_LIMIT if search.limit is None else search.limit, search.progress, search.note)
+        return results.variation(position, want, limit, bound, progress)
 
     # -- packs ---------------------------------------------------------------------------------
 

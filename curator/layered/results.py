@@ -20,6 +20,8 @@ from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exporting
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
+from curator.common.variants import LIMIT as VARIANT_LIMIT
+from curator.common.variants import Variant, Variants, check_limit, check_want
 from curator.layered import metrics
 from curator.layered.level import CellMove, Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
@@ -38,6 +40,7 @@ from curator.layered.select import (
 )
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
+from curator.layered.variants import find_variants
 from curator.layered.verify import verify
 
 FILTER_KEYWORDS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
@@ -260,9 +263,10 @@ class LayeredResults(Exporting):
                                      f"{limit}")
         return tuple(int(v) for v in position)
 
-    def status(self, board: str | Sequence[int]) -> Status:
+    def status(self, board: str | Sequence[int], bound: Bound | None = None) -> Status:
         """Whether a position is solvable, uniquely and all-moves solvable: its stored bits
-        where its layer is stored, else a search (pruned by the stored layers)."""
+        where its layer is stored, else a search (pruned by the stored layers, within `bound`:
+        by default `SEARCH_LIMIT` positions)."""
         position = self.position(board)
         layer, rank = StateSpace(self.puzzle).rank(position)
         pieces = layer.pieces
@@ -270,7 +274,7 @@ class LayeredResults(Exporting):
         if self.store.record(layer) is not None:
             bits = self.store.load(layer, mmap=True).at(rank)
             return Status(position, pieces, goal and bits["solvable"], stored=True, **bits)
-        report = self.explorer.report(position)
+        report = self.explorer.report(position, bound=bound)
         return Status(position, pieces, goal and report.solvable, report.solvable, report.unique,
                       report.all_moves, stored=False)
 
@@ -281,6 +285,30 @@ class LayeredResults(Exporting):
         found = self.puzzle.rules.moves_from(position, self.explorer.tables)
         cells = self.puzzle.board.cells
         return [Outcome((cells[a], cells[b]), child, self.status(child).solvable) for (a, b), child in found]
+
+    def variants(self, board: str | Sequence[int], want: str = "unique", limit: int = VARIANT_LIMIT,
+                 search: int | None = SEARCH_LIMIT) -> list[Variant]:
+        """The levels one edit away from a position (a piece added on an empty cell, removed,
+        or moved to an empty cell) that are `want`: "unique" (uniquely solvable), "solvable",
+        or "harder" (solvable, with a greater difficulty than the position's), one per class
+        of equivalent positions and none of the position's own class, hardest first; at most
+        `limit`. Each is a `Variant`: its `edit` and its `item`, a `Level`. Above the stored
+        layers every search holds at most `search` positions (see `solve`)."""
+        return self.variation(board, want, limit, Bound(search)).variants
+
+    def variation(self, board: str | Sequence[int], want: str = "unique", limit: int = VARIANT_LIMIT,
+                  bound: Bound | None = None, progress: Callable[[int, int], None] | None = None,
+                  ) -> Variants:
+        """What `variants` lists, with the position's own level and how many positions lie one
+        edit away and are wanted; `progress(done, total)` follows the rating."""
+        check_want(want, self._name)
+        check_limit(limit, self._name)
+        bound = bound or Bound()
+        at_least(bound.limit, 1, self._name("search"))
+        found = find_variants(self, self.position(board), want, limit, bound, progress)
+        for variant in found.variants:
+            cross_check(self.store, variant.item)
+        return found
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only

@@ -15,6 +15,7 @@ from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
+from curator.common.variants import WANTS, Variants
 from curator.kind import Kind, Run, Search, Verdict
 from curator.sliding.analysis import analyze_sliding, disk_bytes, memory_bytes, sliding_shortfalls
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
@@ -39,6 +40,7 @@ class SlidingKind(Kind):
                          "count_only")
     pack_options = ("distance", "unique", "all_moves", "cluster", "hardest")
     workspace = "blocks"
+    variant_wants = WANTS
 
     def parse(self, file: PuzzleFile) -> SlidingPuzzle:
         return sliding_puzzle_from(file)
@@ -143,6 +145,11 @@ class SlidingKind(Kind):
             raise SelectionError(f"{name('results')} {directory}: holds results of another puzzle file "
                                  f"({stored.store.manifest.get('puzzle')!r})")
         return stored.show(stored.puzzle.rank(position)), directory
+
+    def variants(self, results: SlidingResults, position: Any, want: str, limit: int,
+                 search: Search | None = None, progress: Callable[[int, int], None] | None = None,
+                 ) -> Variants:
+        return results.variation(position, want, limit)
 
     # -- packs ---------------------------------------------------------------------------------
 

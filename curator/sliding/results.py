@@ -20,11 +20,14 @@ from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
+from curator.common.variants import LIMIT as VARIANT_LIMIT
+from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
 from curator.sliding.puzzle import DIRECTION_NAMES, Cell, Position, SlidingPuzzle
 from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions
 from curator.sliding.store import TABLES, SlidingStore
 from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import Kernel, build_kernel
+from curator.sliding.variants import edits
 
 KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed", "limit")
 """The keywords `select` takes (`count` takes those before `sample`)."""
@@ -354,6 +357,40 @@ class SlidingResults(DistanceResultsBase):
         writes them, or of a position (see `position`): its distance, flags, connected set
         and a shortest solution."""
         return self.show(self.puzzle.rank(self.position(board)))
+
+    def variants(self, board: str | Position, want: str = "unique", limit: int = VARIANT_LIMIT,
+                 ) -> list[Variant]:
+        """The levels one edit away from a position (a piece moved to any other place it fits;
+        under tilt with exits also a piece removed or put back) that are `want`: "unique" (one
+        shortest solution), "solvable", or "harder" (solvable and farther from the goal than
+        the position), farthest first, then by rank; at most `limit`. Each is a `Variant`: its
+        `edit` and its `item`, a `SlidingLevel`."""
+        return self.variation(board, want, limit).variants
+
+    def variation(self, board: str | Position, want: str = "unique", limit: int = VARIANT_LIMIT) -> Variants:
+        """What `variants` lists, with the position's own level and how many positions lie one
+        edit away and are wanted."""
+        check_want(want, self._name)
+        check_limit(limit, self._name)
+        position = self.position(board)
+        base = self.solve(position)
+        considered = 0
+        found: dict[int, Edit] = {}
+        for edit, child in edits(self.puzzle, position):
+            considered += 1
+            rank = self.puzzle.rank(child)
+            distance = int(self.distances[rank])
+            if rank in found or not 0 < distance < UNSOLVABLE:
+                continue
+            if want == "unique" and not int(self.flags[rank]) & UNIQUE:
+                continue
+            if want == "harder" and (base.distance is None or distance <= base.distance):
+                continue
+            found[rank] = edit
+        ranks = sorted(found, key=lambda r: (-int(self.distances[r]), r))
+        levels = self._levels(np.array(ranks[:limit], dtype=np.int64))
+        return Variants(base, want, considered, len(found),
+                        [Variant(found[level.rank], level) for level in levels])
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> SlidingLevel:
         """The position with this rank."""

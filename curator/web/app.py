@@ -72,6 +72,9 @@ def create_app(directories: Sequence[str | Path], host: str = "127.0.0.1", allow
     app.state.time_limit = time_limit
     app.include_router(router)
     database.install(app, db)
+    from curator.web.editor import router as editor  # it builds on this module's helpers
+
+    app.include_router(editor)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_api_route("/", _page, include_in_schema=False)
     app.add_middleware(Guard, hosts=hosts_for(host, allow_hosts))
@@ -281,7 +284,7 @@ def arrange(request: Request, folder: int, body: models.ArrangeIn) -> dict[str, 
 # -- positions and play ---------------------------------------------------------------------
 
 
-def _position(results: LayeredResults, board: Sequence[int]) -> tuple[int, ...]:
+def _position(results: LayeredResults, board: str | Sequence[int]) -> tuple[int, ...]:
     """A position of the puzzle within reach of the stored layers (see SEARCH_ABOVE)."""
     position = results.position(board)
     top = max((row["pieces"] for row in results.layers), default=results.puzzle.goal.pieces)

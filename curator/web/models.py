@@ -7,7 +7,7 @@ OpenAPI document (`/openapi.json`), so a game's own tools can call the API as th
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -395,3 +395,50 @@ class SlidingPackIn(BaseModel):
     """The ranks of a pack's levels, in order (as levels and reports give them)."""
 
     ranks: list[StrictInt] = Field(min_length=1, max_length=MAX_PACK)
+
+
+# -- the editor ----------------------------------------------------------------------------
+
+MAX_VARIANTS = 50
+"""Most variants one request lists."""
+
+
+class DrawnLevel(LevelOut):
+    """A drawn position of layered results with every figure, and its picture."""
+
+    goal: bool
+    """The position is a goal: nothing is left to solve."""
+    picture: str
+    """The position as SVG markup (tiles, holes and pieces carry data-cell attributes)."""
+
+
+class DrawnIn(BaseModel):
+    """A position of layered results: one entry per cell (`position`), or drawn like the
+    board art (`board`, rows joined by '/'), one of them."""
+
+    position: list[StrictInt] | None = Field(None, max_length=MAX_CELLS)
+    board: str | None = Field(None, min_length=1, max_length=MAX_DRAWING)
+
+
+class VariantsIn(BaseModel):
+    """A position and which of its variants to list: layered positions as `position`, one
+    entry per cell; sliding-block ones as a drawing, `board`."""
+
+    position: list[StrictInt] | None = Field(None, max_length=MAX_CELLS)
+    board: str | None = Field(None, min_length=1, max_length=MAX_DRAWING)
+    want: Literal["unique", "solvable", "harder"] = Field(
+        "unique", description="Uniquely solvable variants, solvable ones, or solvable and harder ones.")
+    limit: int = Field(20, ge=1, le=MAX_VARIANTS, description="List the first N, hardest first.")
+
+
+class VariantList(BaseModel):
+    """The variants of a position: the position's own level, how many positions lie one edit
+    away and how many of them are wanted, and the first of those, hardest first. Each variant
+    is a level as `levels` (or `sliding/levels`) returns them, with the `edit` that makes it:
+    its action (add, remove, move), the piece's letter, and its cells `from` and `to`."""
+
+    want: str
+    considered: int
+    matched: int
+    position: dict[str, Any]
+    variants: list[dict[str, Any]]

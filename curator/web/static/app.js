@@ -123,6 +123,7 @@ async function openFolder(id) {
   const tab = document.querySelector(".tab.active");
   if (folder.kind === "distance" && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
   announce("folder", {folder});
+  if (typeof editorFolderChanged === "function") editorFolderChanged();  // editor.js
 }
 
 function figuresText(folder) {
@@ -239,6 +240,8 @@ function levelCard(folder, level) {
   play.addEventListener("click", () => guarded(() => startPlay(level)));
   const add = el("button", {type: "button", class: "add"}, "Add to pack");
   add.addEventListener("click", () => addToPack(folder, level));
+  const edit = el("button", {type: "button", class: "edit"}, "Edit");
+  edit.addEventListener("click", () => guarded(() => editLevel(level)));  // editor.js
   return el("figure", {class: "level", "data-rank": level.rank},
     el("img", {src: pictureUrl(folder, level.position), alt: `${level.layer} #${level.rank}`, loading: "lazy"}),
     el("figcaption", {},
@@ -248,7 +251,7 @@ function levelCard(folder, level) {
         `win chance ${chance(level.win_chance)}`),
       el("span", {}, `${level.safe_moves}/${level.legal_moves} safe first moves` +
         (level.unique ? ", unique" : "") + (level.all_moves ? ", all moves" : "")),
-      el("span", {class: "buttons"}, play, add)));
+      el("span", {class: "buttons"}, play, add, edit)));
 }
 
 async function findSlidingLevels(event) {
@@ -267,6 +270,8 @@ function slidingCard(folder, level) {
   play.addEventListener("click", start);
   const add = el("button", {type: "button", class: "add"}, "Add to pack");
   add.addEventListener("click", () => addToPack(folder, level));
+  const edit = el("button", {type: "button", class: "edit"}, "Edit");
+  edit.addEventListener("click", () => guarded(() => editLevel(level)));  // editor.js
   const picture = svgBox(level.picture, {title: "Play this level"});
   picture.addEventListener("click", start);
   const flags = [level.unique ? "unique" : "", level.all_moves ? "all moves" : ""].filter(Boolean);
@@ -275,7 +280,7 @@ function slidingCard(folder, level) {
       el("strong", {}, `#${level.rank}`),
       el("span", {}, `distance ${level.distance}` + (flags.length ? `, ${flags.join(", ")}` : "")),
       el("span", {}, `connected set of ${count(level.cluster)}`),
-      el("span", {class: "buttons"}, play, add)));
+      el("span", {class: "buttons"}, play, add, edit)));
 }
 
 // -- playing ------------------------------------------------------------------------------
@@ -334,6 +339,7 @@ function drawPlay() {
   $("#hint").setAttribute("aria-pressed", String(play.hint));
   $("#solved").hidden = !report.goal;
   $("#solved-moves").textContent = `in ${moves} move${moves === 1 ? "" : "s"}`;
+  if (typeof decoratePlay === "function") decoratePlay();  // steps.js: the hint's arrow
 }
 
 function statusText(report) {
@@ -437,6 +443,7 @@ function drawSlidingPlay() {
   const listed = report.goal ? [] : report.moves.map((move, i) => [move, i])
     .sort(([a, i], [b, j]) => order(a) - order(b) || i - j);
   $("#move-list").replaceChildren(...listed.map(([move]) => el("li", {}, moveButton(move))));
+  if (typeof decoratePlay === "function") decoratePlay();  // steps.js: the hint's arrow
 }
 
 function moveButton(move) {

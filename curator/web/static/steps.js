@@ -1,0 +1,253 @@
+// The Play tab's additions: watch a solution step by step with each move drawn as an arrow,
+// a hint that shows a whole move (piece and target), spoiler-free play that hides distances
+// and safe-move marks until asked, and the keys (press ? for the list). Uses app.js's helpers
+// and editor.js's `centreOf`.
+"use strict";
+
+const watch = {on: false, steps: [], moves: [], at: 0};
+// steps: the reports of the positions along the solution (filled as they are reached);
+// moves: the solution's moves (layered: {from, to}; sliding: their text).
+
+const KEYS = [
+  ["u or Ctrl+Z", "undo (a move, or an edit in the editor)"],
+  ["r", "reset the level (or the drawing)"],
+  ["h", "hint: show a move that keeps the level solvable"],
+  ["← →", "step back and forward while watching a solution"],
+  ["w", "watch the solution from here, or stop"],
+  ["Escape", "stop watching; close this list"],
+  ["?", "show or hide this list"],
+];
+
+function buildSteps() {
+  const button = (id, text, action, title = "") => {
+    const node = el("button", {type: "button", id, title}, text);
+    node.addEventListener("click", () => guarded(action));
+    return node;
+  };
+  const spoiler = el("input", {type: "checkbox", id: "spoiler-free"});
+  spoiler.addEventListener("change", () => {
+    document.body.classList.toggle("spoiler-free", spoiler.checked);
+    document.body.classList.remove("revealed");
+  });
+  const bar = el("div", {id: "watch-bar"},
+    el("div", {class: "buttons"},
+      button("watch", "Watch the solution", toggleWatch, "w"),
+      button("step-back", "◀ Back", stepBack, "←"),
+      button("step-forward", "Forward ▶", stepForward, "→"),
+      el("span", {id: "step-at"})),
+    el("p", {id: "hint-move", class: "help"}),
+    el("div", {class: "buttons"},
+      el("label", {}, spoiler, " spoiler-free"),
+      button("reveal", "Show the figures", async () => { document.body.classList.add("revealed"); }),
+      button("edit-this", "Edit this position", editPlayed),
+      button("show-keys", "Keys (?)", async () => toggleKeys())));
+  $("#controls .buttons").after(bar);
+  const list = el("div", {id: "keys", role: "dialog", "aria-label": "Keys", hidden: ""},
+    el("h2", {}, "Keys"),
+    el("dl", {}, ...KEYS.flatMap(([key, what]) => [el("dt", {}, key), el("dd", {}, what)])),
+    el("p", {class: "help"}, "Press ? or Escape to close."));
+  document.body.append(list);
+  drawSteps();
+  document.addEventListener("keydown", pressKey);
+}
+
+// -- watching a solution ---------------------------------------------------------------------
+
+async function toggleWatch() {
+  if (watch.on) { stopWatching(); return; }
+  if (!state.play) throw new Error("Play a level first: its solution is watched from the position on the board.");
+  const report = current();
+  let moves;
+  if (state.play.kind === "layers") {
+    const level = await (await postJson(`/api/folders/${state.play.folder}/level`,
+                                        {position: report.position})).json();
+    moves = level.solution;
+  } else {
+    moves = report.solution;
+  }
+  if (!moves.length) throw new Error(report.goal ? "The goal is reached: nothing left to watch."
+                                                 : "This position has no solution to watch.");
+  Object.assign(watch, {on: true, steps: [report], moves, at: 0, folder: state.play.folder});
+  drawWatch();
+}
+
+function stopWatching() {
+  watch.on = false;
+  if (state.play) drawPlay();
+  drawSteps();
+}
+
+async function stepForward() {
+  if (!watch.on || watch.at >= watch.moves.length) return;
+  if (watch.steps.length <= watch.at + 1) {
+    const here = watch.steps[watch.at];
+    let report;
+    if (state.play.kind === "layers") {
+      report = await (await postJson(`/api/folders/${watch.folder}/move`,
+                                     {position: here.position, move: watch.moves[watch.at]})).json();
+    } else {
+      const move = here.moves.find((m) => m.text === watch.moves[watch.at]);
+      const played = move.direction ? {tilt: move.direction} : {move: {from: move.from, to: move.to}};
+      report = await (await postJson(`/api/folders/${watch.folder}/sliding/move`,
+                                     {board: here.board.join("/"), ...played})).json();
+    }
+    watch.steps.push(report);
+  }
+  watch.at += 1;
+  drawWatch();
+}
+
+async function stepBack() {
+  if (!watch.on || watch.at === 0) return;
+  watch.at -= 1;
+  drawWatch();
+}
+
+function drawWatch() {
+  const report = watch.steps[watch.at];
+  $("#board").innerHTML = report.picture;
+  $("#solved").hidden = true;
+  if (watch.at < watch.moves.length) drawMoveArrow(nextMove(report), "watch-arrow");
+  drawSteps();
+}
+
+function nextMove(report) {
+  // The solution's next move from `report`, as a move of the report's list.
+  const wanted = watch.moves[watch.at];
+  if (state.play.kind === "layers") return wanted;
+  return report.moves.find((m) => m.text === wanted);
+}
+
+function drawSteps() {
+  const watching = watch.on;
+  $("#watch").textContent = watching ? "Stop watching" : "Watch the solution";
+  $("#watch").setAttribute("aria-pressed", String(watching));
+  $("#step-back").disabled = !watching || watch.at === 0;
+  $("#step-forward").disabled = !watching || watch.at >= watch.moves.length;
+  let text = "";
+  if (watching) {
+    text = `step ${watch.at} of ${watch.moves.length}`;
+    if (watch.at < watch.moves.length) text += `; next: ${moveText(nextMove(watch.steps[watch.at]))}`;
+    else text += ": the goal";
+  }
+  $("#step-at").textContent = text;
+  document.body.classList.toggle("watching", watching);
+}
+
+const moveText = (move) => (!move ? "" : move.text || `${cellText(move.from)} > ${cellText(move.to)}`);
+
+// -- arrows ------------------------------------------------------------------------------------
+
+function tileCentre(svg, cell) {
+  const tile = svg.querySelector(`.board [data-cell="${cell}"]`);
+  return tile ? centreOf(tile) : null;
+}
+
+function drawMoveArrow(move, name) {
+  // The move drawn on the board: from the piece's centre to where that centre goes (a tilt:
+  // from the board's middle towards the way it tilts).
+  const svg = $("#board svg");
+  if (!svg || !move) return;
+  let start, end;
+  if (move.direction) {
+    const box = svg.viewBox.baseVal;
+    const [dx, dy] = {up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0]}[move.direction];
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const reach = Math.min(box.width, box.height) / 3;
+    start = [cx - dx * reach / 2, cy - dy * reach / 2];
+    end = [cx + dx * reach, cy + dy * reach];
+  } else {
+    const from = tileCentre(svg, state.cellIndex[cellText(move.from)]);
+    const to = tileCentre(svg, state.cellIndex[cellText(move.to)]);
+    if (!from || !to) return;
+    let [ox, oy] = [0, 0];
+    if (move.piece && state.folder.blocks) {
+      // A block's centre lies off its anchor by the mean of its shape's cells.
+      const shape = state.folder.blocks.pieces.find((p) => p.letter === move.piece);
+      const size = tileSize(svg);
+      ox = size * shape.cells.reduce((sum, [, c]) => sum + c, 0) / shape.cells.length;
+      oy = size * shape.cells.reduce((sum, [r]) => sum + r, 0) / shape.cells.length;
+    }
+    start = [from[0] + ox, from[1] + oy];
+    end = [to[0] + ox, to[1] + oy];
+  }
+  let defs = svg.querySelector("defs#arrow-defs");
+  if (!defs) {
+    defs = svgEl("defs", {id: "arrow-defs"});
+    const marker = svgEl("marker", {id: "arrow-head", viewBox: "0 0 10 10", refX: 6, refY: 5,
+                                    markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse"});
+    marker.append(svgEl("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head"}));
+    defs.append(marker);
+    svg.append(defs);
+  }
+  svg.append(svgEl("line", {x1: start[0], y1: start[1], x2: end[0], y2: end[1], class: `arrow ${name}`,
+                            "marker-end": "url(#arrow-head)", "data-from": move.from ? cellText(move.from) : "",
+                            "data-to": move.to ? cellText(move.to) : "", "data-tilt": move.direction || ""}));
+}
+
+function tileSize(svg) {
+  const tile = svg.querySelector(".board [data-cell]");
+  const xs = ((tile && tile.getAttribute("d")) || "").match(/-?\d+(\.\d+)?/g) || [];
+  const values = xs.map(Number).filter((_, i) => i % 2 === 0);
+  return values.length ? Math.max(...values) - Math.min(...values) : 0;
+}
+
+// -- the hint as a move, spoiler-free play ------------------------------------------------------
+
+// Called by app.js after it draws the position in play.
+function decoratePlay() {
+  if (watch.on) { watch.on = false; drawSteps(); }
+  document.body.classList.remove("revealed");
+  const play = state.play;
+  const line = $("#hint-move");
+  line.textContent = "";
+  if (!play || !play.hint) return;
+  const report = current();
+  const good = play.kind === "layers" ? report.moves.find((m) => m.safe) : report.moves.find((m) => m.closer);
+  if (!good || report.goal) return;
+  drawMoveArrow(good, "hint-arrow");
+  line.textContent = `Hint: ${play.kind === "layers" ? "move " : ""}${moveText(good)}`;
+}
+
+function hint() {
+  if (!state.play) return;
+  if (state.play.kind === "layers") { toggleHint(); return; }
+  state.play.hint = !state.play.hint;
+  drawPlay();
+}
+
+// -- keys ------------------------------------------------------------------------------------
+
+function toggleKeys(show) {
+  const list = $("#keys");
+  list.hidden = show === undefined ? !list.hidden : !show;
+}
+
+function pressKey(event) {
+  const target = event.target;
+  if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+  if (event.altKey || event.metaKey) return;
+  const tab = (document.querySelector(".tab.active") || {dataset: {}}).dataset.tab;
+  const key = event.key;
+  const undoKey = (key === "z" || key === "Z") && event.ctrlKey;
+  if (event.ctrlKey && !undoKey) return;
+  let action = null;
+  if (key === "?") action = () => toggleKeys();
+  else if (key === "Escape") action = () => { toggleKeys(false); if (watch.on) stopWatching(); };
+  else if (tab === "editor") {
+    if (key === "u" || undoKey) action = undoEdit;
+    else if (key === "r") action = resetEdit;
+  } else if (tab === "play" && state.play) {
+    if (key === "u" || undoKey) action = () => (watch.on ? stepBack() : undo());
+    else if (key === "r") action = () => { watch.on = false; reset(); drawSteps(); };
+    else if (key === "h") action = hint;
+    else if (key === "w") action = toggleWatch;
+    else if (watch.on && key === "ArrowRight") action = stepForward;
+    else if (watch.on && key === "ArrowLeft") action = stepBack;
+  }
+  if (!action) return;
+  event.preventDefault();
+  guarded(async () => action());
+}
+
+document.addEventListener("DOMContentLoaded", buildSteps);

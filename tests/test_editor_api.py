@@ -1,0 +1,91 @@
+"""The editor's endpoints through FastAPI's test client: `level` (every figure of a drawn
+layered position, given as cells or as a drawing) and `variants` (of layered, sliding-block
+and distance folders), against the Python API; bad requests are one line, never a 500."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+import curator
+from curator.web.app import create_app
+from tests.test_distance import SLIDING_2X3
+from tests.test_sliding import SPECS, toml_text
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCAL = "http://127.0.0.1:8000"
+START = "    ./   o o/  o o o/ o o o o/o o o o o"
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    base = tmp_path_factory.mktemp("editor-api")
+    triangle = curator.analyze(ROOT / "puzzles" / "triangle.toml", output=base / "partial", max_pieces=8,
+                               workers=1)
+    spec = SPECS["ell"]
+    (base / "ell.toml").write_text(toml_text(spec, spec.move, spec.metric))
+    ell = curator.analyze(base / "ell.toml", output=base / "ell", workers=1)
+    (base / "tiles.toml").write_text(SLIDING_2X3)
+    tiles = curator.analyze(base / "tiles.toml", output=base / "tiles", workers=1)
+    return triangle, ell, tiles
+
+
+@pytest.fixture(scope="module")
+def client(folders):
+    return TestClient(create_app([f.directory for f in folders]), base_url=LOCAL)
+
+
+def test_level_of_a_drawn_position(client, folders):
+    triangle = folders[0]
+    position = list(triangle.position("    ./   o o/  . o ./ . o o ./. . o . ."))
+    for body in ({"position": position}, {"board": "    ./   o o/  . o ./ . o o ./. . o . ."}):
+        answer = client.post("/api/folders/0/level", json=body)
+        assert answer.status_code == 200, answer.text
+        level = answer.json()
+        expected = triangle.solve(position)
+        assert level["position"] == position and level["solutions"] == expected.solutions
+        assert level["difficulty"] == expected.to_json()["difficulty"] and "<svg" in level["picture"]
+        assert level["goal"] is False and level["win_chance"] == expected.to_json()["win_chance"]
+    above = client.post("/api/folders/0/level", json={"board": "    ./   o o/  o o o/ o o o o/o . o o o"})
+    assert above.status_code == 422 and "up to 10" in above.json()["detail"]
+    for body, line in [({}, "one of them"), ({"position": position, "board": "x"}, "one of them"),
+                       ({"position": [3] * 15}, "position entries"), ({"board": "oo"}, "board")]:
+        bad = client.post("/api/folders/0/level", json=body)
+        assert bad.status_code == 422 and line in bad.json()["detail"], bad.text
+    sliding = client.post("/api/folders/1/level", json={"position": position})
+    assert sliding.status_code == 422 and "sliding/" in sliding.json()["detail"]
+
+
+def test_variants_of_each_kind(client, folders):
+    triangle, ell, tiles = folders
+    position = list(triangle.position("    ./   o o/  . o ./ . o o ./. . o . ."))
+    body = {"position": position, "want": "solvable", "limit": 4}
+    answer = client.post("/api/folders/0/variants", json=body)
+    assert answer.status_code == 200, answer.text
+    found = answer.json()
+    expected = triangle.variation(position, "solvable", 4)
+    assert (found["considered"], found["matched"]) == (expected.considered, expected.matched)
+    assert [v["edit"]["text"] for v in found["variants"]] == [v.edit.text for v in expected.variants]
+    assert [v["position"] for v in found["variants"]] == [list(v.position) for v in expected.variants]
+    assert found["position"]["solutions"] == expected.base.solutions
+
+    drawing = ell.puzzle.draw(ell.select(limit=1)[0].position)
+    body = {"board": drawing.replace("\n", "/"), "want": "solvable"}
+    answer = client.post("/api/folders/1/variants", json=body)
+    assert answer.status_code == 200, answer.text
+    expected = ell.variation(drawing, "solvable")
+    got = answer.json()["variants"]
+    assert [v["rank"] for v in got] == [v.item.rank for v in expected.variants]
+    assert all("<svg" in v["picture"] and v["edit"]["action"] == "move" for v in got)
+
+    for folder, body, line in [
+            (2, {"board": "x"}, "lists no variants"),
+            (0, {"board": "x"}, "position: give the position"),
+            (1, {"position": [0]}, "board: give the position as a drawing"),
+            (0, {"position": position, "want": "easier"}, "want"),
+            (0, {"position": position, "limit": 0}, "limit"),
+            (1, {"board": "LL./.L./..B"}, "board")]:
+        bad = client.post(f"/api/folders/{folder}/variants", json=body)
+        assert bad.status_code == 422 and line in bad.json()["detail"], bad.text

@@ -1,0 +1,262 @@
+"""The editor, watching solutions and the keys, end to end: `curator serve` in its own process
+on Fling! (swept up to 5 balls) and Klotski, driven in headless Chromium by Playwright
+(Debian's chromium; skipped when none is installed).
+
+Draw a level on an empty board, see its analysis (the figures `solve` gives), take a
+suggested variant (the one `variants` lists first), play it, step through its solution with
+the arrow keys (each move drawn as an arrow), and use the other keys.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import curator
+from tests.test_serve_browser import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.browser
+
+FLING_BALLS = [(1, 1), (1, 4), (4, 4)]
+"""A three-ball Fling! level drawn by clicks."""
+KLOTSKI = {"V": [(0, 0), (0, 3), (2, 0), (2, 3)], "S": [(0, 1)], "H": [(2, 1)],
+           "N": [(3, 1), (3, 2), (4, 0), (4, 3)]}
+"""The classic Klotski start, piece by piece (anchor cells)."""
+
+
+@pytest.fixture(scope="module")
+def fling(tmp_path_factory):
+    output = tmp_path_factory.mktemp("editor") / "fling"
+    return curator.analyze(ROOT / "puzzles" / "fling.toml", output=output, max_pieces=5, workers=1)
+
+
+@pytest.fixture(scope="module")
+def klotski(tmp_path_factory):
+    output = tmp_path_factory.mktemp("editor") / "klotski"
+    return curator.analyze(ROOT / "puzzles" / "klotski.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(fling, klotski):
+    """The URL of `curator serve` on Fling! (folder 0) and Klotski (folder 1)."""
+    port = free_port()
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(fling.directory),
+                                str(klotski.directory), "--port", str(port)],
+                               env=env, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/folders", timeout=2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"curator serve did not start: {process.stderr.read()}")
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and "422" not in message.text
+            and errors.append(message.text))
+    page.goto(server)
+    page.locator("#layer-table tbody tr").first.wait_for()
+    yield page
+    context.close()
+    assert errors == []
+
+
+def open_editor(page, folder: int, kind: str) -> None:
+    if folder:
+        page.select_option("#folder", str(folder))
+        sliding = str(kind == "sliding").lower()
+        page.wait_for_function(f"() => document.body.classList.contains('sliding') === {sliding}")
+    page.click(".tab[data-tab=editor]")
+    page.wait_for_selector("#editor-board svg")
+
+
+def settled(page) -> None:
+    """Wait until the analysis and the variants of the last edit are shown."""
+    page.wait_for_function("() => !document.querySelector('#editor').dataset.busy")
+
+
+def at_step(page, step: int) -> None:
+    """Wait until the page says it shows step `step` of the solution watched."""
+    page.wait_for_function(f"() => document.querySelector('#step-at').textContent.startsWith('step {step} ')")
+
+
+def figure(page, name: str) -> str:
+    return page.inner_text(f"#analysis dd[data-figure='{name}']")
+
+
+def test_draw_a_fling_level_take_a_variant_and_watch_its_solution(page, fling):
+    open_editor(page, 0, "layers")
+    index = fling.puzzle.board.index
+    page.click("#edit-empty")
+    settled(page)
+    for cell in FLING_BALLS:
+        page.locator(f"#editor-board [data-cell='{index[cell]}']").last.click()
+        settled(page)
+    assert page.locator("#editor-board .piece.drawn").count() == 3
+    drawn = tuple(int(c in FLING_BALLS) for c in fling.puzzle.board.cells)
+    level = fling.solve(drawn)
+    assert figure(page, "solutions") == f"{level.solutions:,}"
+    shown = figure(page, "difficulty")
+    if math.isfinite(level.difficulty):
+        assert abs(float(shown) - level.difficulty) < 0.006
+    else:
+        assert shown == "-"
+    said = "solvable" if level.solvable else "not solvable"
+    assert page.inner_text("#legal").startswith(f"Legal: {said}")
+
+    expected = fling.variation(drawn, "unique", limit=12)
+    items = page.locator("#variant-list li")
+    assert items.count() == len(expected.variants) > 0
+    assert items.first.get_attribute("data-edit") == expected.variants[0].edit.text
+    items.first.locator("button.take").click()
+    settled(page)
+    taken = expected.variants[0].item
+    assert page.locator("#editor-board .piece.drawn").count() == taken.pieces
+    assert figure(page, "solutions") == "1" and page.inner_text("#legal") == "Legal: solvable, uniquely."
+
+    page.keyboard.press("u")  # undo the edit: the drawn level again
+    settled(page)
+    assert page.locator("#editor-board .piece.drawn").count() == 3
+    page.keyboard.press("Control+z")
+    settled(page)
+    assert page.locator("#editor-board .piece.drawn").count() == 2
+    page.locator(f"#editor-board [data-cell='{index[FLING_BALLS[-1]]}']").last.click()
+    settled(page)
+    assert items.first.get_attribute("data-edit") == expected.variants[0].edit.text
+    items.first.locator("button.take").click()
+    settled(page)
+
+    page.click("#edit-play")
+    page.wait_for_selector("#board svg .piece")
+    page.keyboard.press("w")
+    page.wait_for_selector("#board svg line.watch-arrow", state="attached")
+    moves = len(taken.solution)
+    assert page.inner_text("#step-at").startswith(f"step 0 of {moves}")
+    first = taken.solution[0]
+    arrow = page.locator("#board svg line.watch-arrow")
+    assert arrow.get_attribute("data-from") == f"{first[0][0]},{first[0][1]}"
+    assert arrow.get_attribute("data-to") == f"{first[1][0]},{first[1][1]}"
+    for step in range(1, moves + 1):
+        page.keyboard.press("ArrowRight")
+        at_step(page, step)
+    assert page.locator("#board svg line.watch-arrow").count() == 0  # at the goal: nothing to draw
+    assert page.locator("#board svg .piece").count() == 1
+    page.keyboard.press("ArrowLeft")
+    at_step(page, moves - 1)
+    assert page.locator("#board svg line.watch-arrow").count() == 1
+
+    page.keyboard.press("?")
+    assert page.locator("#keys").is_visible() and "Ctrl+Z" in page.inner_text("#keys")
+    page.keyboard.press("?")
+    assert not page.locator("#keys").is_visible()
+    page.keyboard.press("Escape")  # stop watching: the level in play again
+    assert page.inner_text("#step-at") == ""
+    page.keyboard.press("h")
+    page.wait_for_selector("#board svg line.hint-arrow", state="attached")
+    assert page.inner_text("#hint-move").startswith("Hint: move ")
+    page.locator("#board .hint-from").first.click()
+    page.locator("#board .hint-to").first.click()
+    page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('1 move')")
+    page.keyboard.press("u")
+    page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('0 moves')")
+    page.keyboard.press("h")
+    assert page.locator("#board svg line.hint-arrow").count() == 0
+
+
+def test_draw_klotski_from_an_empty_board(page, klotski):
+    open_editor(page, 1, "sliding")
+    page.click("#edit-empty")
+    settled(page)
+    assert page.inner_text("#legal").startswith("Not a legal position here: ")
+    index = klotski.puzzle.board.index
+    for letter, anchors in KLOTSKI.items():
+        page.click(f"#palette .tool[data-tool='{letter}']")
+        for anchor in anchors:
+            page.locator(f"#editor-board .board [data-cell='{index[anchor]}']").click()
+            settled(page)
+    assert page.locator("#editor-board .piece").count() == 4 + 4 * 2 + 2 + 4  # cells of S, V, H, N
+    start = klotski.solve(klotski.puzzle.start)
+    assert figure(page, "distance") == str(start.distance) == "81"
+    assert figure(page, "connected set") == f"{start.cluster:,}"
+
+    page.select_option("#want", "solvable")
+    settled(page)
+    expected = klotski.variation(klotski.puzzle.start, "solvable", limit=12)
+    items = page.locator("#variant-list li")
+    assert items.count() == len(expected.variants) > 0
+    assert [items.nth(i).get_attribute("data-edit") for i in range(items.count())] == [
+        v.edit.text for v in expected.variants]
+
+    # Drag the N at 3,1 down one cell, then take it back with the key.
+    source = page.locator(f"#editor-board .piece[data-cell='{index[(3, 1)]}']").bounding_box()
+    target = page.locator(f"#editor-board .board [data-cell='{index[(4, 1)]}']").bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
+    page.mouse.up()
+    settled(page)
+    moved = klotski.solve("VSSV/VSSV/VHHV/V.NV/NN.N")
+    assert figure(page, "distance") == str(moved.distance)
+    page.keyboard.press("u")
+    settled(page)
+    assert figure(page, "distance") == "81"
+
+    items.first.locator("button.take").click()
+    settled(page)
+    taken = expected.variants[0].item
+    assert figure(page, "distance") == str(taken.distance)
+    page.click("#edit-play")
+    page.wait_for_selector("#board svg .piece")
+    page.click("#watch")
+    page.wait_for_selector("#board svg line.watch-arrow", state="attached")
+    assert page.inner_text("#step-at").startswith(f"step 0 of {taken.distance}")
+    for step in (1, 2):
+        page.keyboard.press("ArrowRight")
+        at_step(page, step)
+    assert taken.solution[2] in page.inner_text("#step-at")
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 1)
+
+    page.keyboard.press("Escape")
+    page.check("#spoiler-free")
+    assert not page.locator("#distance-now").is_visible()
+    page.click("#reveal")
+    assert page.locator("#distance-now").is_visible()
+    page.keyboard.press("h")
+    page.wait_for_selector("#board svg line.hint-arrow", state="attached")
+    closer = next(m for m in klotski.moves(taken.position) if m.closer)
+    assert page.inner_text("#hint-move") == f"Hint: {closer.text}"
+    page.locator("#move-list button").first.click()
+    page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('1 move')")
+    page.keyboard.press("r")
+    page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('0 moves')")
+
+    page.click(".tab[data-tab=editor]")
+    page.keyboard.press("r")  # the drawing as it was started: an empty board
+    settled(page)
+    assert page.locator("#editor-board .piece").count() == 0
+    assert page.inner_text("#legal").startswith("Not a legal position here: ")
