@@ -27,6 +27,9 @@ PACKAGE = Path(__file__).resolve().parents[1]
 """The curator package: every kernel's name carries a digest of all its sources."""
 
 Bindings = dict[str, Dispatcher]
+LONGEST_LABEL = 100
+"""Longest part of a copy's name that names the functions bound to its slots; a longer one
+is replaced by a digest of it (numba names cache files after the function)."""
 
 
 class Slot:
@@ -92,6 +95,8 @@ def _build(template: Template, bindings: Bindings) -> _Copy:
         scope, callees = _scope(func, bindings)
         bound = sorted((name, _qualified(value)) for name, value in bindings.items())
         label = "".join("__" + re.sub(r"\W", "_", qualified) for _, qualified in bound)
+        if len(label) > LONGEST_LABEL:  # the cache's file names must stay within the file system's
+            label = "__" + hashlib.sha256(label.encode()).hexdigest()[:16]
         _built[key] = _compile(func, scope, callees, template.options, label, repr(bound),
                                named=_importable(template, func))
     return _built[key]

@@ -1,134 +1,56 @@
 """Exports of levels picked from sliding-block tables (`curator.sliding.results.SlidingLevel`).
 
-The writers mirror the level exports and share their code:
+The writers are the goal tables' (`curator.export.goals`), with the sliding-block pack's
+`puzzle` object and rules:
 
-    write_json(puzzle, levels, "pack.json")     # format curator-sliding-pack/1
-    write_csv(puzzle, levels, "levels.csv")
-    write_svg(puzzle, levels, "pictures/")      # level-0001.svg, ...
-    write_png(puzzle, levels, "pictures/")
-    write_html(puzzle, levels, "gallery.html")
+    EXPORTS.write_json(puzzle, levels, "pack.json")     # format curator-sliding-pack/1
+    EXPORTS.write_csv(puzzle, levels, "levels.csv")
+    EXPORTS.write_svg(puzzle, levels, "pictures/")      # level-0001.svg, ...
+    EXPORTS.write_png(puzzle, levels, "pictures/")
+    EXPORTS.write_html(puzzle, levels, "gallery.html")
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-from curator.arrange import PackCurve
-from curator.export import write as write_items
-from curator.export.gallery import card_html, curve_html, page_html, plural
-from curator.export.writing import json_text, pack_head, write_pictures, write_table, write_text
-from curator.picture import Picture, block_picture
+from curator.export.goals import COLUMNS, GoalExports
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
 
 PACK_FORMAT = "curator-sliding-pack/1"
 """The `format` value of level packs of sliding-block puzzles (docs/level-pack.md)."""
-COLUMNS = ("number", "puzzle", "rank", "board", "distance", "unique", "all_moves", "cluster", "solution")
 
-Level = Any
-"""A `curator.sliding.results.SlidingLevel` (not imported: the results import this module)."""
+__all__ = ["COLUMNS", "EXPORTS", "FORMATS", "PACK_FORMAT", "WRITERS", "pack_dict", "write"]
 
 
-def pack_dict(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None,
-              ) -> dict[str, Any]:
-    """The level pack as JSON-ready data, with the distance curve it was arranged by if given."""
+def puzzle_dict(puzzle: SlidingPuzzle) -> dict[str, Any]:
+    """The pack's `puzzle` object: name, rules, pieces and goal."""
     board = puzzle.board
     return {
-        **pack_head(PACK_FORMAT),
-        "puzzle": {
-            "name": puzzle.name,
-            "title": puzzle.title,
-            "family": FAMILY,
-            "move": puzzle.move,
-            "metric": puzzle.metric,
-            "sha256": puzzle.sha256,
-            "pieces": {s.letter: {"cells": [list(c) for c in s.cells], "count": s.count, "along": s.along}
-                       for s in puzzle.shapes},
-            "goal": {"piece": puzzle.goal_letter, "cells": [list(board.cells[c]) for c in puzzle.goal_cells]},
-        },
-        **({} if curve is None else {"curve": curve.to_json()}),
-        "levels": [level.to_json() for level in levels],
+        "name": puzzle.name,
+        "title": puzzle.title,
+        "family": FAMILY,
+        "move": puzzle.move,
+        "metric": puzzle.metric,
+        "sha256": puzzle.sha256,
+        "pieces": {s.letter: {"cells": [list(c) for c in s.cells], "count": s.count, "along": s.along}
+                   for s in puzzle.shapes},
+        "goal": {"piece": puzzle.goal_letter, "cells": [list(board.cells[c]) for c in puzzle.goal_cells]},
     }
 
 
-def write_json(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
-               curve: PackCurve | None = None) -> list[Path]:
-    """Write the level pack (through a temporary file and a rename)."""
-    return write_text(path, json_text(pack_dict(puzzle, levels, curve)))
-
-
-def write_csv(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
-              curve: PackCurve | None = None) -> list[Path]:
-    """Write the CSV file: `board` as rows joined by '/', `solution` as moves joined by '; ';
-    a pack's curve adds the column `target` (the distance its slot aims at) after `distance`."""
-    rows = [
-        {"number": str(n), "puzzle": puzzle.name, "rank": str(level.rank), "board": "/".join(level.board),
-         "distance": str(level.distance), "unique": str(level.unique).lower(),
-         "all_moves": str(level.all_moves).lower(), "cluster": str(level.cluster),
-         "solution": "; ".join(level.solution)}
-        for n, level in enumerate(levels, start=1)
-    ]
-    return write_table(path, COLUMNS, rows, curve, after="distance")
-
-
-def level_picture(puzzle: SlidingPuzzle, number: int, level: Level) -> Picture:
-    title = f"{puzzle.title}: level {number} (distance {level.distance})"
-    return block_picture(puzzle, level.position, title)
-
-
-def write_svg(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -> list[Path]:
-    """One SVG picture per level into the folder `out` (level-0001.svg, ...), or into the file
-    `out` if it ends in .svg and there is exactly one level."""
-    return write_pictures(levels, lambda n, level: level_picture(puzzle, n, level), out, ".svg")
-
-
-def write_png(puzzle: SlidingPuzzle, levels: Sequence[Level], out: str | Path) -> list[Path]:
-    """One PNG picture per level, named like `write_svg`'s."""
-    return write_pictures(levels, lambda n, level: level_picture(puzzle, n, level), out, ".png")
-
-
-def gallery_html(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> str:
-    """The gallery page: one card per level with its picture, figures and shortest solution;
-    a pack's curve is drawn above them."""
+def rules_line(puzzle: SlidingPuzzle) -> str:
+    """The gallery's line of rules: move rule, metric and pieces."""
     esc = html.escape
     pieces = " · ".join(f"{s.letter}: {s.count} of {len(s.cells)} cells"
                         + ("" if s.along == "any" else f", keeps its {s.along}") for s in puzzle.shapes)
-    facts = f"rules: {FAMILY} ({esc(puzzle.move)} moves, {esc(puzzle.metric)} metric) · {esc(pieces)}"
-    cards = []
-    for number, level in enumerate(levels, start=1):
-        texts = {"distance": str(level.distance), "unique": "yes" if level.unique else "no",
-                 "all_moves": "yes" if level.all_moves else "no", "cluster": f"{level.cluster:,}",
-                 "rank": str(level.rank)}
-        cards.append(card_html("level", number, {"rank": level.rank, "distance": str(level.distance)},
-                               f"Level {number} <small>#{level.rank}</small>",
-                               level_picture(puzzle, number, level),
-                               [(key, key.replace("_", " "), text) for key, text in texts.items()],
-                               level.solution, "Solved already: no moves."))
-    chart = "" if curve is None else curve_html(curve)
-    return page_html(puzzle.title, plural(len(levels), "level"), facts, cards, puzzle.name, chart)
+    return f"rules: {FAMILY} ({esc(puzzle.move)} moves, {esc(puzzle.metric)} metric) · {esc(pieces)}"
 
 
-def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
-               curve: PackCurve | None = None) -> list[Path]:
-    """Write the gallery page to `path`."""
-    return write_text(path, gallery_html(puzzle, levels, curve))
-
-
-WRITERS: dict[str, Callable[[SlidingPuzzle, Sequence[Level], str | Path], list[Path]]] = {
-    "json": write_json,
-    "csv": write_csv,
-    "svg": write_svg,
-    "png": write_png,
-    "html": write_html,
-}
+EXPORTS = GoalExports(PACK_FORMAT, puzzle_dict, rules_line)
+pack_dict = EXPORTS.pack_dict
+WRITERS = EXPORTS.writers
 """Export formats of sliding-block levels by name; the same names as `curator.export.WRITERS`."""
 FORMATS = tuple(WRITERS)
-
-
-def write(fmt: str, puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
-          curve: PackCurve | None = None) -> list[Path]:
-    """Write sliding-block `levels` in the format `fmt` (with the curve of a pack); the files
-    written."""
-    return write_items(fmt, puzzle, levels, path, WRITERS, curve=curve)
+write = EXPORTS.write
