@@ -6,7 +6,7 @@ command line and the workspace ask the catalogue; none of them knows a kind's cl
 
 >>> from curator import catalogue
 >>> [kind.name for kind in catalogue.kinds()]
-['layers', 'distance', 'sliding']
+['layers', 'distance', 'sliding', 'sokoban']
 >>> kind, puzzle = catalogue.read_puzzle("puzzles/klotski.toml")
 >>> kind.name, kind.held
 ('sliding', 'sliding-block tables')
@@ -30,7 +30,8 @@ from curator.common.reading import PuzzleFile, puzzle_file, read_text
 from curator.common.report import Report
 from curator.common.resources import Shortfall
 
-BUILT_IN = ("curator.layered.kind:KIND", "curator.distance.kind:KIND", "curator.sliding.kind:KIND")
+BUILT_IN = ("curator.layered.kind:KIND", "curator.distance.kind:KIND", "curator.sliding.kind:KIND",
+            "curator.sokoban.kind:KIND")
 """The kinds curator ships, as `module:attribute` (loaded on first use)."""
 ENTRY_POINTS = "curator.kinds"
 """The entry-point group through which installed packages add kinds of tables."""
