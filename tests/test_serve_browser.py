@@ -5,7 +5,8 @@ Open the page, filter levels, play one to the goal by the hint alone, build a th
 pack, reorder it and download it; the download must be a valid level pack in that order.
 Arrange a pack from the filters: the download keeps its curve until the order is changed.
 On sliding-block tables (Klotski, the second folder): the distance table, the hardest levels,
-a move that brings a level closer lowers the distance shown by one, undo, and a pack.
+a move that brings a level closer lowers the distance shown by one, undo, and a pack. On
+Sokoban tables (the third folder): a level played to the goal with the arrow keys.
 """
 
 from __future__ import annotations
@@ -53,13 +54,19 @@ def klotski(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(triangle, klotski):
-    """The URL of `curator serve` on the triangle (folder 0) and Klotski (folder 1), running on
-    a free port in its own process."""
+def sokoban(tmp_path_factory):
+    output = tmp_path_factory.mktemp("e2e") / "sokoban"
+    return curator.analyze(ROOT / "puzzles" / "sokoban.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(triangle, klotski, sokoban):
+    """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1) and the
+    Sokoban storeroom (folder 2), running on a free port in its own process."""
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                str(klotski.directory), "--port", str(port)],
+                                str(klotski.directory), str(sokoban.directory), "--port", str(port)],
                                env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -287,3 +294,32 @@ def test_sliding_hardest_levels_play_closer_and_pack(page, klotski):
     pack = json.loads(Path(download.value.path()).read_text())
     assert pack["format"] == "curator-sliding-pack/1"
     assert [x["rank"] for x in pack["levels"]] == [expected.levels[2].rank, expected.levels[0].rank]
+
+
+ARROWS = {"u": "ArrowUp", "r": "ArrowRight", "d": "ArrowDown", "l": "ArrowLeft"}
+
+
+def test_sokoban_plays_with_the_arrow_keys(page, sokoban):
+    page.locator("#layer-table tbody tr").first.wait_for()
+    page.select_option("#folder", "2")
+    page.wait_for_function("() => document.body.classList.contains('sliding')")
+    assert page.inner_text("#puzzle-title").endswith("Sokoban tables")
+    page.click(".tab[data-tab=levels]")
+    page.fill("#sliding-filters [name=distance]", "5")
+    page.fill("#sliding-filters [name=limit]", "1")
+    page.click("#sliding-find")
+    page.wait_for_selector("figure.level")
+    level = sokoban.select(distance=5, limit=1)[0]
+    page.locator("figure.level button.play").click()
+    page.wait_for_selector("#board svg .piece")
+    assert page.inner_text("#distance-now") == "5"
+    letters = "".join(level.solution)
+    legal = {move.text.lower() for move in sokoban.moves(level.position)}
+    for letter in [letter for letter in ARROWS if letter not in legal][:1]:
+        page.keyboard.press(ARROWS[letter])
+        page.wait_for_function("() => document.querySelector('#message').textContent.includes('No move')")
+    for played, letter in enumerate(letters, start=1):
+        page.keyboard.press(ARROWS[letter.lower()])
+        page.wait_for_function(MOVES_MADE, arg=played)
+    assert page.locator("#solved").is_visible()
+    assert page.inner_text("#distance-now") == "0"

@@ -1,5 +1,5 @@
 """Sokoban end to end: the bundled rooms, stored tables, resuming, selection, solving, moves,
-exports, packs, the command line and its errors."""
+exports, packs, the command line and its errors, and the workspace's endpoints."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fastapi.testclient import TestClient
 
 import curator
 from curator.common import goal_tables
 from curator.common.errors import PuzzleError, SelectionError, StoreError
 from curator.sokoban.puzzle import parse_sokoban_puzzle
 from curator.sokoban.store import TABLES
+from curator.web.app import create_app
 from tests.cli_helpers import error_line, invoke
 from tests.sokoban_reference import Reference
 
@@ -276,3 +278,42 @@ def test_command_line(storeroom, tmp_path):
         result = invoke(*args)
         assert result.exit_code == 2, (args, result.output)
         assert needle in error_line(result.stderr)
+
+
+# -- the workspace -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client(storeroom):
+    return TestClient(create_app([storeroom.directory]))
+
+
+def test_the_workspace_details_the_folder(client, storeroom):
+    detail = client.get("/api/folders/0").json()
+    assert (detail["kind"], detail["held"], detail["workspace"]) == ("sokoban", "Sokoban tables", "blocks")
+    assert detail["figures"]["positions"] == storeroom.summary()["positions"]
+    blocks = detail["blocks"]
+    assert blocks["metric"] == "pushes" and blocks["move"] == "push"
+    assert [(p["letter"], p["count"]) for p in blocks["pieces"]] == [("$", 3), ("@", 1)]
+    assert blocks["start"] == storeroom.puzzle.draw(storeroom.puzzle.start).replace("\n", "/")
+    assert len(blocks["cells"]) == 29 and len(blocks["goal_cells"]) == 3
+
+
+def test_the_workspace_lists_and_plays_levels(client, storeroom):
+    found = client.get("/api/folders/0/sliding/levels", params={"hardest": "true", "limit": 2}).json()
+    assert [level["rank"] for level in found["levels"]] == [x.rank for x in storeroom.select(hardest=True,
+                                                                                            limit=2)]
+    assert found["levels"][0]["picture"].startswith("<svg")
+    level = storeroom.select(distance=4, limit=1)[0]
+    board = "/".join(level.board)
+    report = client.post("/api/folders/0/sliding/position", json={"board": board}).json()
+    assert report["distance"] == 4 and not report["goal"]
+    assert report["picture"].count('class="piece"') == 1
+    for letter in "".join(level.solution):
+        (move,) = [m for m in report["moves"] if m["text"] == letter]
+        body = {"board": board, "move": {"from": move["from"], "to": move["to"]}}
+        report = client.post("/api/folders/0/sliding/move", json=body).json()
+        board = "/".join(report["board"])
+    assert report["goal"] and report["distance"] == 0
+    response = client.post("/api/folders/0/sliding/pack", json={"ranks": [level.rank]})
+    assert response.json()["format"] == "curator-sokoban-pack/1"
