@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import curator
 from curator.sokoban import sweep
 from curator.sokoban.puzzle import METRICS, parse_sokoban_puzzle
 from curator.sokoban.tables import build_kernel, rank, room, unrank
@@ -72,13 +73,12 @@ def toml_text(xsb: str, metric: str) -> str:
     return f'name = "t"\n[board]\nxsb = """{xsb}"""\n[rules]\nfamily = "push"\nmetric = "{metric}"\n'
 
 
-def swept(puzzle):
-    k = build_kernel(puzzle)
-    distances, flags, solved = sweep.start(k, puzzle.size)
-    for _ in sweep.expand(k, distances, flags, 0, solved):
-        pass
-    clusters = sweep.finish(k, distances, flags)
-    return distances, flags, clusters
+def swept(name: str, metric: str, folder):
+    """The puzzle of a room and its three tables, analyzed by curator."""
+    path = folder / f"{name}-{metric}.toml"
+    path.write_text(toml_text(ROOMS[name], metric))
+    results = curator.analyze(path, folder / f"{name}-{metric}", workers=1)
+    return results.puzzle, results.distances, results.flags, results.clusters
 
 
 def components(ref: Reference, positions: set) -> dict:
@@ -111,10 +111,9 @@ def rank_of(puzzle, ref: Reference, position: tuple) -> int:
 
 @pytest.mark.parametrize("metric", METRICS)
 @pytest.mark.parametrize("name", ROOMS)
-def test_sweep_matches_a_plain_search(name, metric):
-    puzzle = parse_sokoban_puzzle(toml_text(ROOMS[name], metric))
+def test_sweep_matches_a_plain_search(name, metric, tmp_path):
+    puzzle, distances, flags, clusters = swept(name, metric, tmp_path)
     ref = Reference(ROOMS[name], metric)
-    distances, flags, clusters = swept(puzzle)
     everything = ref.positions()
     assert (distances != sweep.INVALID).sum() == len(everything)
     sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
@@ -141,8 +140,6 @@ def test_microban_1_takes_its_published_optimum(metric, expected, tmp_path):
     assert ref.search(ref.start())[0] == expected
     path = tmp_path / "microban.toml"
     path.write_text(toml_text(MICROBAN_1, metric))
-    import curator
-
     results = curator.analyze(path, tmp_path / "out", workers=1)
     level = results.solve(results.puzzle.draw(results.puzzle.start))
     assert level.distance == len(level.solution) == expected

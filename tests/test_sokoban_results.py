@@ -4,6 +4,7 @@ exports, packs, the command line and its errors, and the workspace's endpoints."
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -164,10 +165,7 @@ def test_verify_finds_a_tampered_entry(storeroom, tmp_path):
     from curator.common.files import file_sha256
 
     assert storeroom.verify(sample=100_000).ok
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    for item in storeroom.directory.iterdir():
-        (copy / item.name).write_bytes(item.read_bytes())
+    copy = Path(shutil.copytree(storeroom.directory, tmp_path / "copy"))
     start = storeroom.puzzle.rank(storeroom.puzzle.start)
     path = copy / TABLES["distances"][0]
     data = np.fromfile(path, dtype=np.uint16)
@@ -196,10 +194,7 @@ def test_resume_gives_the_same_tables(storeroom, tmp_path, monkeypatch):
 
 
 def test_a_damaged_table_is_refused(storeroom, tmp_path):
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    for item in storeroom.directory.iterdir():
-        (copy / item.name).write_bytes(item.read_bytes())
+    copy = Path(shutil.copytree(storeroom.directory, tmp_path / "copy"))
     path = copy / TABLES["flags"][0]
     data = bytearray(path.read_bytes())
     data[100] ^= 1

@@ -19,12 +19,11 @@ import hashlib
 import math
 from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
 
 from curator.common.board import Board
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
-from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file
 
 FAMILY = "push"
 METRICS = ("pushes", "moves")
@@ -283,16 +282,6 @@ class SokobanPuzzle:
             raise SelectionError(f"{what}: {exc}") from None
         index = self.board.index
         return tuple(sorted(index[b] for b in room.boxes)), index[room.player]
-
-
-def is_sokoban_file(path: str | Path) -> bool:
-    """Whether `path` is a TOML file whose [rules] family is `push`."""
-    return rules_family(path) == FAMILY
-
-
-def load_sokoban_puzzle(path: str | Path) -> SokobanPuzzle:
-    """Read and validate a Sokoban puzzle file."""
-    return sokoban_puzzle_from(read_puzzle_file(path))
 
 
 def parse_sokoban_puzzle(text: str, source: str = "<puzzle>") -> SokobanPuzzle:

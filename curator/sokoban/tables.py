@@ -125,41 +125,74 @@ def is_goal(k: Kernel, pos: np.ndarray) -> bool:
     return True
 
 
-@numba.njit(cache=True)
-def children(k: Kernel, pos: np.ndarray, boxes: np.uint64, ranks: np.ndarray, costs: np.ndarray,
-             scratch: np.ndarray) -> int:
-    """The children of a position under the metric, each at cost 1: under pushes every push
-    the player can walk to (boxes ascending, then up, right, down, left), under moves every
-    step (up, right, down, left). Returns how many."""
+@numba.njit(cache=True, inline="always")
+def _pushes(k: Kernel, pos: np.ndarray, boxes: np.uint64, ranks: np.ndarray, costs: np.ndarray,
+            backward: bool) -> int:
+    """The pushes the keeper can walk to (boxes ascending, then up, right, down, left), or,
+    `backward`, the pushes that end in this position, undone as pulls: the keeper stands
+    behind the box, in its region, and the box moves on (or the box moves back onto that cell
+    and the keeper one further back). Children are ranked with the keeper moved as
+    `normal_rank` moves it."""
+    reach = region(k, boxes, pos[k.boxes])
+    found = 0
+    for i in range(k.boxes):
+        box = pos[i]
+        for d in range(4):
+            behind = k.near[box, (d + 2) % 4]
+            if behind < 0 or not reach & _bit(behind):
+                continue
+            if backward:
+                moved, keeper = behind, k.near[behind, (d + 2) % 4]
+                free = keeper
+            else:
+                moved, keeper = k.near[box, d], box
+                free = moved
+            if free < 0 or boxes & _bit(free):
+                continue
+            ranks[found] = normal_rank(k, boxes ^ _bit(box) ^ _bit(moved), keeper)
+            costs[found] = 1
+            found += 1
+    return found
+
+
+@numba.njit(cache=True, inline="always")
+def _steps(k: Kernel, pos: np.ndarray, boxes: np.uint64, ranks: np.ndarray, costs: np.ndarray,
+           backward: bool) -> int:
+    """The keeper's steps (up, right, down, left), pushing the box ahead where there is one;
+    or, `backward`, the steps that end in this position: a step back onto a free cell, and
+    with it the pull of a box ahead (the step that pushed it)."""
     player = pos[k.boxes]
     found = 0
-    if k.pushes:
-        reach = region(k, boxes, player)
-        for i in range(k.boxes):
-            box = pos[i]
-            for d in range(4):
-                behind = k.near[box, (d + 2) % 4]
-                beyond = k.near[box, d]
-                if behind < 0 or beyond < 0 or not reach & _bit(behind) or boxes & _bit(beyond):
-                    continue
-                ranks[found] = normal_rank(k, boxes ^ _bit(box) ^ _bit(beyond), box)
-                costs[found] = 1
-                found += 1
-        return found
     for d in range(4):
-        target = k.near[player, d]
-        if target < 0:
+        target = k.near[player, (d + 2) % 4 if backward else d]
+        if target < 0 or (backward and boxes & _bit(target)):
             continue
-        if not boxes & _bit(target):
-            ranks[found] = rank(k, boxes, target)
-        else:
+        ahead = k.near[player, d]
+        pushed = (not backward) and (boxes & _bit(target)) != 0
+        if pushed:
             beyond = k.near[target, d]
             if beyond < 0 or boxes & _bit(beyond):
                 continue
             ranks[found] = rank(k, boxes ^ _bit(target) ^ _bit(beyond), target)
+        else:
+            ranks[found] = rank(k, boxes, target)
         costs[found] = 1
         found += 1
+        if backward and ahead >= 0 and boxes & _bit(ahead):
+            ranks[found] = rank(k, boxes ^ _bit(ahead) ^ _bit(player), target)
+            costs[found] = 1
+            found += 1
     return found
+
+
+@numba.njit(cache=True)
+def children(k: Kernel, pos: np.ndarray, boxes: np.uint64, ranks: np.ndarray, costs: np.ndarray,
+             scratch: np.ndarray) -> int:
+    """The children of a position under the metric, each at cost 1: every push the keeper can
+    walk to (pushes), or every step (moves). Returns how many."""
+    if k.pushes:
+        return _pushes(k, pos, boxes, ranks, costs, False)
+    return _steps(k, pos, boxes, ranks, costs, False)
 
 
 @numba.njit(cache=True)
@@ -167,38 +200,9 @@ def parents(k: Kernel, pos: np.ndarray, boxes: np.uint64, ranks: np.ndarray, cos
             scratch: np.ndarray) -> int:
     """The parents of a position under the metric (the moves that end in it, undone as pulls
     and steps back), each at cost 1. Returns how many."""
-    player = pos[k.boxes]
-    found = 0
     if k.pushes:
-        # A push in direction d left the box at `box` and the player at `came`, behind it; the
-        # player stood one further back before it.
-        reach = region(k, boxes, player)
-        for i in range(k.boxes):
-            box = pos[i]
-            for d in range(4):
-                came = k.near[box, (d + 2) % 4]
-                if came < 0 or not reach & _bit(came):
-                    continue
-                stood = k.near[came, (d + 2) % 4]
-                if stood < 0 or boxes & _bit(stood):
-                    continue
-                ranks[found] = normal_rank(k, boxes ^ _bit(box) ^ _bit(came), stood)
-                costs[found] = 1
-                found += 1
-        return found
-    for d in range(4):
-        stood = k.near[player, (d + 2) % 4]
-        if stood < 0 or boxes & _bit(stood):
-            continue
-        ranks[found] = rank(k, boxes, stood)
-        costs[found] = 1
-        found += 1
-        ahead = k.near[player, d]
-        if ahead >= 0 and boxes & _bit(ahead):
-            ranks[found] = rank(k, boxes ^ _bit(ahead) ^ _bit(player), stood)
-            costs[found] = 1
-            found += 1
-    return found
+        return _pushes(k, pos, boxes, ranks, costs, True)
+    return _steps(k, pos, boxes, ranks, costs, True)
 
 
 @numba.njit(cache=True)
