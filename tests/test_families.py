@@ -98,7 +98,7 @@ def test_an_installed_family_is_named_listed_and_described(site):
         parse_puzzle(munch_puzzle("munched"), "munch.toml")
     assert str(caught.value) == ("munch.toml: rules.family: unknown family 'munched' "
                                  "(known: jump, fling, capture, munch; of other kinds of puzzles: "
-                                 "permutation, slide)")
+                                 "permutation, slide, push)")
     with pytest.raises(PuzzleError, match=r"rules\.greedy: must be a bool"):
         parse_puzzle(munch_puzzle().replace('family = "munch"', 'family = "munch"\ngreedy = 1'), "munch.toml")
 

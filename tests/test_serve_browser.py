@@ -323,3 +323,7 @@ def test_sokoban_plays_with_the_arrow_keys(page, sokoban):
         page.wait_for_function(MOVES_MADE, arg=played)
     assert page.locator("#solved").is_visible()
     assert page.inner_text("#distance-now") == "0"
+    # The room's own start, drawn with spaces outside its walls, loads as it is.
+    assert page.input_value("#load-board [name=board]").startswith(" #")
+    page.click("#load-board button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#distance-now').textContent === '26'")

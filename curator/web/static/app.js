@@ -484,8 +484,9 @@ function onKey(event) {
 
 async function loadBoard(event) {
   event.preventDefault();
-  const board = $("#load-board [name=board]").value.trim();
-  if (!board) throw new Error("Draw a position first: its rows joined by '/'.");
+  // Sent as typed: a drawing's leading spaces may be part of it (outside a Sokoban room's walls).
+  const board = $("#load-board [name=board]").value;
+  if (!board.trim()) throw new Error("Draw a position first: its rows joined by '/'.");
   await startSlidingPlay(board);
 }
 
