@@ -14,7 +14,7 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults`, a `Slid
 """
 
 from curator.api import ResourceError, analyze, load, open
-from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
 from curator.layered.level import Level
@@ -28,7 +28,7 @@ from curator.version import __version__
 
 Results = LayeredResults | DistanceResults | SlidingResults | SokobanResults
 """The results objects of the kinds curator ships; an installed kind's answer the same
-questions (`curator.catalogue.Results`)."""
+questions (`curator.kind.Results`)."""
 
 __all__ = [
     "DistanceLevel",
@@ -40,6 +40,7 @@ __all__ = [
     "PuzzleError",
     "ResourceError",
     "Results",
+    "SearchTooLarge",
     "SelectionError",
     "SlidingLevel",
     "SlidingPuzzle",

@@ -18,16 +18,17 @@ from rich.console import Console
 
 from curator import catalogue
 from curator.arrange import POOL_SIZE
-from curator.catalogue import DistanceDone, Results, Run, Warn
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
-from curator.common.resources import Shortfall, bytes_text
+from curator.common.resources import Shortfall
+from curator.kind import DistanceDone, Kind, Results, Run, Warn
+from curator.layered.search import SEARCH_LIMIT
 from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
 
-__all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SORT_METRICS", "ResourceError", "Results", "analyze", "load",
-           "open", "run", "thread_count"]
+__all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SEARCH_LIMIT", "SORT_METRICS", "ResourceError", "Results",
+           "analyze", "load", "open", "run", "thread_count"]
 
 
 class ResourceError(StoreError):
@@ -35,9 +36,7 @@ class ResourceError(StoreError):
     has free."""
 
     def __init__(self, what: str, short: list[Shortfall]) -> None:
-        figures = "; ".join(
-            f"{s.resource}: needs about {bytes_text(s.needed)}, {bytes_text(s.free)} {s.where}" for s in short
-        )
+        figures = "; ".join(str(s) for s in short)
         here = ["this machine"] if any(not s.elsewhere for s in short) else []
         there = ["the cluster's workers"] if any(s.elsewhere for s in short) else []
         super().__init__(f"{what} does not fit on {' or '.join(here + there)} ({figures})")
@@ -84,7 +83,7 @@ def analyze(
                executor=executor, warn=warn, distance_done=distance_done)
 
 
-def run(kind: catalogue.Kind, puzzle: Any, output: str | Path | None = None, max_pieces: int | None = None,
+def run(kind: Kind, puzzle: Any, output: str | Path | None = None, max_pieces: int | None = None,
         workers: int | None = None, force: bool = False, progress: bool = False, ignore_limits: bool = False,
         *, reporter: Any = None, executor: Any = None, warn: Warn | None = None,
         distance_done: DistanceDone | None = None, name: Naming = same_name) -> Results:
@@ -104,12 +103,12 @@ def run(kind: catalogue.Kind, puzzle: Any, output: str | Path | None = None, max
             kind.analyze(puzzle, Run(**{**plan.__dict__, "reporter": bars}))
     else:
         kind.analyze(puzzle, plan)
-    return kind.open(directory, name)
+    return catalogue.open(directory, name)
 
 
 def thread_count(workers: int | None, name: Naming = same_name) -> int:
     """The threads an analysis computes with: `workers`, or one per core."""
-    most = numba.config.NUMBA_NUM_THREADS
+    most: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # numba sets it as it loads (not in its stubs)
     count = most if workers is None else workers
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
         raise SelectionError(f"{name('workers')} must be between 1 and {most}, got {count!r}")
@@ -122,5 +121,5 @@ def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A
     `layers`, `count`, `select`, `solve`, `show`, `verify`, `export`). StoreError if the
     folder holds no readable results.
     """
-    return catalogue.kind_of(directory).open(Path(directory), name)
+    return catalogue.open(directory, name)
 

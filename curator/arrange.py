@@ -1,6 +1,7 @@
 """Arranging levels into a pack: N levels from a pool of candidates whose difficulty follows a
-curve from easy to hard, with variety (no two levels of one class, every piece count of the
-pool, no two neighbours opening with the same move). `LayeredResults.pack` draws the pool.
+curve from easy to hard, then variety within what the curve allows (every piece count of the
+pool, no count taking too large a share, no two neighbours opening with the same move; each
+rule can be left out). `LayeredResults.pack` draws the pool, one level per class.
 
     >>> from curator.arrange import CURVES
     >>> [round(float(f), 2) for f in CURVES["ease-in"].fractions(5)]
@@ -11,20 +12,65 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol, cast
 
 import numpy as np
 
 from curator.common.errors import SelectionError
+from curator.common.exports import Exports
+from curator.common.figures import difficulty_value
 from curator.common.keywords import Naming, same_name
-from curator.layered.level import Level
 
 STEPS = 5
 """Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""
 POOL_SIZE = 5000
 """Candidate levels a pack is chosen from, unless told otherwise."""
+TOLERANCE = 0.05
+"""Wherever the curve rises, no level of a pack is easier than the one before it by more than
+this share of the pack's difficulty range (its hardest level's difficulty less its easiest's);
+wherever it falls, none is harder by more. Variety may reorder levels within it, never beyond."""
+VARIETY = ("counts", "share", "openings")
+"""The variety rules of a layered pack, all kept unless `arrange` is told otherwise:
+`counts`, every piece count of the pool appears (when the pack has room for them all);
+`share`, no piece count takes more than twice an even share; `openings`, no two neighbouring
+levels open with a move of the same shape."""
+
+
+class Rated(Protocol):
+    """A level as a pack holds it: its rank, what it is rated (its difficulty) and how it is
+    solved; layered and sliding-block levels alike."""
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def difficulty(self) -> float: ...
+
+    @property
+    def solution(self) -> Sequence[Any]: ...
+
+
+class Level(Rated, Protocol):
+    """A level of a layered puzzle as `arrange` sees it (the layered pipeline's `Level` is
+    one): also where it stands, for the variety rules."""
+
+    @property
+    def layer(self) -> str: ...
+
+    @property
+    def pieces(self) -> int: ...
+
+    @property
+    def position(self) -> tuple[int, ...]: ...
+
+    @property
+    def puzzle(self) -> Any: ...
+
+    @property
+    def report(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -63,7 +109,7 @@ CURVES: dict[str, Curve] = {
 (`steps`: five levels of difficulty, or one per slot in packs of fewer than five)."""
 
 
-def curve_from_levels(name: str, levels: Sequence[Level]) -> Curve:
+def curve_from_levels(name: str, levels: Sequence[Rated]) -> Curve:
     """The difficulty profile of an ordered list of levels (e.g. a shipped game's order):
     each level's quantile among them, ties sharing their mean quantile; slots between two
     levels of the profile interpolate."""
@@ -95,8 +141,10 @@ class PackCurve:
     achieved: tuple[float, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """The curve as level packs record it (difficulties to 3 decimals)."""
         return {"name": self.name, "pool": self.pool,
-                "slots": [{"target": t, "difficulty": d} for t, d in zip(self.targets, self.achieved)]}
+                "slots": [{"target": difficulty_value(t), "difficulty": difficulty_value(d)}
+                          for t, d in zip(self.targets, self.achieved)]}
 
 
 @dataclass(frozen=True)
@@ -104,7 +152,7 @@ class Slot:
     """One place of a pack: the difficulty it aims at and the level put there."""
 
     target: float
-    level: Level
+    level: Rated
 
     @property
     def difficulty(self) -> float:
@@ -112,7 +160,7 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class Pack(Sequence[Level]):
+class Pack(Sequence[Rated]):
     """Levels in the order a player meets them, with the curve they follow; a sequence of
     its levels, so it exports like any list of levels."""
 
@@ -122,8 +170,14 @@ class Pack(Sequence[Level]):
     slots: tuple[Slot, ...]
 
     @property
-    def levels(self) -> list[Level]:
+    def levels(self) -> list[Rated]:
         return [slot.level for slot in self.slots]
+
+    @property
+    def tolerance(self) -> float:
+        """How much easier than the one before a level may be where the curve rises (see
+        TOLERANCE)."""
+        return tolerance([slot.difficulty for slot in self.slots])
 
     def record(self) -> PackCurve:
         """The curve as the level-pack file records it."""
@@ -138,7 +192,7 @@ class Pack(Sequence[Level]):
             return [slot.level for slot in self.slots[index]]
         return self.slots[index].level
 
-    def __iter__(self) -> Iterator[Level]:
+    def __iter__(self) -> Iterator[Rated]:
         return (slot.level for slot in self.slots)
 
 
@@ -149,10 +203,6 @@ Shape = tuple[int, int, int] | None
 level without moves."""
 
 
-_NO_SHAPE = ("before the first slot",)
-"""Equal to no shape: what the first slot must not repeat."""
-
-
 def first_move_shape(level: Level) -> Shape:
     """The shape of the first move of the level's solution.
 
@@ -161,7 +211,7 @@ def first_move_shape(level: Level) -> Shape:
     """
     if not level.solution:
         return None
-    source, target = level.solution[0]
+    source, target = level.report.solution[0]
     cells = level.puzzle.board.cells
     return (level.position[source], cells[target][0] - cells[source][0], cells[target][1] - cells[source][1])
 
@@ -172,45 +222,69 @@ def candidates(pool: Sequence[Level]) -> list[Level]:
     return [level for level in pool if math.isfinite(level.difficulty) and level.solution]
 
 
-def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_name) -> Pack:
+def tolerance(difficulties: Sequence[float] | np.ndarray) -> float:
+    """TOLERANCE of the range of these difficulties (0 for none)."""
+    return TOLERANCE * (max(difficulties) - min(difficulties)) if len(difficulties) else 0.0
+
+
+def variety_rules(variety: Iterable[str] | str | None, known: Sequence[str] = VARIETY,
+                  name: Naming = same_name) -> frozenset[str]:
+    """The variety rules named (None: none); SelectionError naming `variety` for another name."""
+    if variety is None:
+        return frozenset()
+    try:
+        names = [variety] if isinstance(variety, str) else list(variety)
+    except TypeError:
+        raise SelectionError(f"{name('variety')} must name rules ({', '.join(known)}), "
+                             f"got {variety!r}") from None
+    wrong = [rule for rule in names if rule not in known]
+    if wrong:
+        raise SelectionError(f"{name('variety')}: unknown rule {wrong[0]!r} (rules: {', '.join(known)})")
+    return frozenset(names)
+
+
+def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_name,
+            variety: Iterable[str] | None = VARIETY) -> Pack:
     """`size` levels of `pool` (distinct classes: draw the pool canonically) in the order of
-    `curve`, with variety.
+    `curve`, then with as much variety as the curve leaves room for; `variety` names the
+    rules kept (see VARIETY; None or empty for none).
 
     Slot i aims at the pool's difficulty quantile `curve.fractions(size)[i]`.
 
     1. **choose**: the slots are filled in order, each with the unused candidate nearest to
-       its target (ties: lower difficulty, then fewer pieces, layer, rank) whose first move
-       differs in shape from the previous one's, and of a piece count that has fewer than
-       `cap(size, counts)` levels yet (the cap gives way only when no candidate meets it);
-    2. **cover**: while the pack has room for every piece count of the pool and one is
-       missing, the exchange of one level for one of that count that costs least is made
-       (never taking out the last level of a count);
-    3. **order**: the levels go to the slots by rank (the easiest to the slot with the lowest
-       target, ...), which puts them nearest to their targets in sum;
-    4. **openings**: while two neighbours open with the same move shape, the exchange of two
-       slots that parts them at the least cost is made; if no exchange parts them, the
-       pack of step 1 stands (its openings alternate by construction).
-
-    Step 1 looks ahead: a level is taken only if the rest of the pool can still fill the
-    remaining slots without two equal openings side by side; step 2 keeps that true. So
-    SelectionError comes only when the pool cannot make such a pack at all.
+       its target (ties: lower difficulty, then fewer pieces, layer, rank); with `share`, of
+       a piece count that has fewer than `cap(size, counts)` levels yet (the cap gives way
+       only when no candidate meets it);
+    2. **cover** (`counts`): while the pack has room for every piece count of the pool and
+       one is missing, the exchange of one level for one of that count that costs least is
+       made (never taking out the last level of a count);
+    3. **order**: the levels go to the slots by rank (the easiest to the slot lowest on the
+       curve, ...), which puts them nearest to their targets in sum and follows the curve;
+    4. **openings** (`openings`): while two neighbours open with the same move shape, the
+       cheapest change that parts more of them is made: an exchange of two slots, or of a
+       clashing level for an unused candidate within the pack's difficulty range (keeping
+       the other rules). A change is made only if the pack still follows the curve: where
+       the curve rises, no level is easier than the one before by more than TOLERANCE of
+       the pack's difficulty range (where it falls, none harder). Neighbours that no such
+       change parts stay as they are: the curve comes first.
 
     Costs are the sum over slots of |difficulty - target|. Deterministic: the same pool gives
     the same pack. Errors name `size` as `name` spells it.
     """
+    rules = variety_rules(variety, VARIETY, name)
     usable = sorted(candidates(pool), key=lambda lv: (lv.difficulty, lv.pieces, lv.layer, lv.rank))
     if size > len(usable):
         raise SelectionError(
             f"{name('size')} {size} is larger than the pool of {len(usable)} candidate levels; "
             "widen the filters or the pool"
         )
-    arranging = _Arranging(usable, np.quantile([lv.difficulty for lv in usable], curve.fractions(size)))
+    arranging = _Arranging(usable, curve.fractions(size), rules)
     arranging.choose()
-    chosen = list(arranging.chosen)  # neighbours open differently by construction
-    arranging.cover()
+    if "counts" in rules:
+        arranging.cover()
     arranging.order()
-    if not arranging.part_openings():
-        arranging.chosen = chosen
+    if "openings" in rules:
+        arranging.part_openings()
     slots = tuple(Slot(float(t), usable[i]) for t, i in zip(arranging.targets, arranging.chosen))
     return Pack(curve.name, len(pool), slots)
 
@@ -223,48 +297,42 @@ def cap(size: int, counts: int) -> int:
 
 NEAREST = 3
 """Candidates of a missing piece count tried per slot when covering (the nearest to its target)."""
+SLACK = 1e-9
+"""Rounding a comparison of difficulties forgives (they are sums of floats)."""
 
 
 class _Arranging:
     """The slots of a pack being filled: `chosen[i]` indexes the level of slot i in `usable`
-    (sorted by difficulty)."""
+    (sorted by difficulty). Slot i aims at `targets[i]`, the pool's quantile `fractions[i]`;
+    `slopes[i - 1]` is the sign of the curve's step from slot i - 1 to slot i (quantiles of
+    a pool may tie where the curve still rises); `rules` are the variety rules kept."""
 
-    def __init__(self, usable: list[Level], targets: np.ndarray) -> None:
+    def __init__(self, usable: list[Level], fractions: np.ndarray, rules: frozenset[str]) -> None:
         self.usable = usable
-        self.targets = targets
-        self.ranked_targets = np.sort(targets)
+        self.fractions = fractions
+        self.targets = np.quantile([level.difficulty for level in usable], fractions)
+        self.slopes = np.sign(np.diff(fractions))
+        self.rules = rules
+        self.ranked_targets = np.sort(self.targets)
         self.difficulties = np.array([level.difficulty for level in usable])
         self.shapes = [first_move_shape(level) for level in usable]
+        kinds = {shape: k for k, shape in enumerate(dict.fromkeys(self.shapes))}
+        self.kinds = np.array([kinds[shape] for shape in self.shapes], dtype=np.int64)
+        """The opening shape of each level as a number (equal shapes, equal numbers)."""
         self.pieces = np.array([level.pieces for level in usable])
         self.counts = sorted({int(k) for k in self.pieces})
+        self.most = cap(len(fractions), len(self.counts)) if "share" in rules else len(fractions)
         self.chosen: list[int] = []
 
     def choose(self) -> None:
         free = np.ones(len(self.usable), dtype=bool)
-        left = Counter(self.shapes)
-        most = cap(len(self.targets), len(self.counts))
         used: Counter[int] = Counter()
-        for slot, target in enumerate(self.targets):
-            order = np.argsort(np.abs(self.difficulties - target), kind="stable")
-            previous = self.shapes[self.chosen[-1]] if slot else _NO_SHAPE
-            remaining = len(self.targets) - slot - 1
-            opens = [int(i) for i in order if free[i] and self.shapes[i] != previous]
-            within = [i for i in opens if used[int(self.pieces[i])] < most]
-            pick = next((i for i in within + opens if self._leaves_room(left, i, remaining)), None)
-            if pick is None:
-                raise SelectionError(f"the pool cannot fill slot {slot + 1} without two neighbouring levels "
-                                     "opening with the same move; widen the filters or the pool")
+        for target in self.targets:
+            order = [int(i) for i in np.argsort(np.abs(self.difficulties - target), kind="stable") if free[i]]
+            pick = next((i for i in order if used[int(self.pieces[i])] < self.most), order[0])
             free[pick] = False
-            left[self.shapes[pick]] -= 1
             used[int(self.pieces[pick])] += 1
             self.chosen.append(pick)
-
-    def _leaves_room(self, left: Counter, level: int, remaining: int) -> bool:
-        """Whether the free levels but `level` can fill the `remaining` slots after it."""
-        left[self.shapes[level]] -= 1
-        room = _can_follow(left, self.shapes[level], remaining)
-        left[self.shapes[level]] += 1
-        return room
 
     def cost(self, chosen: Sequence[int]) -> float:
         """The cost of a set of levels placed by rank (see `order`)."""
@@ -281,12 +349,11 @@ class _Arranging:
             self.chosen[self.chosen.index(out)] = into
 
     def _cheapest_exchange(self, pieces: int) -> tuple[int, int] | None:
-        """(level out, level of `pieces` pieces in) costing least, if any level may go out
-        (leaving a set that can still be ordered with no equal openings side by side)."""
+        """(level out, level of `pieces` pieces in) costing least, if any level may go out."""
         held = self.pieces[self.chosen].tolist()
         leaving = [i for i in self.chosen if held.count(self.pieces[i]) > 1]
         of_count = np.flatnonzero(self.pieces == pieces)
-        nearest = set()
+        nearest: set[int] = set()
         for target in self.targets:
             gaps = np.abs(self.difficulties[of_count] - target)
             nearest.update(int(i) for i in of_count[np.argsort(gaps, kind="stable")[:NEAREST]])
@@ -294,53 +361,143 @@ class _Arranging:
         for into in sorted(nearest):
             for out in leaving:
                 exchanged = [into if i == out else i for i in self.chosen]
-                if not _can_follow(Counter(self.shapes[i] for i in exchanged), _NO_SHAPE, len(exchanged)):
-                    continue
                 cost = self.cost(exchanged)
                 if best is None or cost < best[0]:
                     best = (cost, out, into)
         return None if best is None else (best[1], best[2])
 
     def order(self) -> None:
+        """The levels to the slots by rank: the easiest to the slot lowest on the curve, ..."""
         by_difficulty = sorted(self.chosen, key=lambda i: (self.difficulties[i], i))
-        slots = np.argsort(self.targets, kind="stable")
+        slots = np.argsort(self.fractions, kind="stable")
         for slot, level in zip(slots, by_difficulty):
             self.chosen[slot] = level
 
-    def clashes(self, chosen: Sequence[int]) -> int:
-        """Neighbours opening with the same move shape."""
-        return sum(self.shapes[a] == self.shapes[b] for a, b in zip(chosen, chosen[1:]))
-
-    def part_openings(self) -> bool:
-        """Whether the neighbours could all be parted (exchanges of two slots, the cheapest
-        first)."""
-        while clashes := self.clashes(self.chosen):
-            best = None
-            shapes = [self.shapes[i] for i in self.chosen]
-            clashing = {s for t in range(1, len(shapes)) if shapes[t] == shapes[t - 1] for s in (t - 1, t)}
-            for a in sorted(clashing):
-                for b in range(len(self.chosen)):
-                    if b == a:
-                        continue
-                    swapped = list(self.chosen)
-                    swapped[a], swapped[b] = swapped[b], swapped[a]
-                    if self.clashes(swapped) < clashes:
-                        cost = float(np.abs(self.difficulties[swapped] - self.targets).sum())
-                        if best is None or cost < best[0]:
-                            best = (cost, swapped)
+    def part_openings(self) -> None:
+        """Part neighbours that open alike, by the cheapest changes that part more of them
+        and keep the pack on its curve (see `arrange`, step 4). A change touches two slots
+        at most: it is judged by them and their neighbours alone."""
+        held = self.difficulties[self.chosen]
+        low, high = float(held.min()), float(held.max())
+        allowed = tolerance(held) + SLACK
+        while True:
+            padded = _Padded(self, np.array(self.chosen))
+            if not padded.clash[1:-1].any():
+                return
+            clashing = sorted({int(s) for t in np.flatnonzero(padded.clash) for s in (t - 1, t)
+                               if 0 <= s < padded.size})
+            best: tuple[float, int, int, int] | None = None  # (cost change, slot, slot or -1, level)
+            for a in clashing:
+                swap = padded.swap(a, allowed)
+                if swap is not None and (best is None or swap[0] < best[0]):
+                    best = (swap[0], a, swap[1], -1)
+            for a in clashing:
+                found = self._exchange(padded, a, allowed, low, high)
+                if found is not None and (best is None or found[0] < best[0]):
+                    best = (found[0], a, -1, found[1])
             if best is None:
-                return False
-            self.chosen = best[1]
-        return True
+                return
+            _, a, b, level = best
+            if b >= 0:
+                self.chosen[a], self.chosen[b] = self.chosen[b], self.chosen[a]
+            else:
+                self.chosen[a] = level
+
+    def _exchange(self, padded: _Padded, a: int, allowed: float, low: float, high: float,
+                  ) -> tuple[float, int] | None:
+        """(cost change, level) of the unused candidate nearest to slot a's target that may
+        take the place of its level: it opens unlike both neighbours, lies within the pack's
+        difficulty range (which so stays as it is: the level of a slot holding the only
+        easiest or hardest level stays too), follows the curve there and keeps the piece-count
+        rules."""
+        d = self.difficulties
+        out = self.chosen[a]
+        if d[out] in (low, high) and np.count_nonzero(padded.difficulty[1:-1] == d[out]) < 2:
+            return None
+        ok = (d >= low) & (d <= high)
+        ok[self.chosen] = False
+        left, right = padded.neighbours(a)
+        for level, slope, sign in ((left, padded.slope[a], 1), (right, padded.slope[a + 1], -1)):
+            if level is not None:
+                ok &= self.kinds != self.kinds[level]
+                if slope:
+                    ok &= (d - d[level]) * slope * sign >= -allowed
+        count = int(self.pieces[out])
+        held = padded.held
+        if "counts" in self.rules and held[count] == 1:
+            ok &= self.pieces == count
+        if "share" in self.rules:
+            ok &= np.isin(self.pieces, [k for k in self.counts if k == count or held[k] < self.most])
+        if not ok.any():
+            return None
+        found = np.flatnonzero(ok)
+        gaps = np.abs(d[found] - self.targets[a])
+        level = int(found[np.argmin(gaps)])
+        return float(gaps.min() - abs(d[out] - self.targets[a])), level
 
 
-def _can_follow(shapes: Counter, after: Shape | tuple, slots: int) -> bool:
-    """Whether `slots` levels drawn from these counts of opening shapes can follow a level
-    opening with `after`, no two neighbours alike: a shape fits at most in every other slot,
-    and `after`'s shape not in the first one."""
-    room = sum(min(count, slots // 2 if shape == after else (slots + 1) // 2)
-               for shape, count in shapes.items())
-    return room >= slots
+class _Padded:
+    """A pack's slots as arrays with one empty slot at each end, so that every slot has two
+    neighbours: kinds of opening (the ends: -1 and -2, like no other), difficulties, the
+    curve's slope into each slot (0 at the ends) and the neighbours that open alike."""
+
+    def __init__(self, arranging: _Arranging, chosen: np.ndarray) -> None:
+        self.size = chosen.shape[0]
+        self.chosen = chosen
+        self.kind = np.concatenate([[-1], arranging.kinds[chosen], [-2]])
+        self.difficulty = np.concatenate([[0.0], arranging.difficulties[chosen], [0.0]])
+        self.slope = np.concatenate([[0.0], arranging.slopes, [0.0]])
+        """slope[i]: the curve's step from slot i - 1 to slot i (0 where either is an end)."""
+        self.clash = np.concatenate([[0], self.kind[2:-1] == self.kind[1:-2], [0]]).astype(np.int64)
+        """clash[i]: 1 where slots i - 1 and i open alike."""
+        self.targets = arranging.targets
+        self.held = Counter(arranging.pieces[chosen].tolist())
+        """Levels per piece count."""
+
+    def neighbours(self, a: int) -> tuple[int | None, int | None]:
+        """The levels of the slots beside slot a (None past an end)."""
+        return (int(self.chosen[a - 1]) if a > 0 else None,
+                int(self.chosen[a + 1]) if a + 1 < self.size else None)
+
+    def swap(self, a: int, allowed: float) -> tuple[float, int] | None:
+        """(cost change, b) of the cheapest exchange of slots a and b (the first b of the
+        cheapest) that parts more neighbours than it brings together and keeps the curve."""
+        kind, diff, slope, t = self.kind, self.difficulty, self.slope, self.targets
+        far = np.arange(self.size)
+        far = far[np.abs(far - a) > 1]
+        found: dict[int, float] = {}
+        if far.size:
+            p, q = far + 1, a + 1  # places in the padded arrays
+            before = self.clash[a] + self.clash[a + 1] + self.clash[far] + self.clash[far + 1]
+            pairs = ((kind[q - 1], kind[p]), (kind[p], kind[q + 1]),  # slot a's new neighbours
+                     (kind[p - 1], kind[q]), (kind[q], kind[p + 1]))  # and slot b's
+            after = sum((x == y).astype(np.int64) for x, y in pairs)
+            ok = after < before
+            ok &= (diff[p] - diff[q - 1]) * slope[a] >= -allowed
+            ok &= (diff[q + 1] - diff[p]) * slope[a + 1] >= -allowed
+            ok &= (diff[q] - diff[p - 1]) * slope[far] >= -allowed
+            ok &= (diff[p + 1] - diff[q]) * slope[far + 1] >= -allowed
+            gain = (np.abs(diff[p] - t[a]) + np.abs(diff[q] - t[far]) - np.abs(diff[q] - t[a])
+                    - np.abs(diff[p] - t[far]))
+            if ok.any():
+                at = int(np.argmin(np.where(ok, gain, np.inf)))
+                found[int(far[at])] = float(gain[at])
+        for b in (a - 1, a + 1):  # next to a: the pairs overlap, so look at them one by one
+            if 0 <= b < self.size:
+                lo = min(a, b)
+                window = range(lo, lo + 4)  # slots lo - 1 .. lo + 2 at their padded places
+                kinds = [kind[i] for i in window]
+                diffs = [diff[i] for i in window]
+                kinds[1], kinds[2] = kinds[2], kinds[1]
+                diffs[1], diffs[2] = diffs[2], diffs[1]
+                joins = range(1, 4)  # between window[j - 1] and window[j]: slope[lo + j - 1]
+                before = int(self.clash[lo:lo + 3].sum())
+                after = sum(int(kinds[j - 1] == kinds[j]) for j in joins)
+                follows = all((diffs[j] - diffs[j - 1]) * slope[lo + j - 1] >= -allowed for j in joins)
+                if after < before and follows:
+                    found[b] = float(abs(diff[b + 1] - t[a]) + abs(diff[a + 1] - t[b])
+                                     - abs(diff[a + 1] - t[a]) - abs(diff[b + 1] - t[b]))
+        return min(((gain, b) for b, gain in found.items()), default=None)
 
 
 # -- sliding-block packs ------------------------------------------------------------------------
@@ -351,24 +508,34 @@ SET_SLACK = 0.05
 a level of an unused connected set may be and still be preferred to a level of a used one."""
 
 
-def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_name) -> Pack:
+SET_VARIETY = ("sets",)
+"""The variety rule of a sliding-block pack: `sets`, levels from as many connected sets as
+the curve allows."""
+
+
+def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_name,
+                 variety: Iterable[str] | None = SET_VARIETY) -> Pack:
     """`size` levels of sliding-block tables (`SlidingLevel`s) whose distances follow `curve`,
-    from as many connected sets as the curve allows.
+    with `sets` (see SET_VARIETY; None or empty for no variety rule) from as many connected
+    sets as the curve allows.
 
     Positions of one connected set are one puzzle seen at different points of its solutions,
     so sets are spread: the slots are filled from the hardest target down (long distances have
     the fewest candidates), each with the unused level nearest to its target (the pool's
-    distance quantile `curve.fractions(size)[i]`), except that a level of a set not used yet
-    wins when it is at most SET_SLACK of the distance range (and at least one move) farther;
-    ties go to the smaller distance, then rank. Deterministic.
+    distance quantile `curve.fractions(size)[i]`), except that with `sets` a level of a set not
+    used yet wins when it is at most SET_SLACK of the distance range (and at least one move)
+    farther; ties go to the smaller distance, then rank. The levels then go to the slots by
+    distance, so the pack never falls where its curve rises. Deterministic.
     """
+    spread = "sets" in variety_rules(variety, SET_VARIETY, name)
     usable = sorted((lv for lv in pool if lv.solution), key=lambda lv: (lv.distance, lv.rank))
     if size > len(usable):
         raise SelectionError(f"{name('size')} {size} is larger than the pool of {len(usable)} levels; "
                              "widen the filters")
     distances = np.array([lv.distance for lv in usable], dtype=float)
     sets = np.array([lv.connected_set for lv in usable])
-    targets = np.quantile(distances, curve.fractions(size))
+    fractions = curve.fractions(size)
+    targets = np.quantile(distances, fractions)
     slack = max(1.0, SET_SLACK * (distances[-1] - distances[0]))
     free = np.ones(len(usable), dtype=bool)
     used: set[int] = set()
@@ -377,14 +544,28 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
         gap = np.where(free, np.abs(distances - targets[slot]), np.inf)
         fresh = np.where(np.isin(sets, list(used)), np.inf, gap)
         best = int(np.argmin(gap))  # the first of the nearest: smaller distance, then rank
-        if fresh.min() <= gap[best] + slack:
+        if spread and fresh.min() <= gap[best] + slack:
             best = int(np.argmin(fresh))
         free[best] = False
         used.add(int(sets[best]))
         chosen[slot] = best
-    chosen.sort()  # by distance, easiest first, to the slots in order of their targets
-    order = np.argsort(targets, kind="stable")
-    slots = [None] * size
+    chosen.sort()  # by distance, easiest first, to the slots in order along the curve
+    order = np.argsort(fractions, kind="stable")
+    slots: list[Slot | None] = [None] * size
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index])
-    return Pack(curve.name, len(pool), tuple(slots))
+    return Pack(curve.name, len(pool), tuple(cast(list[Slot], slots)))  # every slot is filled
+
+
+def read_curve(curve: str | Path | Curve, what: str = "curve", exports: Exports | None = None) -> Curve:
+    """A curve given by name (see CURVES), as a `Curve`, or as a level pack file whose order
+    it follows (read by `exports`, the pack reader above the pipelines)."""
+    if isinstance(curve, Curve):
+        return curve
+    if isinstance(curve, str) and curve in CURVES:
+        return CURVES[curve]
+    if exports is None:
+        raise SelectionError(f"{what}: {str(curve)!r} is not a curve ({', '.join(CURVES)}); a level pack "
+                             "file as a curve needs results opened with curator.open")
+    shape: Curve = exports.read_curve(curve, what)
+    return shape

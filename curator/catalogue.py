@@ -1,8 +1,11 @@
-"""The catalogue of puzzle kinds: the contract a kind of table implements, and the list of kinds.
+"""The catalogue of puzzle kinds: the list of kinds, and which kind a puzzle file or a results
+folder is.
 
-A kind recognises its puzzle files, parses them, estimates and runs an analysis, opens the
-results folders it writes, and says which options, tables and exporters it has. The API, the
-command line and the workspace ask the catalogue; none of them knows a kind's classes.
+Each pipeline implements the contract of `curator.kind` in the `kind.py` of its own package;
+installed packages add kinds through the entry-point group `curator.kinds`. The API, the
+command line and the workspace ask the catalogue; none of them knows a kind's classes. The
+catalogue opens results (`open`) and hands them the exporters (`curator.export`), which sit
+above the pipelines.
 
 >>> from curator import catalogue
 >>> [kind.name for kind in catalogue.kinds()]
@@ -15,223 +18,43 @@ command line and the workspace ask the catalogue; none of them knows a kind's cl
 from __future__ import annotations
 
 import importlib
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any
 
-from curator.common.errors import SelectionError, StoreError
-from curator.common.files import manifest_kind
+from curator.common.errors import PuzzleError, StoreError
+from curator.common.files import MANIFEST, manifest_kind
 from curator.common.keywords import Naming, same_name
-from curator.common.reading import PuzzleFile, puzzle_file, read_text
-from curator.common.report import Report
-from curator.common.resources import Shortfall
+from curator.common.reading import puzzle_file, read_text, unknown
+from curator.distance.kind import KIND as DISTANCE
+from curator.export.pack import read_curve
+from curator.kind import Kind, Results
+from curator.layered.kind import KIND as LAYERED
+from curator.sliding.kind import KIND as SLIDING
+from curator.sokoban.kind import KIND as SOKOBAN
 
-BUILT_IN = ("curator.layered.kind:KIND", "curator.distance.kind:KIND", "curator.sliding.kind:KIND",
-            "curator.sokoban.kind:KIND")
-"""The kinds curator ships, as `module:attribute` (loaded on first use)."""
+BUILT_IN = (LAYERED, DISTANCE, SLIDING, SOKOBAN)
+"""The kinds curator ships."""
 ENTRY_POINTS = "curator.kinds"
 """The entry-point group through which installed packages add kinds of tables."""
-
-Warn = Callable[[str], None]
-DistanceDone = Callable[[int, int], None]
-
-
-class Results(Protocol):
-    """What every kind's results object answers (`curator.open` returns one)."""
-
-    kind: str
-    directory: Path
-
-    @property
-    def puzzle(self) -> Any: ...
-
-    @property
-    def complete(self) -> bool: ...
-
-    @property
-    def layers(self) -> list[dict[str, Any]]: ...
-
-    def summary(self) -> dict[str, Any]: ...
-
-    def select(self, *args: Any, **keywords: Any) -> list[Any]: ...
-
-    def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> Any: ...
-
-    def verify(self, sample: int = ..., seed: int = 0) -> Any: ...
-
-    def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]: ...
-
-
-@dataclass(frozen=True)
-class Run:
-    """What an analysis is asked to do; each kind reads the fields that apply to it.
-
-    `max_pieces` and `executor` apply to kinds that name them in `Kind.analysis_options`;
-    `reporter` gets the progress of layered sweeps, `distance_done(distance, positions)` that
-    of breadth-first ones; `warn` takes one-line warnings.
-    """
-
-    directory: Path
-    workers: int
-    force: bool = False
-    max_pieces: int | None = None
-    executor: Any = None
-    reporter: Any = None
-    distance_done: DistanceDone | None = None
-    warn: Warn | None = None
-    name: Naming = same_name
-    """How errors name the keywords (the command line passes its options)."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What `verify` found, for people: lines to list, then one outcome."""
-
-    lines: tuple[str, ...]
-    """Problems and bad ranks, one per line (already cut to a readable number)."""
-    ok: bool
-    outcome: str
-    """One line: "ok (3 layers, 9 files, ...)" or "verification failed: ..."."""
-    error: str | None = None
-    """A problem that stops the check at once (a damaged table)."""
-
-
-class Kind(ABC):
-    """One kind of table: its puzzle files, its analysis and its results.
-
-    Subclasses set the class attributes and implement the methods; `catalogue.kinds()` lists
-    one instance of each. Keywords are API keywords (`max_pieces`, `must_include`): the
-    command line spells them as its options.
-    """
-
-    name: ClassVar[str]
-    """The manifest's `kind` of its results folders."""
-    puzzle_noun: ClassVar[str]
-    """Its puzzles in a sentence: "a sliding-block puzzle"."""
-    held: ClassVar[str]
-    """Its results in a sentence: "sliding-block tables"."""
-    item_noun: ClassVar[str] = "level"
-    """What `select` lists: levels, or positions of a table."""
-    families: ClassVar[frozenset[str] | None] = None
-    """The `[rules] family` values of its files; None: every family no other kind claims."""
-    exporter: ClassVar[str]
-    """The module that writes its items: it defines `FORMATS` (format names) and
-    `write(format, puzzle, items, path, curve=None)`, returning the files written."""
-    analysis_options: ClassVar[frozenset[str]] = frozenset()
-    """Keywords of `analyze` it takes besides the folder, workers and force."""
-    selection_options: ClassVar[tuple[str, ...]] = ()
-    """Keywords of `select` it takes (also `export`; `count_only` if it counts matches)."""
-    pack_options: ClassVar[tuple[str, ...]] = ()
-    """Filter keywords of `pack`; empty if it makes no packs."""
-    solves: ClassVar[bool] = True
-    """Whether `solve` takes a drawn position of its puzzles."""
-    workspace: ClassVar[str | None] = None
-    """How the workspace plays its levels ("pieces", "blocks"), or None: tables only."""
-
-    @abstractmethod
-    def parse(self, file: PuzzleFile) -> Any:
-        """The puzzle of a file read and decoded once; PuzzleError naming the file and the
-        key if it is malformed."""
-
-    @abstractmethod
-    def estimate(self, puzzle: Any, run: Run) -> str:
-        """The size of an analysis in one line, before it runs."""
-
-    def subject(self, puzzle: Any, run: Run) -> str:
-        """What an analysis computes, in a few words ("klotski's tables")."""
-        return f"{puzzle.name}'s tables"
-
-    @abstractmethod
-    def shortfalls(self, puzzle: Any, run: Run) -> list[Shortfall]:
-        """What the analysis needs beyond the free memory and disk."""
-
-    @abstractmethod
-    def analyze(self, puzzle: Any, run: Run) -> None:
-        """Compute (or finish) the tables of `puzzle` in `run.directory`."""
-
-    @abstractmethod
-    def open(self, directory: Path, name: Naming = same_name) -> Results:
-        """The results stored in `directory`; `name` spells keywords in errors."""
-
-    @abstractmethod
-    def info(self, results: Any) -> Report:
-        """The table `curator info` shows."""
-
-    @abstractmethod
-    def verdict(self, results: Any, sample: int, seed: int) -> Verdict:
-        """Check the stored files and re-derive `sample` ranks (where the kind can)."""
-
-    @abstractmethod
-    def selection(self, results: Any, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
-        """The items `select` lists for these keywords, and how many positions matched (None
-        when the scan stopped early)."""
-
-    def count(self, results: Any, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:
-        """Matches of the filter keywords: the total, and per layer where there are layers."""
-        raise SelectionError(f"{self.held} have no match counts")
-
-    def nearest(self, results: Any, keywords: dict[str, Any], name: Naming = same_name) -> str | None:
-        """For a selection that matched nothing: one line saying where matches exist with the
-        other filters kept (e.g. at which distances), or None."""
-        return None
-
-    @abstractmethod
-    def items_report(self, results: Any, items: Sequence[Any], matched: int | None,
-                     keywords: dict[str, Any]) -> Report:
-        """Selected items as a table."""
-
-    @abstractmethod
-    def item_text(self, puzzle: Any, item: Any) -> str:
-        """One item of `puzzle` (a solved or shown position) as text."""
-
-    def solve(self, puzzle: Any, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[Any, Path | None]:
-        """The item for a drawn `position`, using stored results of `directory` (default:
-        output/<name>); and the folder used, or None."""
-        raise SelectionError(f"solve does not take {self.puzzle_noun}")
-
-    def pack(self, results: Any, size: int, curve: Any, pool: int | None, seed: int,
-             keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
-        """A pack of `size` levels along `curve` from `pool` candidates matching `keywords`."""
-        raise SelectionError(f"{self.held} make no packs")
-
-    def pack_report(self, results: Any, pack: Any) -> Report:
-        """The slots of a pack as a table."""
-        raise NotImplementedError
-
-    def executor(self, address: str) -> Any:
-        """An executor computing on the cluster at `address` (kinds with "executor" in
-        `analysis_options`)."""
-        raise SelectionError(f"{self.held} are not computed on a cluster")
-
-    def detail(self, results: Any) -> dict[str, Any]:
-        """What the workspace shows of a folder besides its name: its table, and what it
-        takes to draw and play its levels."""
-        return {"layers": results.layers}
 
 
 @cache
 def kinds() -> tuple[Kind, ...]:
     """Every kind: the built-in ones, then those of installed packages."""
-    found = [_load(spec, "curator") for spec in BUILT_IN]
+    found = list(BUILT_IN)
     for point in entry_points(group=ENTRY_POINTS):
-        found.append(_load(point.value, point.dist.name if point.dist else point.name))
+        origin = point.dist.name if point.dist else point.name
+        try:
+            kind = point.load()
+        except (ImportError, AttributeError) as exc:
+            raise StoreError(f"kind {point.value} of {origin} cannot be loaded ({exc})") from None
+        if not isinstance(kind, Kind):
+            raise StoreError(f"kind {point.value} of {origin} is not a curator.kind.Kind")
+        found.append(kind)
     return tuple(found)
-
-
-def _load(spec: str, origin: str) -> Kind:
-    module, _, attribute = spec.partition(":")
-    try:
-        kind = getattr(importlib.import_module(module), attribute)
-    except (ImportError, AttributeError) as exc:
-        raise StoreError(f"kind {spec} of {origin} cannot be loaded ({exc})") from None
-    if not isinstance(kind, Kind):
-        raise StoreError(f"kind {spec} of {origin} is not a curator.catalogue.Kind")
-    return kind
 
 
 def kind_named(name: str | None) -> Kind:
@@ -243,18 +66,31 @@ def kind_named(name: str | None) -> Kind:
     raise StoreError(f"results of kind {name!r} are not known here (known: {known})")
 
 
-def kind_of_family(family: object) -> Kind:
-    """The kind whose puzzle files name `family` in [rules] (the catch-all kind otherwise)."""
+def kind_of_family(family: str | None, source: str = "<puzzle>") -> Kind:
+    """The kind whose puzzle files name `family` in [rules]; a file that names none goes to
+    the kind that takes every other family, whose reader says what is missing. PuzzleError
+    naming `source` for a family no kind knows."""
     for kind in kinds():
         if kind.families is not None and family in kind.families:
             return kind
-    return next(kind for kind in kinds() if kind.families is None)
+    for kind in kinds():
+        if kind.families is None and (family is None or family in kind.family_names()):
+            return kind
+    known = [name for kind in kinds() for name in kind.family_names()]
+    raise PuzzleError(source, "rules.family", unknown(f"family {family!r}", str(family), known))
+
+
+def claimed_families() -> dict[str, str]:
+    """The `[rules] family` names the kinds with a fixed list of families claim, and which
+    kind: no rule family may take them."""
+    return {family: f"the kind of {kind.puzzle_noun.removeprefix('a ')}s" for kind in kinds()
+            for family in sorted(kind.families or ())}
 
 
 def parse_puzzle(text: str, source: str = "<puzzle>") -> tuple[Kind, Any]:
     """The kind and puzzle of puzzle-file text, decoded once; PuzzleError naming `source`."""
     file = puzzle_file(text, source)
-    kind = kind_of_family(file.family)
+    kind = kind_of_family(file.family, source)
     return kind, kind.parse(file)
 
 
@@ -264,8 +100,13 @@ def read_puzzle(path: str | Path) -> tuple[Kind, Any]:
 
 
 def kind_of(directory: str | Path) -> Kind:
-    """The kind of the results `directory` holds, by its manifest."""
-    return kind_named(manifest_kind(Path(directory)) or "layers")
+    """The kind of the results `directory` holds, by its manifest; StoreError naming the
+    manifest if it cannot be trusted or names a kind not known here."""
+    name = manifest_kind(Path(directory))
+    try:
+        return kind_named(name or "layers")
+    except StoreError as exc:
+        raise StoreError(f"{Path(directory) / MANIFEST}: {exc}") from None
 
 
 def kind_for(results: Results) -> Kind:
@@ -273,22 +114,38 @@ def kind_for(results: Results) -> Kind:
     return kind_named(results.kind)
 
 
+def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A001 - as curator.open
+    """The results stored in `directory`, able to export their items (StoreError if the folder
+    holds none); `name` spells keywords in errors."""
+    kind = kind_of(directory)
+    results = kind.open(Path(directory), name)
+    results.exports = _Exports(kind)
+    return results
+
+
 def formats(kind: Kind) -> tuple[str, ...]:
     """The export formats of `kind`."""
     return tuple(importlib.import_module(kind.exporter).FORMATS)
 
 
-def export(results: Results, items: Sequence[Any], path: str | Path, fmt: str,
-           curve: Any = None) -> list[Path]:
-    """Write `items` of `results` in the format `fmt` (ExportError for an unknown one);
-    the files written. The exporters sit above the kinds they write, so they are looked up
-    by module name."""
-    module = importlib.import_module(kind_for(results).exporter)
-    written: list[Path] = module.write(fmt, results.puzzle, items, path, curve=curve)
-    return written
+def known_formats(among: Sequence[Kind] = BUILT_IN) -> tuple[str, ...]:
+    """Every export format of the kinds `among` (the built-in ones: installed kinds are only
+    loaded for a folder of theirs), each once, in the kinds' order."""
+    return tuple(dict.fromkeys(fmt for kind in among for fmt in formats(kind)))
 
 
-def read_curve(curve: str | Path, what: str = "curve") -> Any:
-    """A named curve of `curator.arrange.CURVES`, or the profile of a level pack file (read
-    by the pack reader, which sits with the exporters above the kinds)."""
-    return importlib.import_module("curator.export.pack").read_curve(curve, what)
+class _Exports:
+    """The exporters of one kind (its `exporter` module) and the pack reader, as a results
+    object uses them."""
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+
+    def write(self, fmt: str, puzzle: Any, items: Sequence[Any], path: str | Path,
+              curve: Any = None) -> list[Path]:
+        written: list[Path] = importlib.import_module(self.kind.exporter).write(fmt, puzzle, items, path,
+                                                                                curve=curve)
+        return written
+
+    def read_curve(self, curve: str | Path, what: str) -> Any:
+        return read_curve(curve, what)

@@ -10,7 +10,7 @@ is a catalogue kind that answers by asking such a results object.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -18,9 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from curator import catalogue
-from curator.arrange import POOL_SIZE, Pack, arrange_sets
-from curator.catalogue import Kind, Run, Verdict
+from curator.arrange import POOL_SIZE, SET_VARIETY, Pack, arrange_sets, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.goal_sweep import (
@@ -37,6 +35,7 @@ from curator.common.keywords import Naming, at_least, same_name, span
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.common.tables import DistanceResultsBase
+from curator.kind import Kind, Run, Search, Verdict
 
 if TYPE_CHECKING:
     from curator.picture import Picture
@@ -109,12 +108,13 @@ class GoalMove:
     """One legal move of a position and where it leads (see `GoalResults.moves`)."""
 
     piece: str
-    """What moves: a piece's letter, or the player."""
-    source: Cell
+    """What moves: a piece's letter, or the player ("" for a move of every piece at once, a
+    tilt)."""
+    source: Cell | None
     """The cell it stands on before the move (a piece's anchor, its first cell in row-major
-    order), as (row, col)."""
-    target: Cell
-    """The cell it stands on after the move."""
+    order), as (row, col); None for a tilt."""
+    target: Cell | None
+    """The cell it stands on after the move; None for a tilt."""
     cost: int
     """What the move adds to a solution's length in the puzzle's metric."""
     position: Any
@@ -126,6 +126,8 @@ class GoalMove:
     cost is the one before (a free walk under Sokoban's pushes metric is never closer)."""
     text: str
     """The move as solutions write it."""
+    direction: str | None = None
+    """For a tilt, the way the board tilts (up, right, down or left)."""
 
     @property
     def solvable(self) -> bool:
@@ -310,22 +312,26 @@ class GoalResults(DistanceResultsBase):
 
     def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
              distance: int | tuple[int, int] | None = None, unique: bool = False, all_moves: bool = False,
-             cluster: int | tuple[int, int] | None = None, hardest: bool = False, **others: Any) -> Pack:
+             cluster: int | tuple[int, int] | None = None, hardest: bool = False,
+             variety: Iterable[str] | None = SET_VARIETY, **others: Any) -> Pack:
         """A pack of `size` levels matching the filters (those of `select`) whose distances
         follow `curve` from short to long: a name of `curator.arrange.CURVES` or a level pack
         file whose order it follows. The candidates are at most `pool` matching levels drawn
-        with `seed`; see `curator.arrange.arrange_sets` for how connected sets are spread."""
+        with `seed`; with the variety rule "sets" (`variety`; None or () for none) they come
+        from as many connected sets as the curve allows (see `curator.arrange.arrange_sets`).
+        The pack never falls where its curve rises."""
         self._refuse(others)
         at_least(size, 1, self._name("size"))
         at_least(pool, 1, self._name("pool"))
         at_least(seed, 0, self._name("seed"))
+        rules = variety_rules(variety, SET_VARIETY, self._name)
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
-        shape = catalogue.read_curve(curve, self._name("curve"))
+        shape = read_curve(curve, self._name("curve"), self.exports)
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]
-        return arrange_sets(self._levels(ranks), size, shape, self._name)
+        return arrange_sets(self._levels(ranks), size, shape, self._name, rules)
 
     # -- single positions ----------------------------------------------------------------------
 
@@ -333,6 +339,12 @@ class GoalResults(DistanceResultsBase):
         """The stored distance of a position to the goal; None if it cannot be solved."""
         distance = int(self.distances[self.rank_of(self.position(board))])
         return None if distance >= UNSOLVABLE else distance
+
+    def tilt(self, board: Any, direction: str) -> GoalMove:
+        """The tilt of the board `direction` from a position: SelectionError unless the
+        puzzle's board tilts (sliding blocks under tilt moves)."""
+        raise SelectionError(f"{self._name('tilt')}: {self.puzzle.name} does not tilt; play a move "
+                             "from one cell to another")
 
     def move(self, board: Any, source: tuple[int, int], target: tuple[int, int]) -> Any:
         """The legal move from the cell `source` to the cell `target` (as (row, col); what
@@ -389,17 +401,18 @@ class GoalResults(DistanceResultsBase):
         return result
 
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]:
-        """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
-        return the files written (see the kind's exporter). A `Pack` keeps its curve in json,
-        csv and html."""
+        """Write levels as a level pack (json), csv, svg or png pictures, an html gallery, an
+        LDtk project (ldtk), Tiled maps (tiled) or a page that plays them (play); return the
+        files written (see the kind's exporter). A `Pack` keeps its curve in json, csv, html,
+        ldtk and tiled."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return catalogue.export(self, list(levels), path, format, curve)
+        return self._exports().write(format, self.puzzle, list(levels), path, curve)
 
 
 class GoalKind(Kind):
     """A catalogue kind of goal tables, answering by asking its results object: the kind sets
-    `results_class` and words its rules (`rules_words`); it parses, analyzes and details its
-    folders for the workspace itself."""
+    `results_class` and `analysis`; it parses its files and says how the workspace draws its
+    puzzles itself. Its puzzles word their rules (`rules_text`)."""
 
     results_class: ClassVar[type[GoalResults]]
     analysis: ClassVar[Callable[..., Any]]
@@ -408,9 +421,9 @@ class GoalKind(Kind):
     pack_options = FILTERS
     workspace = "blocks"
 
-    def rules_words(self, rules: dict[str, Any]) -> str:
-        """The puzzle's rules as the manifest records them, in a few words."""
-        return ", ".join(f"{value} {key}" for key, value in rules.items())
+    def sweep_bytes(self, puzzle: Any) -> int:
+        """Memory per rank the sweep takes beside the tables (none unless the kind says)."""
+        return 0
 
     def blocks(self, puzzle: Any) -> dict[str, Any]:
         """What the workspace needs to draw and play the puzzle (`curator.web.models.BlockBoard`)."""
@@ -422,12 +435,14 @@ class GoalKind(Kind):
                 "blocks": self.blocks(results.puzzle)}
 
     def estimate(self, puzzle: Any, run: Run) -> str:
-        rules = {key: getattr(puzzle, key) for key in self.results_class.store_class.RULES}
-        return (f"{puzzle.name}: {puzzle.size:,} ranks ({self.rules_words(rules)}); "
-                f"{bytes_text(puzzle.size * BYTES_PER_RANK)} in memory and on disk")
+        disk = puzzle.size * BYTES_PER_RANK
+        memory = disk + puzzle.size * self.sweep_bytes(puzzle)
+        where = (f"{bytes_text(memory)} in memory and on disk" if memory == disk
+                 else f"{bytes_text(memory)} in memory, {bytes_text(disk)} on disk")
+        return f"{puzzle.name}: {puzzle.size:,} ranks ({puzzle.rules_text}); {where}"
 
     def shortfalls(self, puzzle: Any, run: Run) -> list[Shortfall]:
-        return table_shortfalls(puzzle.size, run.directory)
+        return table_shortfalls(puzzle.size, run.directory, self.sweep_bytes(puzzle))
 
     def analyze(self, puzzle: Any, run: Run) -> None:
         type(self).analysis(puzzle, run.directory, run.workers, run.force, run.distance_done, run.warn)
@@ -437,8 +452,7 @@ class GoalKind(Kind):
 
     def info(self, results: GoalResults) -> Report:
         summary = results.summary()
-        rules = {key: summary[key] for key in results.store.RULES}
-        title = f"{summary['puzzle']} ({self.rules_words(rules)})"
+        title = f"{summary['puzzle']} ({results.puzzle.rules_text})"
         if not summary["complete"]:
             title += " (incomplete)"
         caption = None
@@ -447,7 +461,7 @@ class GoalKind(Kind):
                        f"(largest {summary['largest_cluster']:,}); {summary['invalid']:,} of "
                        f"{summary['ranks']:,} ranks are not positions")
         rows = [(str(item["distance"]), f"{item['positions']:,}", f"{item.get('unique', 0):,}",
-                 f"{item.get('all_moves', 0):,}") for item in summary["distances"]]
+                 f"{item.get('all_moves', 0):,}") for item in summary["layers"]]
         if summary.get("unsolvable"):
             rows.append(("not solvable", f"{summary['unsolvable']:,}", "", ""))
         return Report(title, columns("distance", "positions", "unique", "all moves"), tuple(rows), caption)
@@ -508,7 +522,7 @@ class GoalKind(Kind):
         return "\n".join(lines)
 
     def solve(self, puzzle: Any, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[Any, Path | None]:
+              name: Naming = same_name, search: Search | None = None) -> tuple[Any, Path | None]:
         directory = directory or Path("output") / puzzle.name
         try:
             stored = self.results_class(directory, name)
@@ -524,7 +538,7 @@ class GoalKind(Kind):
 
     def pack(self, results: GoalResults, size: int, curve: Any, pool: int | None, seed: int,
              keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
-        chosen = {"pool": pool} if pool is not None else {}
+        chosen: dict[str, Any] = {"pool": pool} if pool is not None else {}
         return results.pack(size, curve, seed=seed, **chosen, **self._filters(results, keywords))
 
     def pack_report(self, results: GoalResults, pack: Any) -> Report:

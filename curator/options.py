@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.common.errors import SelectionError
+from curator.common.reading import InputRefused, read_input
 
 _NUMBER = {int: r"\d+", float: r"\d+(?:\.\d*)?|\.\d+"}
 _CELL = re.compile(r"\(?(-?\d+),(-?\d+)\)?")
@@ -97,17 +98,34 @@ def parse_number(text: str, what: str, minimum: int = 0) -> int:
     return number
 
 
+def parse_names(text: str) -> list[str]:
+    """Names separated by commas; `none` (or nothing) for none.
+
+    >>> parse_names("counts, openings"), parse_names("none")
+    (['counts', 'openings'], [])
+    """
+    if text.strip().lower() in ("", "none"):
+        return []
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def optional_number(text: str | None, what: str, minimum: int = 0) -> int | None:
     """`parse_number` of an option that may be missing."""
     return None if text is None else parse_number(text, what, minimum)
 
 
 def read_board(value: str, puzzle: Any) -> Any:
-    """`--board`: the position drawn in the file `value` names, else drawn in `value` itself,
-    as the puzzle's own `parse(drawing, what)` reads drawings."""
+    """`--board`: the position drawn in the file `value` names (a regular file of at most
+    `MAX_INPUT` bytes), else drawn in `value` itself, as the puzzle's own `parse(drawing, what)`
+    reads drawings."""
     path = Path(value)
-    if "\n" not in value and path.is_file():
-        return puzzle.parse(path.read_text(encoding="utf-8"), "--board")
+    if "\n" not in value and "\0" not in value and path.exists() and not path.is_dir():
+        try:
+            text = read_input(path)
+        except (InputRefused, OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise SelectionError(f"--board: {value}: cannot be read ({why})") from None
+        return puzzle.parse(text, "--board")
     try:
         return puzzle.parse(value, "--board")
     except SelectionError as exc:

@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import drawsvg
 from PIL import Image, ImageDraw, ImageFont
@@ -88,6 +89,8 @@ class Picture:
     label_size: float
     marks: tuple[Disc, ...] = ()
     """Small dots drawn over the pieces (orientations of permutation-puzzle pieces)."""
+    stickers: tuple[Tile, ...] = ()
+    """Coloured squares beside the board: a cube's net (`cube_net`); `cell` numbers them."""
 
 
 def piece_colour(piece_types: Sequence[str], t: int, family: str) -> str:
@@ -201,18 +204,27 @@ def state_picture(puzzle, state, title: str = "", unit: float = UNIT) -> Picture
     Each position is a tile holding a disc labelled with the number of the piece on it; for
     a set with orientations, a mark on the disc's rim points up for twist 0 and turns
     clockwise by 360/orientations degrees per twist. Tiles whose piece is home are green.
+    The tile of a set's mover (the 8-puzzle's blank) stays empty. A set of cube corners with
+    `stickers` gets the cube's net above the tiles (`cube_net`, as `Picture.stickers`).
     """
-    cells = state_cells(puzzle)
+    net = cube_net(puzzle, state)
+    below = max(r for r, _ in net) + 1 + SET_GAP if net else 0.0
+    cells = [(i, p, x, y + below) for i, p, x, y in state_cells(puzzle)]
     shape = _tile_shape("square")
-    width, height, px = _frame([(x, y) for _, _, x, y in cells], shape, unit)
+    centres = [(x, y) for _, _, x, y in cells] + [(float(c), float(r)) for r, c in net]
+    width, height, px = _frame(centres, shape, unit)
+    movers = puzzle.movers
     tiles, pieces, marks = [], [], []
     for cell, (i, p, x, y) in enumerate(cells):
         s = puzzle.sets[i]
         perm, ori = state[i]
         home = perm[p] == s.solved[p] and ori[p] == 0
         edge = DEFAULT_STYLE["edge"]
+        blank = perm[p] == movers[i]
         tiles.append(Tile(cell, tuple(px(x + dx, y + dy) for dx, dy in shape),
-                          HOME_TILE if home else DEFAULT_STYLE["tile"], edge))
+                          HOME_TILE if home and not blank else DEFAULT_STYLE["tile"], edge))
+        if blank:
+            continue
         cx, cy = px(x, y)
         colour = DEFAULT_STYLE["piece"] if i == 0 else SPARE_COLOURS[(i - 1) % len(SPARE_COLOURS)]
         data = (("position", p), ("piece", perm[p]), ("orientation", ori[p]))
@@ -232,7 +244,60 @@ def state_picture(puzzle, state, title: str = "", unit: float = UNIT) -> Picture
         pieces=tuple(pieces),
         label_size=round(0.36 * unit, 2),
         marks=tuple(marks),
+        stickers=tuple(Tile(n, tuple(px(c + dx, r + dy) for dx, dy in shape), colour, NET_EDGE)
+                       for n, ((r, c), colour) in enumerate(sorted(net.items()))),
     )
+
+
+FACE_COLOURS = {"U": "#ffffff", "D": "#ffd500", "F": "#009b48", "B": "#0046ad", "R": "#b71234",
+                "L": "#ff5800"}
+"""The usual colour scheme of a cube's faces: white up, yellow down, green front, blue back,
+red right, orange left."""
+NET = {"U": (0, 2), "L": (2, 0), "F": (2, 2), "R": (2, 4), "B": (2, 6), "D": (4, 2)}
+"""Where each 2 x 2 face lies in the net (row, col of its top-left sticker): the up face
+above the front, the left, front, right and back faces in a row, the down face below."""
+NET_SIDES = {"U": ("BF", "LR"), "L": ("UD", "BF"), "F": ("UD", "LR"), "R": ("UD", "FB"),
+             "B": ("UD", "RL"), "D": ("FB", "LR")}
+"""Per face of the net, the faces beside its top and bottom rows, and beside its left and
+right columns, as the face is seen unfolded."""
+NET_EDGE = "#1b1b1b"
+"""The lines between a net's stickers."""
+
+
+def sticker_place(corner: str, k: int) -> tuple[int, int]:
+    """(row, col) in the net of sticker k of the corner whose faces are `corner` (see
+    `curator.distance.puzzle.PieceSet.stickers`).
+
+    >>> sticker_place("URF", 0), sticker_place("URF", 1), sticker_place("URF", 2)
+    ((1, 3), (2, 4), (2, 3))
+    """
+    face = corner[k]
+    rows, cols = NET_SIDES[face]
+    top, left = NET[face]
+    row = next(rows.index(f) for f in corner if f in rows)
+    col = next(cols.index(f) for f in corner if f in cols)
+    return top + row, left + col
+
+
+def cube_net(puzzle, state) -> dict[tuple[int, int], str]:
+    """The net of a 2x2x2 cube in `state`, {(row, col): colour} with the six faces unfolded
+    as `NET` lays them out, each sticker in its face's colour (`FACE_COLOURS`); empty for a
+    puzzle without `stickers`. The piece on a position is the corner solved there
+    (`solved`); with twist t its k-th sticker lies on face (k + t) mod 3 of the position."""
+    i = next((i for i, s in enumerate(puzzle.sets) if s.stickers), None)
+    if i is None:
+        return {}
+    s = puzzle.sets[i]
+    perm, ori = state[i]
+    colours: dict[tuple[int, int], str] = {}
+    for p, corner in enumerate(s.stickers):
+        home = s.stickers[s.solved.index(perm[p])]
+        for k in range(3):
+            colours[sticker_place(corner, (k + ori[p]) % 3)] = FACE_COLOURS[home[k]]
+    for corner in s.fixed:
+        for k in range(3):
+            colours[sticker_place(corner, k)] = FACE_COLOURS[corner[k]]
+    return colours
 
 
 # -- SVG ---------------------------------------------------------------------------------------
@@ -253,6 +318,13 @@ def svg_drawing(pic: Picture, id_prefix: str = "p") -> drawsvg.Drawing:
             )
         )
     d.append(board)
+    if pic.stickers:
+        net = drawsvg.Group(class_="net")
+        for tile in pic.stickers:
+            flat = [v for point in tile.points for v in point]
+            net.append(drawsvg.Lines(*flat, close=True, fill=tile.fill, stroke=tile.edge, stroke_width=1,
+                                     class_="sticker", data_sticker=tile.cell))
+        d.append(net)
     for hole in pic.holes:
         d.append(
             drawsvg.Circle(hole.x, hole.y, hole.radius, fill=hole.fill, class_="hole", data_cell=hole.cell)
@@ -323,7 +395,7 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
 
 def _centred_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int) -> None:
     font = _font(size)
-    bold = {"stroke_width": max(1, size // 20), "stroke_fill": "#ffffff"}
+    bold: dict[str, Any] = {"stroke_width": max(1, size // 20), "stroke_fill": "#ffffff"}
     if isinstance(font, ImageFont.FreeTypeFont):
         draw.text((x, y), text, fill="#ffffff", font=font, anchor="mm", **bold)
         return
@@ -336,7 +408,7 @@ def png_image(pic: Picture) -> Image.Image:
     k = SUPERSAMPLE
     image = Image.new("RGB", (pic.width * k, pic.height * k), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    for tile in pic.tiles:
+    for tile in pic.tiles + pic.stickers:
         draw.polygon([(x * k, y * k) for x, y in tile.points], fill=tile.fill, outline=tile.edge, width=k)
     for disc in pic.holes + pic.pieces:
         box = [(disc.x - disc.radius) * k, (disc.y - disc.radius) * k,
@@ -365,14 +437,18 @@ GOAL_BLOCK = "#c0392b"
 """The goal's piece is red, as Rush Hour's car is; other letters take BLOCK_COLOURS in turn."""
 GOAL_TILE = "#f6e7a1"
 """Board tiles under a sliding-block puzzle's goal cells."""
+SLIDER_COLOURS = {"G": "#1e8449", "B": "#2471a3", "R": "#c0392b", "Y": "#b7950b"}
+"""Colours of tilt sliders whose letter is a colour's initial."""
+EXIT_HOLE = "#1c1c1c"
+"""The exits of a tilt board, drawn as dark holes (no piece ever stands on one)."""
 BLOCK_GAP = 0.06
 """Space between neighbouring blocks, in cells."""
 
 
 def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Picture:
-    """Lay out a position of a sliding-block puzzle: board tiles (the goal cells tinted), and
-    every piece as joined squares in its letter's colour, labelled at its anchor cell."""
-    letters = [s.letter for s in puzzle.shapes]
+    """Lay out a position of a sliding-block puzzle: board tiles (the goal cells tinted), the
+    exits of a tilt board as holes, and every piece as joined squares in its letter's colour,
+    labelled at its anchor cell."""
     shape = _tile_shape("square")
     centres = [(float(c), float(r)) for r, c in puzzle.board.cells]
     width, height, px = _frame(centres, shape, unit)
@@ -381,9 +457,7 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
              for i, (x, y) in enumerate(centres)]
     labels = []
     for group, anchors in zip(puzzle.groups, position):
-        others = [letter for letter in letters if letter != puzzle.goal_letter]
-        colour = (GOAL_BLOCK if group.letter == puzzle.goal_letter
-                  else BLOCK_COLOURS[others.index(group.letter) % len(BLOCK_COLOURS)])
+        colour = block_colour(puzzle, group.letter)
         for anchor in anchors:
             cells = set(puzzle.piece_cells(group, anchor))
             for cell in sorted(cells):
@@ -391,8 +465,22 @@ def block_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pict
             x, y = centres[anchor]
             labels.append(Disc(anchor, *px(x, y), round(0.2 * unit, 2), colour, _darker(colour),
                                group.letter, group.letter))
-    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=(),
+    exits = tuple(Disc(cell, *px(*centres[cell]), round(0.36 * unit, 2), EXIT_HOLE, EXIT_HOLE)
+                  for cell in puzzle.exits)
+    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=exits,
                    pieces=tuple(labels), label_size=round(0.3 * unit, 2))
+
+
+def block_colour(puzzle, letter: str) -> str:
+    """The colour of a sliding-block puzzle's pieces of `letter`: the colour a tilt board's
+    sliders are named by (G green, B blue, ...), red for the goal's piece, BLOCK_COLOURS in turn
+    for the others (in the order of the file's pieces)."""
+    if puzzle.exits and letter in SLIDER_COLOURS:
+        return SLIDER_COLOURS[letter]
+    if letter == puzzle.goal_letter:
+        return GOAL_BLOCK
+    others = [s.letter for s in puzzle.shapes if s.letter != puzzle.goal_letter]
+    return BLOCK_COLOURS[others.index(letter) % len(BLOCK_COLOURS)]
 
 
 def _block_square(board, cell: int, piece: set[int], px) -> tuple[tuple[float, float], ...]:
@@ -423,10 +511,10 @@ BOX_INSET = 0.12
 
 
 def sokoban_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Picture:
-    """Lay out a position of a Sokoban room: walls and floor tiles (goal cells tinted), a dot
-    on each goal, each box as a square inside its cell (green on a goal), and the player as a
-    disc. Floor tiles, goal dots, boxes and the player carry the floor cell's index
-    (`data-cell`); walls carry -1."""
+    """Lay out a position of a Sokoban room: floor tiles in cell order (goal cells tinted),
+    then walls, a dot on each goal, each box as a square inside its cell (green on a goal),
+    and the player as a disc. Floor tiles, goal dots, boxes and the player carry the floor
+    cell's index (`data-cell`); walls carry -1."""
     boxes, player = position
     cells = puzzle.board.cells
     shape = _tile_shape("square")
@@ -438,12 +526,12 @@ def sokoban_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Pi
         return tuple(px(c + dx * half / 0.5, r + dy * half / 0.5) for dx, dy in shape)
 
     goals = set(puzzle.goals)
-    tiles = [Tile(-1, square(r, c, 0.0), *WALL_TILE) for r, c in walls]
-    tiles += [Tile(i, square(r, c, 0.0), GOAL_TILE if i in goals else FLOOR_TILE[0], FLOOR_TILE[1])
-              for i, (r, c) in enumerate(cells)]
+    tiles = [Tile(i, square(r, c, 0.0), GOAL_TILE if i in goals else FLOOR_TILE[0], FLOOR_TILE[1])
+             for i, (r, c) in enumerate(cells)]
+    tiles += [Tile(-1, square(r, c, 0.0), *WALL_TILE) for r, c in walls]
     for b in boxes:
         colour = BOX_COLOURS[b in goals]
-        tiles.append(Tile(b, square(*cells[b], BOX_INSET), colour, _darker(colour)))
+        tiles.append(Tile(b, square(cells[b][0], cells[b][1], BOX_INSET), colour, _darker(colour)))
     marks = tuple(Disc(g, *px(cells[g][1], cells[g][0]), round(0.12 * unit, 2), GOAL_MARK, GOAL_MARK)
                   for g in sorted(goals))
     r, c = cells[player]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
@@ -27,7 +28,7 @@ class RichReporter:
         self.current = layer
 
     def advance(self, positions: int) -> None:
-        self.progress.advance(self.tasks[self.current], positions)
+        self.progress.advance(self.tasks[cast(Layer, self.current)], positions)  # after layer_started
 
     def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None:
         note = " (kept)" if kept else f" ({entry['seconds']:.1f} s)"

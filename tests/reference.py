@@ -460,3 +460,17 @@ def load_fling_levels(directory: str | Path) -> list[tuple[int, frozenset[Cell]]
                 )
             boards.append((level, frozenset(balls)))
     return boards
+
+
+def centre_offset(puzzle, position: tuple[int, ...]) -> float:
+    """How far the box of the pieces of ``position`` lies from the box of the board: the
+    squared distance between the two boxes' centres, along row and column (and col - row on
+    triangular grids), by plain arithmetic."""
+    def coordinates(cell):
+        r, c = cell
+        return (r, c) if puzzle.board.grid == "square" else (r, c, c - r)
+
+    pieces = [coordinates(puzzle.board.cells[i]) for i, v in enumerate(position) if v]
+    board = [coordinates(cell) for cell in puzzle.board.cells]
+    return sum(((min(p) + max(p)) / 2 - (min(b) + max(b)) / 2) ** 2
+               for p, b in zip(zip(*pieces), zip(*board)))

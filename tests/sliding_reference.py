@@ -28,6 +28,10 @@ class Spec:
     metric: str
     goal_letter: str
     goal_cells: frozenset
+    edge: str = "stops"  # under until_blocked: "falls" if a slide nothing stops is no move
+    exits: frozenset = frozenset()  # tilt: cells a piece drops out through
+    out: tuple = ()  # tilt: letters that must all have dropped out (the goal)
+    keep: tuple = ()  # tilt: letters that must never drop out
 
     def placements(self, letter: str, line: int | None) -> list[frozenset]:
         shape, along = self.shapes[letter]
@@ -42,7 +46,10 @@ class Spec:
 
 
 def positions(spec: Spec) -> list[frozenset]:
-    """Every placement of the pieces without overlaps."""
+    """Every placement of the pieces without overlaps (under tilt, of every number of pieces
+    of the letters that may drop out, none on an exit)."""
+    if spec.move == "tilt":
+        return _tilt_positions(spec)
     options = [list(combinations(spec.placements(letter, line), n))
                for (letter, line), n in spec.counts.items()]
     out = []
@@ -55,6 +62,47 @@ def positions(spec: Spec) -> list[frozenset]:
     return out
 
 
+def _tilt_positions(spec: Spec) -> list[frozenset]:
+    cells = sorted(spec.cells - spec.exits)
+    out = [frozenset()]
+    for (letter, _), n in spec.counts.items():
+        fewest = n if letter in spec.keep or not spec.exits else 0
+        grown = []
+        for partial in out:
+            taken = {c for _, piece in partial for c in piece}
+            for k in range(fewest, n + 1):
+                for chosen in combinations([c for c in cells if c not in taken], k):
+                    grown.append(partial | {(letter, frozenset({c})) for c in chosen})
+        out = grown
+    return out
+
+
+def tilt(spec: Spec, position: frozenset, d: Cell) -> frozenset | None:
+    """The board tilted towards d: every piece steps on while the cell ahead is on the board
+    and empty, round after round until none moves; one stepping onto an exit leaves. None if
+    nothing moved or a kept piece left."""
+    pieces = {cells: letter for letter, cells in position}
+    moved = False
+    while True:
+        stepped = False
+        for cells in sorted(pieces, key=sorted):
+            if cells not in pieces:
+                continue
+            ahead = _shift(cells, d)
+            if not ahead <= spec.cells or any(ahead == other for other in pieces):
+                continue
+            letter = pieces.pop(cells)
+            stepped = moved = True
+            if ahead & spec.exits:
+                if letter in spec.keep:
+                    return None
+            else:
+                pieces[ahead] = letter
+        if not stepped:
+            break
+    return frozenset((letter, cells) for cells, letter in pieces.items()) if moved else None
+
+
 def _shift(cells: frozenset, d: Cell, times: int = 1) -> frozenset:
     return frozenset((r + times * d[0], c + times * d[1]) for r, c in cells)
 
@@ -63,6 +111,8 @@ def _slides(spec: Spec, position: frozenset, piece: Piece, rule: str) -> list[tu
     """(cells after, cells moved) of each slide of `piece` under `rule`."""
     letter, cells = piece
     free = spec.cells - {c for p in position if p != piece for c in p[1]}
+    rows = 1 + max(r for r, _ in spec.cells)
+    cols = 1 + max(c for _, c in spec.cells)
     out = []
     for d in STEERING[spec.shapes[letter][1]]:
         stops = []
@@ -70,12 +120,20 @@ def _slides(spec: Spec, position: frozenset, piece: Piece, rule: str) -> list[tu
         while _shift(cells, d, times) <= free:
             stops.append((_shift(cells, d, times), times))
             times += 1
+        if rule == "until_blocked" and spec.edge == "falls":
+            # Blocked only by a wall inside the box or a piece; otherwise it flies off.
+            ahead = _shift(cells, d, times)
+            if all(c in free for c in ahead if 0 <= c[0] < rows and 0 <= c[1] < cols):
+                stops = []
         out += {"step": stops[:1], "line": stops, "until_blocked": stops[-1:]}[rule]
     return out
 
 
 def children(spec: Spec, position: frozenset) -> dict[frozenset, int]:
     """Each position one move away under the metric, with the move's cost."""
+    if spec.move == "tilt":
+        tilted = (tilt(spec, position, d) for d in STEERING["any"])
+        return {child: 1 for child in tilted if child is not None}
     out = {}
     for piece in position:
         letter, cells = piece
@@ -102,6 +160,10 @@ def children(spec: Spec, position: frozenset) -> dict[frozenset, int]:
 
 
 def is_goal(spec: Spec, position: frozenset) -> bool:
+    if any(letter in spec.out for letter, _ in position):
+        return False
+    if not spec.goal_letter:
+        return True
     return any(letter == spec.goal_letter and spec.goal_cells <= cells for letter, cells in position)
 
 

@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 import curator
 import curator.common.resources
+from curator.common.files import manifest_text
 from curator.export.pack import load_pack
 from curator.layered.level import Level, replay
 from curator.layered.metrics import solve_position
@@ -140,7 +141,9 @@ class TriangleTable:
                         classes[rank_of[sum(1 << c for c, v in enumerate(member) if v)]] = r
             bits = store.load(record.layer)
             props = {p: unpack(getattr(bits, p), len(combos)) for p in ("solvable", "unique", "all_moves")}
-            self.layers[k] = (record.layer.key, masks, classes, props)
+            offsets = np.array([ref.centre_offset(puzzle, tuple((int(m) >> c) & 1 for c in range(15)))
+                                for m in masks])
+            self.layers[k] = (record.layer.key, masks, classes, props, offsets)
 
     def matches(self, *, solvable=None, unique=None, all_moves=None, pieces=None, must_include=(),
                 must_exclude=(), canonical=False) -> dict[str, np.ndarray]:
@@ -149,7 +152,7 @@ class TriangleTable:
         inc = sum(1 << TRIANGLE_CELLS.index(tuple(c)) for c in must_include)
         exc = sum(1 << TRIANGLE_CELLS.index(tuple(c)) for c in must_exclude)
         out = {}
-        for k, (key, masks, classes, props) in sorted(self.layers.items()):
+        for k, (key, masks, classes, props, offsets) in sorted(self.layers.items()):
             if not lo <= k <= hi:
                 continue
             ok = np.ones(len(masks), dtype=bool)
@@ -157,11 +160,12 @@ class TriangleTable:
                 if wanted is not None:
                     ok &= props[name] == wanted
             ok &= ((masks & inc) == inc) & ((masks & exc) == 0)
-            if canonical:  # the smallest matching rank of each class wins
+            if canonical:  # the most centred matching member of each class wins, then the smallest rank
                 ranks = np.arange(len(masks))
-                smallest = np.full(len(masks), len(masks))
-                np.minimum.at(smallest, classes[ok], ranks[ok])
-                ok &= smallest[classes] == ranks
+                keys = np.round(offsets * 4).astype(np.int64) * len(masks) + ranks
+                smallest = np.full(len(masks), np.iinfo(np.int64).max)
+                np.minimum.at(smallest, classes[ok], keys[ok])
+                ok &= smallest[classes] == keys
             out[key] = np.flatnonzero(ok)
         return out
 
@@ -405,7 +409,7 @@ def test_both_kinds_have_the_same_shape_and_info_json(triangle, chess, eight):
     assert triangle.summary()["layers"] == triangle.layers
     assert chess.summary()["layers"] == chess.layers
     assert all(set(layer["counts"]) == set("KQRBNP") for layer in chess.layers)
-    assert eight.summary()["distances"] == eight.layers
+    assert eight.summary()["layers"] == eight.layers
     assert eight.layers[-1] == {"distance": 31, "positions": 2}
     assert isinstance(triangle.puzzle, curator.Puzzle) and isinstance(eight.puzzle, curator.PermutationPuzzle)
 
@@ -545,11 +549,11 @@ def test_pieces_counts_and_cells_on_chess(chess):
             return solvable_of[pos] and cells_ok(pos)
 
         plain = [rank_of[p] for _, _, p, _ in rows if ok(p)]
-        canon = []  # the smallest matching rank of each class (symmetries and translations)
+        canon = []  # the most centred matching member of each class, then the smallest rank
         for _, rank, p, _ in rows:
             if ok(p):
                 members = [q for q in ref.position_class(chess.puzzle, p) if q in rank_of and ok(q)]
-                if min(rank_of[q][1] for q in members) == rank:
+                if min((ref.centre_offset(chess.puzzle, q), rank_of[q][1]) for q in members)[1] == rank:
                     canon.append(rank_of[p])
         keywords = {"solvable": True, "pieces": (1, 3), "counts": only, "must_include": inc,
                     "must_exclude": exc}
@@ -902,7 +906,7 @@ def test_show_gives_the_stored_bits(triangle, chess, table):
     store = LayerStore.open(triangle.directory)
     rng = random.Random(3)
     for k in (1, 4, 7, 12, 15):
-        key, masks, _, props = table.layers[k]
+        key, masks, _, props, _ = table.layers[k]
         for rank in {0, len(masks) - 1, rng.randrange(len(masks))}:
             found = triangle.show(rank, pieces=k)
             assert isinstance(found, curator.StoredPosition)
@@ -1030,7 +1034,7 @@ def test_verify_fresh_and_damaged_results(triangle, eight, tmp_path):
     entry = next(e for e in manifest["layers"] if e["key"] == "k08")
     entry["files"]["unique"]["sha256"] = hashlib.sha256(bytes(data)).hexdigest()
     entry["unique"] += 1 if data[rank // 8] >> (rank % 8) & 1 else -1
-    (sneaky / "manifest.json").write_text(json.dumps(manifest))
+    (sneaky / "manifest.json").write_text(manifest_text(manifest))
     result = curator.open(sneaky).verify(sample=6435)
     assert not result.ok and result.bad_ranks, (result.problems, result.bad_ranks)
 
@@ -1057,7 +1061,10 @@ def test_export_every_format(triangle, chess, tmp_path):
         jsonschema.validate(data, schema)
         header, back = load_pack(pack)
         assert header.name == results.puzzle.name
-        assert back == levels and [lv.to_json() for lv in back] == [lv.to_json() for lv in levels]
+        # Figures are written rounded (3 decimals, 4 significant digits): equal as JSON shows them.
+        assert [(lv.layer, lv.rank, lv.position, lv.report, lv.class_size) for lv in back] == \
+            [(lv.layer, lv.rank, lv.position, lv.report, lv.class_size) for lv in levels]
+        assert [lv.to_json() for lv in back] == [lv.to_json() for lv in levels]
         (table_file,) = results.export(levels, out / "levels.csv", format="csv")
         rows = list(csv.reader(table_file.open()))
         assert len(rows) == 1 + len(levels)

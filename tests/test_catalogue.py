@@ -4,7 +4,6 @@ puzzle file once, and the layers above the pipelines never test classes to tell 
 from __future__ import annotations
 
 import ast
-import pathlib
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,18 @@ from cli_helpers import invoke
 
 import curator
 from curator import catalogue
+from curator.common import reading
 from curator.common.errors import PuzzleError, StoreError
+from curator.kind import Kind
 
 PUZZLES = Path(__file__).parent.parent / "puzzles"
 PACKAGE = Path(curator.__file__).parent
 
 
 def test_every_bundled_puzzle_gets_the_kind_its_family_names():
-    expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "pocket-cube": "distance",
-                "eight-puzzle": "distance", "sokoban": "sokoban", "sokoban-hall": "sokoban"}
+    expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "lunar-lockout": "sliding",
+                "tilt": "sliding", "pocket-cube": "distance", "eight-puzzle": "distance",
+                "sokoban": "sokoban", "sokoban-hall": "sokoban"}
     for path in sorted(PUZZLES.glob("*.toml")):
         kind, puzzle = catalogue.read_puzzle(path)
         assert kind.name == expected.get(path.stem, "layers"), path
@@ -31,10 +33,12 @@ def test_the_kinds_are_listed_once_each_with_their_contract():
     names = [kind.name for kind in catalogue.kinds()]
     assert names == ["layers", "distance", "sliding", "sokoban"]
     for kind in catalogue.kinds():
-        assert isinstance(kind, catalogue.Kind)
+        assert isinstance(kind, Kind)
         assert catalogue.kind_named(kind.name) is kind
         assert set(kind.pack_options) <= set(kind.selection_options)
-        assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html")
+        boards = ("ldtk", "tiled", "play") if kind.name != "distance" else ()
+        assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html", *boards)
+    assert catalogue.known_formats() == ("json", "csv", "svg", "png", "html", "ldtk", "tiled", "play")
     with pytest.raises(StoreError, match="results of kind 'nope' are not known here"):
         catalogue.kind_named("nope")
 
@@ -47,14 +51,14 @@ def test_a_folder_gets_its_kind_from_its_manifest(tmp_path):
 def test_analyze_reads_and_decodes_its_puzzle_file_once(tmp_path, monkeypatch):
     source = PUZZLES / "triangle.toml"
     reads: list[Path] = []
-    original = pathlib.Path.read_text
+    original = reading.read_input
 
-    def counting(self, *args, **kwargs):
-        if self.resolve() == source.resolve():
-            reads.append(self)
-        return original(self, *args, **kwargs)
+    def counting(path, *args, **kwargs):
+        if Path(path).resolve() == source.resolve():
+            reads.append(path)
+        return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "read_text", counting)
+    monkeypatch.setattr(reading, "read_input", counting)
     result = invoke("analyze", source, "--output", tmp_path / "tri", "--max-pieces", "3", "--workers", "1")
     assert result.exit_code == 0, result.stderr
     assert len(reads) == 1

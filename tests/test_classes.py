@@ -249,12 +249,16 @@ def test_classes_match_the_plain_closure(stores, name):
         def passes(position, include=include, exclude=exclude):
             return all(position[index[c]] for c in include) and not any(position[index[c]] for c in exclude)
 
+        def shown(position, passes=passes):
+            """The member a class is shown by: the most centred that passes, then the smallest rank."""
+            return min((ref.centre_offset(p, m), table[m][1]) for m in found[position] if passes(m))[1]
+
         for unique in (None, True):
             expected = set()
             for position, (layer, rank, bits) in table.items():
                 if unique is not None and bits["unique"] != unique:
                     continue
-                if passes(position) and rank == min(table[m][1] for m in found[position] if passes(m)):
+                if passes(position) and rank == shown(position):
                     expected.add((layer.key, rank))
             f = sel.make_filters(p, unique=unique, must_include=include, must_exclude=exclude, canonical=True)
             assert selected(store, f) == expected, (include, exclude, unique)
@@ -270,7 +274,9 @@ def test_classes_match_the_plain_closure(stores, name):
         members = classes.members(p, position)
         assert set(members) == found[position]
         assert classes.class_size(p, position) == len(members)
-        assert classes.canonical_rank(p, position) == table[members[0]][1]
+        centred = min(members, key=lambda m: (ref.centre_offset(p, m), table[m][1]))
+        assert classes.canonical_rank(p, position) == table[centred][1]
+        assert classes.offset(p, centred) == 4 * ref.centre_offset(p, centred)
         assert classes.canonical_rank(p, position, must_exclude=p.board.cells) is None
 
 
@@ -293,7 +299,12 @@ def test_translations_of_the_bundled_boards():
     two[0] = two[2] = 1  # row 0: columns 0 and 2
     # 8 rows x 5 column offsets; the mirror images are translates of them.
     assert classes.class_size(fling, two) == 40
-    assert classes.canonical_rank(fling, two) == StateSpace(fling).rank(tuple(two))[1]
+    # The class is shown centred: columns 2 and 4 of row 3 (rows 3 and 4 are as central;
+    # row 3 has the smaller rank), not row 0 where the smallest rank is.
+    centred = [0] * 56
+    centred[3 * 7 + 2] = centred[3 * 7 + 4] = 1
+    assert classes.canonical_rank(fling, two) == StateSpace(fling).rank(tuple(centred))[1]
+    assert classes.offset(fling, centred) == 1 < classes.offset(fling, two)
     # Peg solitaire: two pegs side by side in the middle row of the English board move only
     # where the board one step around them looks the same: along the row (4 places), and
     # turned, along the middle column; 4 images under the symmetries alone.

@@ -4,6 +4,9 @@ indexes agree with sorting; sums past 2**64 are counted exactly."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -218,3 +221,32 @@ def _mask(position) -> int:
 
 def _position(mask: int, cells: int) -> tuple[int, ...]:
     return tuple(mask >> i & 1 for i in range(cells))
+
+
+SEARCH_THREADS = """
+import os, sys
+from curator.layered import search
+from curator.layered.results import LayeredResults
+
+calls = []
+marked = search.reachable_masks
+search.reachable_masks = lambda *args: calls.append(1) or marked(*args)
+explorer = LayeredResults(sys.argv[1]).explorer
+threads = len(os.listdir("/proc/self/task"))
+explorer.report((0,) + (1,) * 14)
+explorer.report((1,) * 10 + (0,) * 5)
+print(len(calls), threads, len(os.listdir("/proc/self/task")))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+def test_a_search_over_stored_layers_starts_no_threads(cases):
+    """Rating a pack's pool searches every level, marking each tier's children in a bitmap:
+    those passes run in the caller's thread, as starting threads for each small tier cost
+    far more than the work (and more still when other processes hold the cores)."""
+    directory = cases["triangle"].store.directory
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    found = subprocess.run([sys.executable, "-c", SEARCH_THREADS, str(directory)], capture_output=True,
+                           text=True, env=env, check=True)
+    marked, before, after = map(int, found.stdout.split())
+    assert marked > 0 and after == before, found.stdout

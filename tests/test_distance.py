@@ -3,6 +3,7 @@ known God's numbers, stored tables and optimal solutions."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -17,6 +18,8 @@ from typer.testing import CliRunner
 
 from curator.cli import app
 from curator.common.errors import PuzzleError, StoreError
+from curator.common.files import manifest_text
+from curator.common.kernels import build
 from curator.common.ranking import rank_orientation, rank_permutation
 from curator.distance import analysis, sweep, tables
 from curator.distance.analysis import analyze_distances
@@ -29,6 +32,7 @@ from curator.distance.results import DistanceResults
 from curator.distance.store import DistanceStore, holds_distances
 from curator.distance.sweep import UNREACHED, entry, expand, start_table
 from curator.distance.tables import build_kernel
+from curator.distance.verify import JUMP, NO_NEARER, STRANDED, _recheck
 from curator.options import parse_range
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -352,13 +356,13 @@ def test_eight_puzzle_gods_number_is_31(eight):
 
 def test_store_keeps_manifest_puzzle_copy_and_checksum(eight, tmp_path):
     manifest = json.loads((eight / "manifest.json").read_text())
-    assert manifest["kind"] == "distance" and manifest["format"] == "curator-distance/1"
+    assert manifest["kind"] == "distance" and manifest["format"] == "curator-distance/2"
     assert manifest["complete"] is True and manifest["file"]["bytes"] == 181_440
     assert (eight / "puzzle.toml").read_text() == EIGHT.read_text()
     assert holds_distances(eight) and not holds_distances(tmp_path)
     summary = DistanceStore.open(eight).summary()
-    assert set(summary) == {"puzzle", "complete", "distances"}
-    assert summary["distances"][31] == {"distance": 31, "positions": 2}
+    assert set(summary) == {"puzzle", "complete", "layers"}  # every kind's rows: "layers"
+    assert summary["layers"][31] == {"distance": 31, "positions": 2}
 
     copy = tmp_path / "copy"
     copy.mkdir()
@@ -369,6 +373,105 @@ def test_store_keeps_manifest_puzzle_copy_and_checksum(eight, tmp_path):
     (copy / "distances.nib").write_bytes(bytes(data))
     with pytest.raises(StoreError, match="checksum"):
         DistanceStore.open(copy).load()
+
+
+def copied(source: Path, target: Path) -> Path:
+    target.mkdir()
+    for name in ("manifest.json", "puzzle.toml", "distances.nib"):
+        (target / name).write_bytes((source / name).read_bytes())
+    return target
+
+
+def resigned(directory: Path, puzzle_text: str | None = None, table: bytes | None = None) -> None:
+    """Replace the puzzle copy or the table and make the manifest agree (a determined edit
+    that only re-deriving the table can find)."""
+    data = json.loads((directory / "manifest.json").read_text())
+    if puzzle_text is not None:
+        (directory / "puzzle.toml").write_text(puzzle_text)
+        data["puzzle_sha256"] = hashlib.sha256(puzzle_text.encode()).hexdigest()
+    if table is not None:
+        (directory / "distances.nib").write_bytes(table)
+        data["file"]["sha256"] = hashlib.sha256(table).hexdigest()
+    (directory / "manifest.json").write_text(manifest_text(data))
+
+
+def test_verify_rederives_sampled_ranks(eight):
+    found = DistanceResults(eight).verify(sample=2000, seed=3)
+    assert found.ok and found.ranks == 2001 and not found.problems  # and the solved position
+    result = CliRunner().invoke(app, ["verify", str(eight), "--sample", "300"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == (f"{eight}: ok (the distance table matches its checksum and counts, "
+                                     "301 ranks re-derived)")
+
+
+def test_verify_finds_a_table_that_belongs_to_other_moves(tmp_path):
+    directory = tmp_path / "sliding"
+    analyze_distances(parse_permutation_puzzle(SLIDING_2X3), directory)
+    other = SLIDING_2X3  # the same six tiles on three rows of two
+    for before, after in (("[[3, 0], [4, 1], [5, 2]]", "[[2, 0], [3, 1], [4, 2], [5, 3]]"),
+                          ("[[0, 3], [1, 4], [2, 5]]", "[[0, 2], [1, 3], [2, 4], [3, 5]]"),
+                          ("[[1, 0], [2, 1], [4, 3], [5, 4]]", "[[1, 0], [3, 2], [5, 4]]"),
+                          ("[[0, 1], [1, 2], [3, 4], [4, 5]]", "[[0, 1], [2, 3], [4, 5]]")):
+        other = other.replace(before, after)
+    parse_permutation_puzzle(other)  # a valid puzzle, with the same moves by name
+    resigned(directory, puzzle_text=other)
+    found = DistanceResults(directory).verify(sample=500)
+    assert found.bad_ranks and not found.problems
+    result = CliRunner().invoke(app, ["verify", str(directory)])
+    assert result.exit_code == 1
+    lines = result.stderr.strip().split("\n")
+    assert lines[-1].startswith("error: verification failed: ") and lines[-1].endswith(" bad ranks")
+    assert all(line.startswith("rank ") for line in lines[:-1])
+
+
+def test_verify_finds_a_moved_solved_position(eight, tmp_path):
+    copy = copied(eight, tmp_path / "copy")
+    swapped = "layout = [3, 3]\nsolved = [1, 0, 2, 3, 4, 5, 6, 7, 8]"
+    resigned(copy, puzzle_text=EIGHT.read_text().replace("layout = [3, 3]", swapped))
+    (bad,) = DistanceResults(copy).verify(sample=0).bad_ranks
+    assert bad.endswith("it is the solved position, but its distance is not 0")
+
+
+@pytest.mark.parametrize("change", ["one entry", "counts"])
+def test_verify_finds_entries_changed_with_their_checksum(eight, tmp_path, change):
+    copy = copied(eight, tmp_path / "copy")
+    table = bytearray((eight / "distances.nib").read_bytes())
+    if change == "one entry":
+        rank = 12345
+        value = table[rank // 2] & 15
+        table[rank // 2] = (table[rank // 2] & 0xF0) | ((value + 3) % 15)
+        resigned(copy, table=bytes(table))
+        found = DistanceResults(copy).verify(sample=0)
+        assert found.problems and "positions at distances" in found.problems[0]
+    else:
+        data = json.loads((copy / "manifest.json").read_text())
+        data["distances"][5]["positions"] += 1
+        (copy / "manifest.json").write_text(manifest_text(data))
+        found = DistanceResults(copy).verify(sample=0)
+        held = sum(data["distances"][d]["positions"] for d in (5, 20)) - 1
+        assert found.problems == [f"{copy / 'distances.nib'}: holds {held:,} positions at distances 5 mod "
+                                  f"15, the manifest says {held + 1:,}"]
+    result = CliRunner().invoke(app, ["verify", str(copy)])
+    assert result.exit_code == 1 and "the manifest says" in result.stderr
+
+
+def test_verify_finds_wrong_neighbours():
+    puzzle = parse_permutation_puzzle(SLIDING_2X3)
+    kernel = build_kernel(puzzle)
+    table, counts = start_table(puzzle.size, puzzle.rank(puzzle.solved_state))
+    list(expand(kernel, table, counts, puzzle.size))
+    solved = puzzle.rank(puzzle.solved_state)
+    recheck = build(_recheck)
+    ranks = np.arange(puzzle.size, dtype=np.int64)
+    assert not recheck(kernel, table, ranks, solved, True).any()
+    far = int(np.flatnonzero(recheck.py_func(kernel, table, ranks, solved, True) == 0)[-1])
+    for value, code in ((UNREACHED, STRANDED), ((entry.py_func(table, far) + 5) % 15, JUMP)):
+        broken = table.copy()
+        shift = (far & 1) << 2
+        broken[far >> 1] = (broken[far >> 1] & (0xF0 >> shift)) | (value << shift)
+        codes = recheck(kernel, broken, ranks, solved, True)
+        assert codes[far] in (code, NO_NEARER, JUMP) and codes[far] != 0
+        assert (codes != 0).sum() >= 2  # its neighbours see it too
 
 
 def test_other_puzzle_in_folder_needs_force(eight):
@@ -483,7 +586,7 @@ def test_cli_analyze_info_and_distances(tmp_path):
     info = json.loads(result.stdout)
     assert info == DistanceStore.open(out).summary()
     assert info["puzzle"] == "eight-puzzle" and info["complete"] is True
-    assert info["distances"][-1] == {"distance": 31, "positions": 2}
+    assert info["layers"][-1] == {"distance": 31, "positions": 2}
     assert "not reached" in runner.invoke(app, ["info", str(out)]).stdout
 
     result = runner.invoke(app, ["distances", str(out), "--distance", "30..31", "--json"])

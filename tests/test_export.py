@@ -11,14 +11,25 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
+from engine_readers import box, read_ldtk, read_tiled
 from PIL import Image
 from test_levels import HUGE, PUZZLES, make_levels
 
-from curator.export import WRITERS, write_csv, write_html, write_json, write_png, write_svg
+from curator.arrange import PackCurve
+from curator.export import (
+    WRITERS,
+    write_csv,
+    write_html,
+    write_json,
+    write_ldtk,
+    write_png,
+    write_svg,
+    write_tiled,
+)
 from curator.export.gallery import METRICS, metric_texts
 from curator.export.pack import load_pack
 from curator.export.table import COLUMNS
-from curator.layered.level import replay
+from curator.layered.level import moves_text, replay
 from curator.picture import BACKGROUND, picture, piece_colour
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -55,7 +66,7 @@ def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
             assert int(row[name]) == getattr(report, name)
         for name in ("solvable", "unique", "all_moves"):
             assert row[name] == ("true" if getattr(report, name) else "false")
-        assert row["difficulty"] == ("" if not report.solvable else repr(level.difficulty))
+        assert row["difficulty"] == ("" if not report.solvable else repr(round(level.difficulty, 3)))
         assert int(row["solution_length"]) == len(report.solution)
         placed = [item.split("@") for item in row["position"].split()]
         assert len(placed) == level.pieces
@@ -63,7 +74,11 @@ def test_csv_has_one_row_per_level_with_exact_numbers(tmp_path):
             i = cells.index(tuple(int(v) for v in cell.split(",")))
             assert puzzle.piece_types[level.position[i] - 1] == letter
         text = [f"{cells[a][0]},{cells[a][1]}>{cells[b][0]},{cells[b][1]}" for a, b in report.solution]
-        assert row["solution"].split() == text
+        # Each move names the piece it moves: "R 1,0>2,0".
+        before = replay(puzzle, level.position, report.solution)
+        text = [f"{puzzle.piece_types[here[a] - 1]} {move}"
+                for here, (a, _), move in zip(before, report.solution, text)]
+        assert row["solution"] == " ".join(text)
 
 
 # -- SVG --------------------------------------------------------------------------------------
@@ -155,9 +170,86 @@ def test_png_boards_look_like_their_boards(tmp_path):
 
 
 def test_every_format_is_registered(tmp_path):
-    assert set(WRITERS) == {"json", "csv", "svg", "png", "html"}
+    assert set(WRITERS) == {"json", "csv", "svg", "png", "html", "ldtk", "tiled", "play"}
     puzzle, levels = make_levels("fling")
     assert write_json(puzzle, levels, tmp_path / "p.json")[0].stat().st_size > 0
+
+
+# -- level editors: LDtk and Tiled, read back by their Python readers ------------------------
+
+
+def _pieces(puzzle, level):
+    cells = puzzle.board.cells
+    return sorted((*cells[i], puzzle.piece_types[t - 1], 1, 1) for i, t in enumerate(level.position) if t)
+
+
+def _same_figures(found, level, number, puzzle):
+    report = level.report
+    assert found["title"].endswith(f"level {number} ({level.pieces} pieces)")
+    assert found["grid"] == puzzle.board.grid
+    assert found["difficulty"] == (level.difficulty if report.solvable else None)
+    assert found["moves"] == len(report.solution) and found["pieces"] == level.pieces
+    assert (found["unique"], found["solvable"], found["all_moves"]) == (report.unique, report.solvable,
+                                                                        report.all_moves)
+    assert found["solutions"] == str(report.solutions)
+    assert (found["layer"], found["rank"]) == (level.layer, str(level.rank))
+
+
+@pytest.mark.parametrize("name", ["peg-centre", "triangle", "solitaire-chess"])
+def test_ldtk_project_reads_back_with_ldtkpy(name, tmp_path):
+    puzzle, levels = make_levels(name)
+    big = replace(levels[0], report=replace(levels[0].report, solutions=HUGE))
+    levels = [big, *levels[1:]]
+    (path,) = write_ldtk(puzzle, levels, tmp_path / "levels.ldtk")
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["jsonVersion"] == "1.5.3" and raw["worldLayout"] == "Free"
+    assert [e["identifier"] for e in raw["defs"]["entities"]] == ["Piece"]
+    found = read_ldtk(path)
+    assert len(found) == len(levels)
+    for number, (got, level) in enumerate(zip(found, levels), start=1):
+        assert got["name"] == f"Level_{number}"
+        assert got["cells"] == box(puzzle.board, puzzle.goal.cells)
+        assert got["pieces"] == _pieces(puzzle, level)
+        _same_figures(got["fields"], level, number, puzzle)
+        assert got["fields"]["solution"] == moves_text(puzzle, level.report.solution).split()
+    assert found[0]["fields"]["solutions"] == str(HUGE)
+    assert write_ldtk(puzzle, levels, tmp_path / "again.ldtk")[0].read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["peg", "triangle", "solitaire-chess"])
+def test_tiled_maps_read_back_with_pytiled_parser(name, tmp_path):
+    puzzle, levels = make_levels(name)
+    paths = write_tiled(puzzle, levels, tmp_path / "maps")
+    names = [f"level-{n:04d}.tmj" for n in range(1, len(levels) + 1)]
+    assert [p.name for p in paths] == [*names, "tiles.png"]
+    assert Image.open(paths[-1]).size == (3 * 32, 32)
+    found = read_tiled(paths[:-1])
+    for number, (got, level) in enumerate(zip(found, levels), start=1):
+        assert got["cells"] == box(puzzle.board, puzzle.goal.cells)
+        assert got["pieces"] == _pieces(puzzle, level)
+        assert {obj.class_ for obj in got["objects"]} == {"Piece"}
+        for obj, (r, c, *_) in zip(got["objects"], [p[:2] for p in got["pieces"]]):
+            assert (obj.properties["row"], obj.properties["col"]) == (r, c)
+        fields = got["fields"]
+        if not level.report.solvable:
+            assert "difficulty" not in fields
+            fields = {**fields, "difficulty": None}
+        _same_figures(fields, level, number, puzzle)
+        assert fields["solution"] == "; ".join(moves_text(puzzle, level.report.solution).split())
+
+
+def test_one_tiled_map_and_a_packs_targets(tmp_path):
+    puzzle, levels = make_levels("fling")
+    paths = write_tiled(puzzle, levels[:1], tmp_path / "one.tmj")
+    assert [p.name for p in paths] == ["one.tmj", "one-tiles.png"]
+    assert read_tiled(paths[:1])[0]["pieces"] == _pieces(puzzle, levels[0])
+    with pytest.raises(ValueError, match="one .tmj file holds one level, got 4"):
+        write_tiled(puzzle, levels, tmp_path / "all.tmj")
+    curve = PackCurve("linear", 10, (1.0, 2.0, 3.0, 4.0), tuple(level.difficulty for level in levels))
+    (project,) = write_ldtk(puzzle, levels, tmp_path / "pack.ldtk", curve)
+    assert [level["fields"]["target"] for level in read_ldtk(project)] == [1.0, 2.0, 3.0, 4.0]
+    maps = write_tiled(puzzle, levels, tmp_path / "maps", curve)
+    assert [level["fields"]["target"] for level in read_tiled(maps[:-1])] == [1.0, 2.0, 3.0, 4.0]
 
 
 # -- HTML -------------------------------------------------------------------------------------
@@ -311,10 +403,21 @@ def test_export_command_writes_the_levels_select_lists(triangle_results, tmp_pat
     assert sorted(p.name for p in (tmp_path / "png").iterdir()) == [f"level-000{n}.png" for n in range(1, 5)]
     assert len(list((tmp_path / "svg").glob("*.svg"))) == 4
 
+    for fmt, out in (("ldtk", "levels.ldtk"), ("tiled", "maps"), ("play", "play.html")):
+        result = _cli("export", triangle_results, *FILTERS, "-f", fmt, "-o", tmp_path / out)
+        assert result.exit_code == 0, (fmt, result.output)
+    ranks = [str(rank) for _, rank in wanted]
+    assert [level["fields"]["rank"] for level in read_ldtk(tmp_path / "levels.ldtk")] == ranks
+    maps = sorted((tmp_path / "maps").glob("*.tmj"))
+    assert [level["fields"]["rank"] for level in read_tiled(maps)] == ranks
+    page = (tmp_path / "play.html").read_text(encoding="utf-8")
+    assert page.count('"nodes":') == 4 and 'id="hint"' in page
+
 
 def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
     bad_format = _cli("export", triangle_results, "--solvable", "-f", "pdf", "-o", tmp_path / "x.pdf")
     assert bad_format.exit_code == 2 and "--format must be one of" in bad_format.output
+    assert "json, csv, svg, png, html, ldtk, tiled, play for layered results" in bad_format.output
     many = _cli("export", triangle_results, *FILTERS, "-f", "svg", "-o", tmp_path / "one.svg")
     assert many.exit_code == 2 and "holds one level" in many.output
     bad_filter = _cli("export", triangle_results, "--pieces", "x", "-f", "json", "-o", tmp_path / "p.json")
@@ -323,3 +426,14 @@ def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
                "-o", tmp_path / "one.svg")
     assert one.exit_code == 0, one.output
     assert ET.parse(tmp_path / "one.svg").getroot().tag == f"{SVG}svg"
+
+
+def test_play_refuses_levels_that_reach_too_many_positions(triangle_results, tmp_path, monkeypatch):
+    from curator.export import play
+
+    monkeypatch.setattr(play, "PLAY_LIMIT", 5)
+    result = _cli("export", triangle_results, *FILTERS, "-f", "play", "-o", tmp_path / "play.html")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: level 1 reaches more than 5 positions: too many to play in one "
+                                     "page; pick smaller levels")
+    assert not (tmp_path / "play.html").exists()

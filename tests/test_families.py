@@ -18,6 +18,7 @@ from cli_helpers import error_line, invoke
 from fake_plugins import MUNCH_PUZZLE, install, munch_package
 
 import curator
+from curator import catalogue
 from curator.common.errors import PuzzleError
 from curator.layered.puzzle import parse_puzzle
 from curator.rules import registry
@@ -97,8 +98,7 @@ def test_an_installed_family_is_named_listed_and_described(site):
     with pytest.raises(PuzzleError) as caught:
         parse_puzzle(munch_puzzle("munched"), "munch.toml")
     assert str(caught.value) == ("munch.toml: rules.family: unknown family 'munched' "
-                                 "(known: jump, fling, capture, munch; of other kinds of puzzles: "
-                                 "permutation, slide, push)")
+                                 "(did you mean `munch`? expected one of capture, fling, jump, munch)")
     with pytest.raises(PuzzleError, match=r"rules\.greedy: must be a bool"):
         parse_puzzle(munch_puzzle().replace('family = "munch"', 'family = "munch"\ngreedy = 1'), "munch.toml")
 
@@ -160,7 +160,7 @@ def test_a_plugin_that_cannot_be_used_is_one_line_when_named_and_a_warning_when_
     # A built-in family is never taken over; a puzzle naming it gets the built-in rules.
     assert type(parse_puzzle(munch_puzzle("jump"), "peg.toml").rules) is JumpRules
     warnings: list[str] = []
-    listed = registry.list_families(warn=warnings.append)
+    listed = registry.list_families(warn=warnings.append, reserved=catalogue.claimed_families())
     assert [f.name for f in listed] == ["jump", "fling", "capture"]
     assert sorted(warnings) == sorted(
         [f"{message} (left out)" for _, message in BROKEN.values()]
@@ -267,7 +267,7 @@ def test_an_installed_family_is_exported_packed_and_served(site, tmp_path):
 
     from curator.web.app import create_app
 
-    client = TestClient(create_app([out]))
+    client = TestClient(create_app([out]), base_url="http://127.0.0.1:8000")
     detail = client.get("/api/folders/0").json()
     assert detail["board"]["family"] == "munch" and detail["kind"] == "layers"
     chosen = client.get("/api/folders/0/levels", params={"pieces": "3..4", "solvable": True, "limit": 4})

@@ -4,22 +4,26 @@ the file, and a store written packed answers every question as a raw one does.""
 from __future__ import annotations
 
 import json
+import math
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 import zstandard
+from cli_helpers import invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sample_puzzles import CHESS_3X3
 
+import curator
 from curator.common.errors import StoreError
 from curator.layered import packed, store
 from curator.layered.analysis import analyze
 from curator.layered.bits import PROPERTIES
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.layered.results import LayeredResults
+from curator.layered.search import Explorer
 from curator.layered.select import make_filters, select
 from curator.layered.store import LayerStore
 from curator.layered.sweep import sweep_layer
@@ -245,3 +249,55 @@ def test_a_damaged_packed_file_is_one_store_error(stores, tmp_path):
     with pytest.raises(StoreError, match=rf"^{target}: block \d+ does not match its crc32"):
         np.asarray(damaged.load(record.layer, verify=False, mmap=True).solvable)
     assert not verify(copy, sample=10).ok
+
+
+# --------------------------------------------------------------------------------------------
+# Positions above the stored layers
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fling_to_four(tmp_path_factory):
+    """Fling! on 4 x 3 analyzed through 4 balls, every file packed in blocks of 3 words."""
+    puzzle = parse_puzzle(FLING_SMALL, "fling-small")
+    directory = tmp_path_factory.mktemp("fling4")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "PACK_MIN_BYTES", 0)
+        patch.setattr(store, "PACK_RATIO", 1e9)
+        patch.setattr(packed, "BLOCK_WORDS", 3)
+        analyze(puzzle, directory, max_pieces=4)
+    return directory
+
+
+DEAD_END = "ooo./o.o./...."
+"""Five balls, two legal moves, each to a stored 4-ball position that cannot be solved: every
+child is pruned and the search looks up an empty tier in the packed 3-ball layer."""
+
+
+def test_an_empty_look_up_in_a_packed_layer_is_an_empty_answer(fling_to_four):
+    words = LayerStore.open(fling_to_four).solvable_words()
+    for array in words.values():
+        assert isinstance(array, packed.PackedWords)
+        got = array[np.zeros(0, dtype=np.int64)]
+        assert got.shape == (0,) and got.dtype == np.dtype("<u8")
+        assert array[np.zeros((0, 2), dtype=np.int64)].shape == (0, 2)
+
+
+def test_a_position_above_the_stored_layers_whose_moves_all_lose_is_unsolvable(fling_to_four):
+    results = curator.open(fling_to_four)
+    level = results.solve(DEAD_END.replace("/", "\n"))
+    unpruned = Explorer(results.puzzle).report(level.position)
+    assert level.pieces == 5 and level.report == unpruned
+    assert not level.report.solvable and level.report.legal_moves == 2 and level.report.safe_moves == 0
+    assert level.difficulty == math.inf
+    status = results.status(DEAD_END.replace("/", "\n"))
+    assert not status.stored and not status.solvable
+
+
+def test_solve_answers_a_dead_end_above_the_stored_layers(fling_to_four):
+    puzzle_file = fling_to_four / "puzzle.toml"  # the store's copy of the puzzle file
+    result = invoke("solve", puzzle_file, "--board", DEAD_END, "--results", fling_to_four, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["pieces"], data["solvable"], data["solutions"], data["legal_moves"], data["safe_moves"]) == \
+        (5, False, 0, 2, 0)

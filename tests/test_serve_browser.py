@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -54,19 +53,26 @@ def klotski(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def tilt(tmp_path_factory):
+    output = tmp_path_factory.mktemp("e2e") / "tilt"
+    return curator.analyze(ROOT / "puzzles" / "tilt.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
 def sokoban(tmp_path_factory):
     output = tmp_path_factory.mktemp("e2e") / "sokoban"
     return curator.analyze(ROOT / "puzzles" / "sokoban.toml", output=output, workers=1)
 
 
 @pytest.fixture(scope="module")
-def server(triangle, klotski, sokoban):
-    """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1) and the
-    Sokoban storeroom (folder 2), running on a free port in its own process."""
+def server(triangle, klotski, tilt, sokoban):
+    """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1), Tilt (folder
+    2) and the Sokoban storeroom (folder 3), running on a free port in its own process."""
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                str(klotski.directory), str(sokoban.directory), "--port", str(port)],
+                                str(klotski.directory), str(tilt.directory), str(sokoban.directory),
+                                "--port", str(port)],
                                env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -83,19 +89,6 @@ def server(triangle, klotski, sokoban):
     finally:
         process.terminate()
         process.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("no chromium on PATH (Debian: apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -218,13 +211,15 @@ def test_illegal_clicks_are_refused(page, triangle):
     page.locator("figure.level button.play").first.click()
     page.wait_for_selector("#board svg .piece")
     level = triangle.selection(solvable=True, pieces=(6, 6), sample=1, seed=2).levels[0]
-    movable = {a for a, _ in (o.move for o in triangle.moves(level.position))}
+    index = triangle.puzzle.board.index
+    movable = {index[a] for a, _ in (o.move for o in triangle.moves(level.position))}
     stuck = [i for i, v in enumerate(level.position) if v and i not in movable]
     start = page.locator("#board svg").inner_html()
     page.locator(f"#board .piece[data-cell='{min(movable)}']").click()
     assert page.locator("#board .selected").count() == 1 and page.locator("#board .target").count() >= 1
     away = next(i for i, v in enumerate(level.position)
-                if not v and all(o.move != (min(movable), i) for o in triangle.moves(level.position)))
+                if not v and all((index[o.move[0]], index[o.move[1]]) != (min(movable), i)
+                                 for o in triangle.moves(level.position)))
     page.locator(f"#board [data-cell='{away}']").last.click()
     assert page.inner_text("#message") == "That move is not legal here."
     assert page.locator("#board svg").inner_html() == start
@@ -301,7 +296,7 @@ ARROWS = {"u": "ArrowUp", "r": "ArrowRight", "d": "ArrowDown", "l": "ArrowLeft"}
 
 def test_sokoban_plays_with_the_arrow_keys(page, sokoban):
     page.locator("#layer-table tbody tr").first.wait_for()
-    page.select_option("#folder", "2")
+    page.select_option("#folder", "3")
     page.wait_for_function("() => document.body.classList.contains('sliding')")
     assert page.inner_text("#puzzle-title").endswith("Sokoban tables")
     page.click(".tab[data-tab=levels]")
@@ -327,3 +322,26 @@ def test_sokoban_plays_with_the_arrow_keys(page, sokoban):
     assert page.input_value("#load-board [name=board]").startswith(" #")
     page.click("#load-board button[type=submit]")
     page.wait_for_function("() => document.querySelector('#distance-now').textContent === '26'")
+
+
+def test_tilt_is_played_with_its_tilts(page, tilt):
+    page.locator("#layer-table tbody tr").first.wait_for()
+    page.select_option("#folder", "2")
+    page.wait_for_function("() => document.body.classList.contains('sliding')")
+    assert "tilt moves, 1 exit, out G, keep B" in page.inner_text("#figures")
+    page.click(".tab[data-tab=play]")
+    start = tilt.puzzle.draw(tilt.puzzle.start).replace("\n", "/")
+    assert page.input_value("#load-board [name=board]") == start
+    page.click("#load-board button[type=submit]")
+    page.wait_for_selector("#board svg .hole")
+    assert page.inner_text("#distance-now") == "14"
+    buttons = page.locator("#move-list button")
+    tilts = sorted(buttons.nth(i).get_attribute("data-tilt") for i in range(buttons.count()))
+    assert tilts == ["left", "right"]
+    page.click("#move-list button[data-tilt=left]")
+    page.wait_for_function(MOVES_MADE, arg=1)
+    assert page.inner_text("#distance-now") == "13"
+    # The arrow keys tilt the board their way.
+    way = tilt.moves(tilt.tilt(start, "left").position)[0].direction
+    page.keyboard.press(ARROWS[way[0]])
+    page.wait_for_function(MOVES_MADE, arg=2)

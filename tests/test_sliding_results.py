@@ -4,11 +4,15 @@ resuming, selection, solving, exports and the command line's errors."""
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import curator
 from curator.common import goal_tables
@@ -17,6 +21,7 @@ from curator.sliding.puzzle import load_sliding_puzzle, parse_sliding_puzzle
 from curator.sliding.select import move_text
 from curator.sliding.store import TABLES
 from tests.cli_helpers import error_line, invoke
+from tests.engine_readers import WALL, box, read_ldtk, read_tiled
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -167,6 +172,94 @@ def test_exports(klotski, tmp_path):
     assert table.read_text().splitlines()[1].split(",")[3] == "/".join(levels[0].board)
 
 
+def _blocks(puzzle, level):
+    """Each piece of a level as (top, left, letter, width, height) of its box of cells."""
+    found = []
+    for group, anchors in zip(puzzle.groups, level.position):
+        for anchor in anchors:
+            rows, cols = zip(*(puzzle.board.cells[i] for i in puzzle.piece_cells(group, anchor)))
+            width, height = max(cols) - min(cols) + 1, max(rows) - min(rows) + 1
+            found.append((min(rows), min(cols), group.letter, width, height))
+    return sorted(found)
+
+
+def _check_engine_files(results, levels, tmp_path):
+    """The LDtk project and the Tiled maps of `levels`, read back, hold their boards, blocks
+    and figures."""
+    puzzle = results.puzzle
+    (project,) = results.export(levels, tmp_path / "levels.ldtk", "ldtk")
+    maps = results.export(levels, tmp_path / "maps", "tiled")
+    assert maps[-1].name == "tiles.png" and len(maps) == len(levels) + 1
+    raw = json.loads(project.read_text())
+    assert [e["identifier"] for e in raw["defs"]["entities"]] == ["Block"]
+    for got in (read_ldtk(project), read_tiled(maps[:-1])):
+        assert len(got) == len(levels)
+        for number, (found, level) in enumerate(zip(got, levels), start=1):
+            assert found["cells"] == box(puzzle.board, puzzle.goal_cells)
+            assert found["pieces"] == _blocks(puzzle, level)
+            fields = found["fields"]
+            assert fields["title"].endswith(f"level {number} (distance {level.distance})")
+            assert fields["grid"] == "square"
+            assert (fields["distance"], fields["difficulty"], fields["moves"]) == (
+                level.distance, float(level.distance), len(level.solution))
+            assert (fields["unique"], fields["all_moves"], fields["cluster"], fields["rank"]) == (
+                level.unique, level.all_moves, level.cluster, str(level.rank))
+            solution = fields["solution"]
+            assert solution == (level.solution if isinstance(solution, list) else "; ".join(level.solution))
+    for level, entities in zip(raw["levels"], [got["objects"] for got in read_tiled(maps[:-1])]):
+        (layer,) = [li for li in level["layerInstances"] if li["__identifier"] == "Pieces"]
+        goals = {(e["__grid"][1], e["__grid"][0]) for e in layer["entityInstances"]
+                 if e["fieldInstances"][1]["__value"]}
+        assert goals == {(int(o.coordinates.y) // 32, int(o.coordinates.x) // 32) for o in entities
+                         if o.properties["goal"]}
+        assert {o.name for o in entities if o.properties["goal"]} == {puzzle.goal_letter}
+        assert {o.class_ for o in entities} == {"Block"}
+    return raw
+
+
+def test_engine_files_read_back(klotski, tmp_path):
+    levels = klotski.select(hardest=True, cluster=(1, 3000), limit=3)
+    _check_engine_files(klotski, levels, tmp_path)
+
+
+WALLED = """name = "walled"
+title = "An L among walls"
+
+[board]
+art = '''
+.L.#
+LL..
+...N
+'''
+
+[rules]
+family = "slide"
+move = "step"
+metric = "step"
+
+[pieces.L]
+cells = [[0, 0], [1, -1], [1, 0]]
+
+[pieces.N]
+
+[goal]
+piece = "L"
+cells = [[2, 3]]
+"""
+
+
+def test_engine_files_keep_walls_and_shapes_wider_below(tmp_path):
+    (tmp_path / "walled.toml").write_text(WALLED)
+    results = curator.analyze(tmp_path / "walled.toml", tmp_path / "out")
+    levels = results.select(hardest=True)
+    assert levels
+    raw = _check_engine_files(results, levels, tmp_path)
+    assert box(results.puzzle.board, results.puzzle.goal_cells)[0][3] == WALL
+    entity = next(e for e in raw["levels"][0]["layerInstances"][0]["entityInstances"]
+                  if e["fieldInstances"][0]["__value"] == "L")
+    assert entity["fieldInstances"][2]["__value"] == "0,0 1,-1 1,0"
+
+
 def test_damaged_table_is_refused(klotski, tmp_path):
     copy = tmp_path / "copy"
     copy.mkdir()
@@ -181,8 +274,9 @@ def test_damaged_table_is_refused(klotski, tmp_path):
     assert not curator.open(copy).verify().ok
 
 
-def test_resume_gives_the_same_tables(tmp_path, monkeypatch):
-    source = PUZZLES / "robots.toml"
+@pytest.mark.parametrize("name", ["robots", "tilt"])
+def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
+    source = PUZZLES / f"{name}.toml"
     whole = curator.analyze(source, tmp_path / "whole")
     monkeypatch.setattr(goal_tables, "CHECKPOINT_SECONDS", 0.0)
 
@@ -215,6 +309,12 @@ def test_rush_hour_tables(tmp_path):
 BAD = [
     ('[rules]\nfamily = "slide"\nmove = "hop"', "rules.move"),
     ('[rules]\nfamily = "slide"\nmetric = "cells"', "rules.metric"),
+    ('[rules]\nfamily = "slide"\nedge = "falls"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "line"\nedge = "stops"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "until_blocked"\nedge = "wraps"', "rules.edge"),
+    ('[rules]\nfamily = "slide"\nmove = "tilt"\nmetric = "step"', "rules.metric"),
+    ('[board]\nart = "A.."\nexits = [[0, 1]]', "board.exits"),
+    ('[goal]\npiece = "A"\ncells = [[0, 2]]\nout = ["A"]', "goal.out"),
     ('[pieces.AB]\ncells = [[0, 0]]', "pieces.AB"),
     ('[pieces.A]\ncells = [[0, 0]]\nalong = "diagonal"', "pieces.A.along"),
     ('[pieces.A]\ncells = [[0, 0]]\ncount = 3', "pieces.A.count"),
@@ -272,7 +372,10 @@ def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):
     assert all(abs(d - t) <= 0.05 * 92 + 1 for d, t in zip(distances, targets))
     # Short targets are met from small connected sets, not all from the two large ones.
     assert len({level.connected_set for level in pack}) >= 5
-    assert pack == klotski.pack(8, "linear")
+    assert pack == klotski.pack(8, "linear") == klotski.pack(8, "linear", variety=["sets"])
+    plain = klotski.pack(8, "linear", variety=None)
+    assert [level.distance for level in plain] == sorted(level.distance for level in plain)
+    assert len({level.connected_set for level in plain}) < len({level.connected_set for level in pack})
     (path,) = klotski.export(pack, tmp_path / "pack.json")
     data = json.loads(path.read_text())
     assert data["curve"]["name"] == "linear" and len(data["curve"]["slots"]) == 8
@@ -301,12 +404,41 @@ def test_arrange_sets_prefers_an_unused_set_within_the_slack():
     pack = arrange_sets(pool, 3, CURVES["linear"])
     assert [(lv.distance, lv.connected_set) for lv in pack] == [(1, 0), (7, 2), (10, 0)]
     assert [slot.target for slot in pack.slots] == [1.0, 5.5, 10.0]
+    # Without the variety rule, the nearest level to each target.
+    for rules in (None, ()):
+        plain = arrange_sets(pool, 3, CURVES["linear"], variety=rules)
+        assert [(lv.distance, lv.connected_set) for lv in plain] == [(1, 0), (5, 0), (10, 0)]
+    with pytest.raises(SelectionError, match="variety: unknown rule 'openings' .rules: sets"):
+        arrange_sets(pool, 3, CURVES["linear"], variety=["openings"])
+
+
+@dataclass(frozen=True)
+class MadeLevel:
+    distance: int
+    connected_set: int
+    rank: int
+    solution: tuple = ("a move",)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 5)), min_size=1, max_size=80),
+       st.integers(1, 40), st.sampled_from(["linear", "ease-in", "ease-out", "steps"]), st.booleans())
+def test_sliding_packs_never_fall_where_their_curve_rises(items, size, name, spread):
+    from curator.arrange import CURVES, arrange_sets
+
+    pool = [MadeLevel(d, s, i) for i, (d, s) in enumerate(items)]
+    size = min(size, len(pool))
+    pack = arrange_sets(pool, size, CURVES[name], variety=["sets"] if spread else None)
+    distances = [level.distance for level in pack]
+    rises = np.diff(CURVES[name].fractions(size)) > 0
+    assert all(b >= a for a, b, up in zip(distances, distances[1:], rises) if up)
+    assert len({level.rank for level in pack}) == size
 
 
 @pytest.mark.parametrize("table, change", [("flags", "unique"), ("distances", "distance"),
                                            ("clusters", "connected set")])
 def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
-    from curator.common.files import file_sha256
+    from curator.common.files import file_sha256, manifest_text
 
     copy = tmp_path / "copy"
     copy.mkdir()
@@ -320,10 +452,173 @@ def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
     data.tofile(path)
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest["files"][table]["sha256"] = file_sha256(path)  # a consistent but wrong table
-    (copy / "manifest.json").write_text(json.dumps(manifest))
+    (copy / "manifest.json").write_text(manifest_text(manifest))
     assert klotski.verify(sample=100_000).ok
     found = curator.open(copy).verify(sample=100_000)
     assert not found.ok
     assert any(line.startswith(f"rank {start}: ") and change in line for line in found.bad_ranks)
     result = invoke("verify", copy, "--sample", "100000")
     assert result.exit_code == 1 and "bad ranks" in error_line(result.stderr)
+
+
+# -- Lunar Lockout: robots that would fly off the board cannot move ------------------------------
+
+CENTRE = (2, 2)
+
+
+def lunar_slides(red, helpers, falls=True):
+    """A tiny model of Lunar Lockout on 5 x 5, sharing nothing with curator: each position
+    (red robot's cell, frozenset of helpers' cells) one slide away. A robot slides until the
+    next cell holds a robot; with `falls`, one that would run off the board cannot go that way."""
+    robots = {red, *helpers}
+    for robot in robots:
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            r, c = robot
+            while 0 <= r + dr < 5 and 0 <= c + dc < 5 and (r + dr, c + dc) not in robots:
+                r, c = r + dr, c + dc
+            on_board = 0 <= r + dr < 5 and 0 <= c + dc < 5
+            if (r, c) == robot or (falls and not on_board):
+                continue
+            yield ((r, c), helpers) if robot == red else (red, helpers - {robot} | {(r, c)})
+
+
+def lunar_fewest(red, helpers, falls=True):
+    """Fewest slides bringing the red robot to the centre (plain breadth-first search), or None."""
+    start = (red, frozenset(helpers))
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        here = todo.popleft()
+        if here[0] == CENTRE:
+            return seen[here]
+        for after in lunar_slides(*here, falls=falls):
+            if after not in seen:
+                seen[after] = seen[here] + 1
+                todo.append(after)
+    return None
+
+
+def lunar_board(red, helpers):
+    rows = [["."] * 5 for _ in range(5)]
+    for r, c in helpers:
+        rows[r][c] = "h"
+    rows[red[0]][red[1]] = "X"
+    return "/".join("".join(row) for row in rows)
+
+
+CARD_1 = ((4, 4), ((0, 4), (1, 2), (2, 1), (3, 3)))
+"""The first beginner challenge card: the red robot in a corner, four helpers."""
+CARD_2 = ((4, 1), ((0, 2), (1, 4), (2, 1), (3, 3)))
+CARD_39 = ((4, 4), ((0, 0), (0, 2), (0, 4), (2, 0), (4, 0)))
+"""An expert card with five helpers."""
+
+
+@pytest.fixture(scope="module")
+def lunar(tmp_path_factory):
+    return curator.analyze(PUZZLES / "lunar-lockout.toml", tmp_path_factory.mktemp("lunar"))
+
+
+def test_lunar_lockout_card_1_needs_4_moves(lunar):
+    # Published: 4 moves. Were the edge to stop robots (robots on ice), it would take 3.
+    assert lunar.puzzle.draw(lunar.puzzle.start).replace("\n", "/") == lunar_board(*CARD_1)
+    level = lunar.solve(lunar_board(*CARD_1))
+    assert (level.distance, level.unique) == (4, True)
+    assert level.solution == ["X 4,4 -> 1,4", "X 1,4 -> 1,3", "X 1,3 -> 2,3", "X 2,3 -> 2,2"]
+    assert lunar_fewest(*CARD_1) == 4 and lunar_fewest(*CARD_1, falls=False) == 3
+    stopping = parse_sliding_puzzle(lunar.puzzle.text.replace('edge = "falls"', 'edge = "stops"'))
+    assert reachable(stopping, stopping.start)[1] == 3
+    assert lunar.store.manifest["edge"] == "falls" and 'edge = "falls"' in lunar.store.puzzle_text()[0]
+
+
+def test_lunar_lockout_table_agrees_with_a_plain_search(lunar):
+    assert lunar.solve(lunar_board(*CARD_2)).distance == lunar_fewest(*CARD_2)
+    rng = np.random.default_rng(3)
+    for rank in rng.choice(lunar.puzzle.size, 300, replace=False):
+        level = lunar.show(int(rank))
+        (red,), helpers = ((lunar.puzzle.board.cells[a] for a in group) for group in level.position)
+        assert level.distance == (0 if red == CENTRE else lunar_fewest(red, set(helpers))), level.board
+
+
+@pytest.mark.slow
+def test_lunar_lockout_card_39_needs_13_moves(tmp_path):
+    text = (PUZZLES / "lunar-lockout.toml").read_text()
+    art = text.split('"""')[1]
+    path = tmp_path / "card-39.toml"
+    path.write_text(text.replace(art, "\n" + lunar_board(*CARD_39).replace("/", "\n") + "\n"))
+    results = curator.analyze(path, tmp_path / "out")
+    assert results.solve(lunar_board(*CARD_39)).distance == lunar_fewest(*CARD_39) == 13
+
+
+# -- Tilt: every piece slides at once, and pieces drop out through the exits ----------------------
+
+TILT = """name = "t"
+[board]
+art = '''
+GB..
+.#..
+....
+'''
+exits = [[2, 3]]
+[rules]
+family = "slide"
+move = "tilt"
+[pieces.G]
+[pieces.B]
+[goal]
+out = ["G"]
+keep = ["B"]
+"""
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('exits = [[2, 3]]', 'exits = [[0, 0]]', "board.exits"),
+    ('exits = [[2, 3]]', 'exits = [[1, 1]]', "board.exits"),
+    ('exits = [[2, 3]]\n', '', "goal.out"),
+    ('keep = ["B"]', 'keep = ["G"]', "goal.keep"),
+    ('keep = ["B"]', 'keep = ["Q"]', "goal.keep"),
+    ('out = ["G"]\nkeep = ["B"]\n', '', "goal.piece"),
+    ('[pieces.G]', '[pieces.G]\ncells = [[0, 0], [0, 1]]', "pieces.G.cells"),
+    ('[pieces.G]', '[pieces.G]\nalong = "row"', "pieces.G.along"),
+])
+def test_bad_tilt_files_name_the_key(old, new, key):
+    assert old in TILT
+    parse_sliding_puzzle(TILT)
+    text = TILT.replace(old, new)
+    if key == "pieces.G.cells":  # draw the two-cell green, so that the art fits its shape
+        text = text.replace("GB..\n.#..", "GGB.\n.#..")
+    with pytest.raises(PuzzleError, match=f": {key}: "):
+        parse_sliding_puzzle(text)
+
+
+@pytest.fixture(scope="module")
+def tilt(tmp_path_factory):
+    return curator.analyze(PUZZLES / "tilt.toml", tmp_path_factory.mktemp("tilt"))
+
+
+def test_tilt_start_needs_14_tilts(tilt):
+    puzzle = tilt.puzzle
+    level = tilt.solve(puzzle.draw(puzzle.start))
+    assert (level.distance, level.unique, len(level.solution)) == (14, True, 14)
+    seen, best = reachable(puzzle, puzzle.start)  # the plain tilts, breadth first
+    assert best == 14
+    position = puzzle.start
+    for text in level.solution:
+        position = puzzle.tilt(position, ("up", "right", "down", "left").index(text.split()[1]))
+    assert puzzle.is_goal(position) and position[0] == ()  # every green has dropped out
+    summary = tilt.summary()
+    # Positions: the blue and 0 to 3 greens on the 21 cells that are neither blockers nor the exit.
+    assert summary["positions"] == summary["ranks"] == sum(21 * math.comb(20, g) for g in range(4))
+    assert tilt.verify(sample=300).ok
+
+
+def test_tilt_moves_are_the_four_tilts(tilt):
+    start = tilt.puzzle.start
+    moves = tilt.moves(start)
+    assert [(m.text, m.direction, m.piece, m.source, m.distance, m.closer) for m in moves] == [
+        ("tilt right", "right", "", None, 14, False), ("tilt left", "left", "", None, 13, True)]
+    assert tilt.tilt(start, "left").position == moves[1].position
+    with pytest.raises(SelectionError, match="tilt down: not a move here"):
+        tilt.tilt(start, "down")  # the blue would drop out
+    with pytest.raises(SelectionError, match="tilt up: not a move here"):
+        tilt.tilt(start, "up")  # nothing moves
+    assert "tilt moves, 1 exit, out G, keep B" in invoke("info", tilt.directory).output

@@ -14,14 +14,18 @@ from fastapi.testclient import TestClient
 import curator
 from curator.common import goal_tables
 from curator.common.errors import PuzzleError, SelectionError, StoreError
+from curator.export import ExportError
 from curator.sokoban.puzzle import parse_sokoban_puzzle
 from curator.sokoban.store import TABLES
 from curator.web.app import create_app
 from tests.cli_helpers import error_line, invoke
+from tests.engine_readers import FLOOR, GOAL, WALL, read_ldtk, read_tiled
 from tests.sokoban_reference import Reference
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 SOKOBAN = PUZZLES / "sokoban.toml"
+LOCAL = "http://127.0.0.1:8000"
+"""The workspace answers only its own Host (curator.web.guard)."""
 
 
 @pytest.fixture(scope="module")
@@ -153,6 +157,98 @@ def test_exports(storeroom, tmp_path):
     assert row[3] == "/".join(levels[0].board) and row[-1] == "; ".join(levels[0].solution)
 
 
+def _drawn(rows: list[str], signs: str) -> list[tuple[int, int]]:
+    """The cells of a drawing holding one of `signs`."""
+    return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch in signs]
+
+
+def test_engine_files_hold_the_room_the_boxes_and_the_keeper(storeroom, tmp_path):
+    levels = storeroom.select(distance=(20, 26), limit=3)
+    (project,) = storeroom.export(levels, tmp_path / "levels.ldtk", "ldtk")
+    maps = storeroom.export(levels, tmp_path / "maps", "tiled")
+    assert maps[-1].name == "tiles.png" and len(maps) == len(levels) + 1
+    room = storeroom.puzzle.draw().split("\n")
+    width = max(len(row) for row in room)
+    cells = [[GOAL if ch == "." else FLOOR if ch == "-" else WALL for ch in row.ljust(width)] for row in room]
+    for got in (read_ldtk(project), read_tiled(maps[:-1])):
+        assert len(got) == len(levels)
+        for number, (found, level) in enumerate(zip(got, levels), start=1):
+            assert found["cells"] == cells
+            assert found["pieces"] == sorted([(r, c, "$", 1, 1) for r, c in _drawn(level.board, "$*")]
+                                             + [(r, c, "@", 1, 1) for r, c in _drawn(level.board, "@+")])
+            fields = found["fields"]
+            assert fields["title"].endswith(f"level {number} (distance {level.distance})")
+            assert (fields["distance"], fields["moves"], fields["rank"]) == (
+                level.distance, len(level.solution), str(level.rank))
+            solution = fields["solution"]
+            assert solution == (level.solution if isinstance(solution, list) else "; ".join(level.solution))
+
+
+SMALL = '''name = "small"
+[board]
+xsb = """
+#######
+#@ $ .#
+#  $ .#
+#######
+"""
+[rules]
+family = "push"
+metric = "pushes"
+'''
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    base = tmp_path_factory.mktemp("small")
+    (base / "small.toml").write_text(SMALL)
+    return curator.analyze(base / "small.toml", base / "out", workers=1)
+
+
+def page_levels(path: Path) -> list[dict]:
+    """The levels a playable page carries."""
+    text = path.read_text()
+    start = text.index('id="levels-data">') + len('id="levels-data">')
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+def test_the_play_page_plays_by_hints_to_the_goal(small, tmp_path):
+    levels = small.select(hardest=True)
+    (path,) = small.export(levels, tmp_path / "play.html", "play")
+    for level, game in zip(levels, page_levels(path), strict=True):
+        assert game["kind"] == "blocks" and [g[0] for g in game["groups"]] == ["$", "@"]
+        cells = [tuple(cell) for cell in game["cells"]]
+        assert cells == list(small.puzzle.board.cells)
+        nodes = game["nodes"]
+        node = nodes[0]
+        boxes, keeper = node[0][:-1], node[0][-1]
+        assert (tuple(boxes), keeper) == level.position and node[4] == level.distance
+        pushes = steps = 0
+        while node[3] != 2:  # hints lead to the goal, every step from the keeper's cell
+            assert node[3] == 1 and node[2] >= 0 and steps < len(nodes)
+            start, to, following = node[1][3 * node[2]:3 * node[2] + 3]
+            assert start == node[0][-1] and abs(cells[to][0] - cells[start][0]) + abs(
+                cells[to][1] - cells[start][1]) == 1
+            after = nodes[following]
+            pushes += after[0][:-1] != node[0][:-1]
+            steps += 1
+            assert after[4] == node[4] - (after[0][:-1] != node[0][:-1])
+            node = after
+        assert pushes == level.distance and node[4] == 0
+        assert small.puzzle.is_goal((tuple(node[0][:-1]), node[0][-1]))
+        lost = [n for n in nodes if n[3] == 0]
+        assert all(n[4] is None and n[2] == -1 for n in lost)
+
+
+def test_the_play_page_refuses_levels_that_reach_too_many_positions(storeroom, tmp_path, monkeypatch):
+    from curator.export import play
+
+    monkeypatch.setattr(play, "PLAY_LIMIT", 50)
+    with pytest.raises(ExportError, match="level 1 reaches more than 50 positions"):
+        storeroom.export(storeroom.select(hardest=True, limit=1), tmp_path / "play.html", "play")
+    assert not (tmp_path / "play.html").exists()
+
+
 def test_pack_follows_the_curve(storeroom, tmp_path):
     pack = storeroom.pack(5, "linear")
     distances = [level.distance for level in pack]
@@ -162,7 +258,7 @@ def test_pack_follows_the_curve(storeroom, tmp_path):
 
 
 def test_verify_finds_a_tampered_entry(storeroom, tmp_path):
-    from curator.common.files import file_sha256
+    from curator.common.files import file_sha256, manifest_text
 
     assert storeroom.verify(sample=100_000).ok
     copy = Path(shutil.copytree(storeroom.directory, tmp_path / "copy"))
@@ -173,7 +269,7 @@ def test_verify_finds_a_tampered_entry(storeroom, tmp_path):
     data.tofile(path)
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest["files"]["distances"]["sha256"] = file_sha256(path)
-    (copy / "manifest.json").write_text(json.dumps(manifest))
+    (copy / "manifest.json").write_text(manifest_text(manifest))  # a determined edit: checksums fixed
     found = curator.open(copy).verify(sample=100_000)
     assert any(line.startswith(f"rank {start}: ") and "distance" in line for line in found.bad_ranks)
 
@@ -257,7 +353,8 @@ def test_command_line(storeroom, tmp_path):
     rank = storeroom.puzzle.rank(storeroom.puzzle.start)
     assert "distance 26" in invoke("show", out, str(rank)).stdout
     assert invoke("verify", out).exit_code == 0
-    exports = [("json", "p.json"), ("csv", "p.csv"), ("html", "p.html"), ("svg", "pics"), ("png", "pngs")]
+    exports = [("json", "p.json"), ("csv", "p.csv"), ("html", "p.html"), ("svg", "pics"), ("png", "pngs"),
+               ("ldtk", "p.ldtk"), ("tiled", "maps")]
     for fmt, name in exports:
         result = invoke("export", out, "--hardest", "-f", fmt, "-o", tmp_path / name)
         assert result.exit_code == 0 and (tmp_path / name).exists(), (fmt, result.output)
@@ -280,7 +377,7 @@ def test_command_line(storeroom, tmp_path):
 
 @pytest.fixture(scope="module")
 def client(storeroom):
-    return TestClient(create_app([storeroom.directory]))
+    return TestClient(create_app([storeroom.directory]), base_url=LOCAL)
 
 
 def test_the_workspace_details_the_folder(client, storeroom):

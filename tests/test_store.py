@@ -15,7 +15,7 @@ from sample_puzzles import CHESS_3X3
 
 from curator import __version__
 from curator.common.errors import StoreError
-from curator.common.files import MANIFEST, PUZZLE_COPY
+from curator.common.files import MANIFEST, PUZZLE_COPY, manifest_text
 from curator.layered.analysis import analyze, estimate
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
@@ -126,7 +126,7 @@ def test_results_round_trip(analyzed, triangle_bits):
 def test_manifest_fields(analyzed, triangle_bits):
     puzzle = triangle()
     data = manifest(analyzed)
-    assert data["format"] == FORMAT == "curator-layers/2"
+    assert data["format"] == FORMAT == "curator-layers/3"
     assert data["curator_version"] == __version__
     assert data["puzzle"] == "triangle"
     assert data["puzzle_sha256"] == puzzle.sha256 == hashlib.sha256(puzzle.text.encode()).hexdigest()
@@ -275,7 +275,7 @@ def test_rerun_continues_after_a_partial_manifest(analyzed, triangle_bits):
     data = manifest(analyzed)
     data["layers"] = data["layers"][:5]
     data["complete"] = False
-    (analyzed / MANIFEST).write_text(json.dumps(data))
+    (analyzed / MANIFEST).write_text(manifest_text(data))
     kept = {name: t for name, t in bit_files(analyzed).items() if name < "k06"}
     first = {k: e for k, e in entries(analyzed).items() if k < "k06"}
 
@@ -300,7 +300,7 @@ def test_typed_rerun_continues_after_a_partial_manifest(tmp_path):
     keys = [e["key"] for e in data["layers"]]
     # Keep the levels with one and two pieces; the rest is computed from stored files.
     data["layers"] = [e for e in data["layers"] if e["pieces"] <= 2]
-    (tmp_path / MANIFEST).write_text(json.dumps(data))
+    (tmp_path / MANIFEST).write_text(manifest_text(data))
     recorder = Recorder()
     analyze(puzzle, tmp_path, reporter=recorder)
     assert recorder.kept == [k for k in keys if int(k[1:3]) <= 2]

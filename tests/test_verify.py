@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sample_puzzles import CHESS_3X3
 
-from curator.common.files import MANIFEST, PUZZLE_COPY
+from curator.common.errors import StoreError
+from curator.common.files import MANIFEST, PUZZLE_COPY, manifest_text
 from curator.common.ranking import rank_placement
 from curator.layered.analysis import analyze
 from curator.layered.puzzle import load_puzzle, parse_puzzle
@@ -84,7 +85,7 @@ def fix_manifest(directory: Path, key: str, prop: str) -> None:
     raw = path.read_bytes()
     entry["files"][prop]["sha256"] = hashlib.sha256(raw).hexdigest()
     entry[prop] = int(np.bitwise_count(np.frombuffer(raw, dtype="<u8")).sum())
-    (directory / MANIFEST).write_text(json.dumps(data, indent=1) + "\n")
+    (directory / MANIFEST).write_text(manifest_text(data))
 
 
 # -- clean results ------------------------------------------------------------------------------
@@ -248,7 +249,7 @@ def test_manifest_counts_must_match_the_files(copy):
     directory = copy("triangle")
     data = manifest(directory)
     data["layers"][3]["unique"] += 1
-    (directory / MANIFEST).write_text(json.dumps(data))
+    (directory / MANIFEST).write_text(manifest_text(data))
     found = verify(directory)
     assert found.problems == [
         f"{directory / 'k04.unique.bits'}: holds {data['layers'][3]['unique'] - 1:,} set bits, "
@@ -263,19 +264,39 @@ def test_padding_bits_must_be_zero(copy):
     fix_manifest(directory, "k02", "solvable")
     data = manifest(directory)
     data["layers"][1]["solvable"] -= 1  # keep the count as the real positions have it
-    (directory / MANIFEST).write_text(json.dumps(data))
+    (directory / MANIFEST).write_text(manifest_text(data))
     found = verify(directory)
     assert found.problems == [
         f"{directory / 'k02.solvable.bits'}: padding bits beyond the layer's 105 positions are set"
     ]
 
 
-def test_changed_puzzle_copy_is_reported(copy):
+def test_changed_puzzle_copy_is_refused(copy):
     directory = copy("triangle")
     path = directory / PUZZLE_COPY
     path.write_text(path.read_text() + "# edited\n")
-    found = verify(directory)
-    assert found.problems == [f"{path}: checksum does not match the manifest (damaged file)"]
+    with pytest.raises(StoreError, match="puzzle_sha256"):
+        verify(directory)
+    result = invoke("verify", directory)
+    assert result.exit_code == 1
+    assert error_line(result.stderr) == (f"error: {path}: does not match the manifest's puzzle_sha256 "
+                                         "(edited or damaged copy of the puzzle file)")
+
+
+def test_edited_manifest_is_refused(copy):
+    directory = copy("triangle")
+    data = manifest(directory)
+    data["layers"][3]["unique"] += 1
+    (directory / MANIFEST).write_text(json.dumps(data, indent=1))
+    with pytest.raises(StoreError, match="checksum does not match its contents"):
+        verify(directory)
+    del data["manifest_sha256"]
+    (directory / MANIFEST).write_text(json.dumps(data, indent=1))
+    with pytest.raises(StoreError, match="has no manifest_sha256"):
+        verify(directory)
+    data["format"] = "curator-layers/2"  # as written before manifests had a checksum: read as it is
+    (directory / MANIFEST).write_text(json.dumps(data, indent=1))
+    assert verify(directory).problems
 
 
 def test_incomplete_results_verify_what_is_there(tmp_path):
@@ -283,11 +304,11 @@ def test_incomplete_results_verify_what_is_there(tmp_path):
     analyze(puzzle, tmp_path / "tri", max_pieces=6)
     data = manifest(tmp_path / "tri")
     data["layers"] = data["layers"][:3]
-    (tmp_path / "tri" / MANIFEST).write_text(json.dumps(data))
+    (tmp_path / "tri" / MANIFEST).write_text(manifest_text(data))
     found = verify(tmp_path / "tri")
     assert found.problems == [f"{tmp_path / 'tri' / MANIFEST}: says complete, but layer k04 is not recorded"]
     data["complete"] = False
-    (tmp_path / "tri" / MANIFEST).write_text(json.dumps(data))
+    (tmp_path / "tri" / MANIFEST).write_text(manifest_text(data))
     assert verify(tmp_path / "tri").ok
 
 
@@ -307,7 +328,7 @@ def test_malformed_manifest_entries(copy):
     directory = copy("triangle")
     data = manifest(directory)
     del data["layers"][2]["counts"]
-    (directory / MANIFEST).write_text(json.dumps(data))
+    (directory / MANIFEST).write_text(manifest_text(data))
     result = invoke("verify", directory)
     assert result.exit_code == 1
     assert error_line(result.stderr) == f"error: {directory / MANIFEST}: damaged manifest (layers[2].counts)"

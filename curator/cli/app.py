@@ -4,7 +4,8 @@ A thin layer over the Python API (`curator.api`) and the catalogue of kinds
 (`curator.catalogue`): it turns option text into API values (`curator.options`), asks the
 kind of the file or folder at hand what to do, and draws what it answers
 (`curator.cli.render`). Errors are one line on stderr: bad input (puzzle files, arguments)
-exits 2, failures while running (damaged results, a full disk, a machine too small) exit 1.
+exits 2, failures while running (damaged results, a full disk, a machine too small) exit 1,
+and Ctrl+C stops any command with one line and exit code 130.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import contextlib
 import functools
 import inspect
 import json
+import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,15 +24,31 @@ import typer
 from rich.console import Console
 
 from curator import api, catalogue
-from curator.api import DEFAULT_SAMPLE, POOL_SIZE, SORT_METRICS, ResourceError, Results, thread_count
-from curator.catalogue import Kind, Run
+from curator.api import (
+    DEFAULT_SAMPLE,
+    POOL_SIZE,
+    SEARCH_LIMIT,
+    SORT_METRICS,
+    ResourceError,
+    Results,
+    thread_count,
+)
 from curator.cli import render
-from curator.common.errors import DamagedResults, FolderRefused, PuzzleError, SelectionError, StoreError
+from curator.common.errors import (
+    DamagedResults,
+    FolderRefused,
+    PuzzleError,
+    SearchTooLarge,
+    SelectionError,
+    StoreError,
+)
 from curator.common.report import Column, Report, yes
-from curator.export import FORMATS, ExportError
+from curator.export import ExportError
+from curator.kind import Kind, Run, Search
 from curator.options import (
     option_name,
     optional_number,
+    parse_names,
     parse_number,
     read_board,
     selection_keywords,
@@ -90,8 +109,41 @@ def friendly_errors(command: Callable) -> Callable:
             raise _fail(1, f"{where}{exc.strerror or exc}")
         except MemoryError:
             raise _fail(1, "out of memory")
+        except KeyboardInterrupt:
+            _interrupted()
+        except SystemError as exc:
+            # Ctrl+C while a compiled function returns: numba's dispatcher reports the pending
+            # KeyboardInterrupt as the cause of a SystemError.
+            if not _caused_by_interrupt(exc):
+                raise
+            _interrupted()
 
     return wrapper
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of `exc`."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl+C (128 + SIGINT), as shells give it."""
+
+
+def _interrupted() -> None:
+    """Ctrl+C: one line on stderr, exit code 130, at once. Threads still in compiled loops
+    (sweeps, searches) are not waited for and print nothing; finished layers are on disk, and
+    a layer being written is only ever under a temporary name until it is complete."""
+    err.print("stopped (Ctrl+C)", highlight=False)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(INTERRUPTED)
 
 
 def _open(directory: Path) -> tuple[Kind, Results]:
@@ -136,8 +188,9 @@ def analyze_command(
     """Sweep every layer of a puzzle and store the solvable / unique / all-moves bits.
 
     For a permutation puzzle, sweep the distance of every position from the solved state;
-    for a sliding-block puzzle, the distance to the goal of every placement of its pieces,
-    whether the shortest solution is unique, and the connected sets.
+    for a sliding-block puzzle or a Sokoban room, the distance to the goal of every placement
+    of its pieces (boxes and keeper), whether the shortest solution is unique, and the
+    connected sets.
     Finished layers are kept: running the same command again continues where it stopped.
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
@@ -177,7 +230,8 @@ def _resource_errors(advice: str) -> Iterator[None]:
     try:
         yield
     except ResourceError as exc:
-        raise _fail(1, f"{exc}; {advice}free some space, or pass --ignore-limits to run anyway") from None
+        room = "free some space, " if any(s.resource != "time" for s in exc.shortfalls) else ""
+        raise _fail(1, f"{exc}; {advice}{room}or pass --ignore-limits to run anyway") from None
 
 
 def _results_folder(output: Path | None, name: str) -> Path:
@@ -311,13 +365,15 @@ def select_command(
     ),
     distance: str | None = typer.Option(
         None, "--distance", metavar="A..B",
-        help="Distances to the goal (distance tables of permutation and sliding-block puzzles).",
+        help="Distances to the goal (distance tables; sliding-block and Sokoban tables).",
     ),
     cluster: str | None = typer.Option(
-        None, "--cluster", metavar="A..B", help="Sliding blocks: positions in the level's connected set.",
+        None, "--cluster", metavar="A..B",
+        help="Sliding blocks, Sokoban: positions in the level's connected set.",
     ),
     hardest: bool = typer.Option(
-        False, "--hardest", help="Sliding blocks: one level per connected set, the farthest from the goal.",
+        False, "--hardest",
+        help="Sliding blocks, Sokoban: one level per connected set, the farthest from the goal.",
     ),
     sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
@@ -335,8 +391,9 @@ def select_command(
 
     See the README section "Selecting levels" for the order of these steps and the metrics.
     On the distance table of a permutation puzzle, `--distance A..B` picks positions (with
-    --sample, --seed, --limit), each with an optimal solution. On sliding-block tables,
-    --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest first.
+    --sample, --seed, --limit), each with an optimal solution. On sliding-block and Sokoban
+    tables, --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest
+    first.
     """
     given = _parsed({name: value for name, value in locals().items() if name not in ("directory", "as_json")})
     kind, results = _open(directory)
@@ -393,14 +450,33 @@ def solve_command(
     results: Path | None = typer.Option(
         None, "--results", help="Stored results to prune with (default: output/<name> if present)."
     ),
+    limit: str | None = typer.Option(
+        None, "--limit", metavar="N",
+        help=f"Stop a search that holds more than N positions above the stored layers [{SEARCH_LIMIT:,}].",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ) -> None:
-    """Solve one position: solvable / unique / all-moves, solution count and one solution."""
+    """Solve one position: solvable / unique / all-moves, solution count and one solution.
+
+    Above the stored layers nothing prunes the search: a position far above them prints an
+    estimate first, shows a progress bar, and stops past --limit positions, saying how far to
+    analyze instead.
+    """
     kind, puzzle = catalogue.read_puzzle(puzzle_file)
     if not kind.solves:
         raise UsageError(f"solve does not take {kind.puzzle_noun}; pick its positions with "
                          "`curator select DIR --distance A..B`")
-    item, used = kind.solve(puzzle, read_board(board, puzzle), results, option_name)
+    bound = optional_number(limit, "--limit", 1)
+    if bound is not None and "limit" not in kind.solve_options:
+        raise UsageError(f"--limit does not apply to {kind.puzzle_noun}")
+    position = read_board(board, puzzle)
+    try:
+        with count_progress(err, "searching above the stored layers") as progress:
+            search = Search(bound, progress, lambda line: err.print(line, highlight=False, soft_wrap=True))
+            item, used = kind.solve(puzzle, position, results, option_name, search)
+    except SearchTooLarge as exc:
+        output = "" if results is None else f" --output {results}"
+        raise _fail(1, exc.spelled(lambda k: f"curator analyze {puzzle_file}{output} --max-pieces {k}"))
     if as_json:
         typer.echo(json.dumps({**item.to_json(), "results": None if used is None else str(used)}, indent=1))
         return
@@ -447,16 +523,22 @@ def _with_selection_options(names: tuple[str, ...]) -> Callable[[Callable], Call
         own = list(inspect.signature(command, eval_str=True).parameters.values())
         params = [own[0], *(shared[name] for name in names)]
         params += [p for p in own[1:] if p.kind is not inspect.Parameter.VAR_KEYWORD]
-        command.__signature__ = inspect.Signature(params, return_annotation=None)
+        command.__signature__ = inspect.Signature(params, return_annotation=None)  # type: ignore[attr-defined]  # read by inspect (and so typer)
         command.__annotations__ = {p.name: p.annotation for p in params}
         return command
 
     return decorate
 
 
-def _format(fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+FORMATS = catalogue.known_formats()
+"""The formats `--format` names in the help; a folder's kind may take fewer (`_format`)."""
+
+
+def _format(kind: Kind, fmt: str) -> str:
+    """`fmt` if the kind of the opened folder writes it, else a UsageError listing those it does."""
+    formats = catalogue.formats(kind)
+    if fmt not in formats:
+        raise UsageError(f"--format must be one of {', '.join(formats)} for {kind.held}, got {fmt!r}")
     return fmt
 
 
@@ -468,19 +550,24 @@ def export_command(
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (see below)."
     ),
-    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png/tiled."),
     **selection,
 ) -> None:
     """Export selected levels (same filters as `select`) for a game engine or a designer.
 
-    json: a level pack (docs/level-pack.md); csv: one row per level; svg, png: one picture
-    per level into the folder --out (or the file --out for a single level); html: one
-    self-contained gallery page with every level's picture, metrics and solution. On the
-    distance table of a permutation puzzle, the positions `select --distance A..B` lists.
+    json: a level pack (docs/level-pack.md); csv: one row per level; svg, png:
+    one picture per level into the folder --out (or the file --out for a single
+    level); html: one self-contained gallery page with every level's picture,
+    metrics and solution; ldtk: an LDtk project, one level per level; tiled: one
+    Tiled map per level into the folder --out (or the .tmj file --out for a
+    single level), with the tileset image beside them; play: one self-contained
+    page that plays the levels, with undo and hints. On the distance table of a
+    permutation puzzle, the positions `select --distance A..B` lists, in json,
+    csv, svg, png or html (they have no board to lay out or play on).
     """
-    _format(fmt)
     given = _parsed(selection)
     kind, results = _open(directory)
+    _format(kind, fmt)
     items, _ = _selected(kind, results, given)
     _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
 
@@ -509,22 +596,29 @@ def pack_command(
         None, "--pool", metavar="N", help=f"Candidate levels to choose from [{POOL_SIZE}]."
     ),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for the pool [0]."),
+    variety: str | None = typer.Option(
+        None, "--variety", metavar="RULES",
+        help="Variety rules to keep, comma-separated (layered: counts, share, openings; sliding, Sokoban: "
+        "sets); "
+        "none: the curve alone [all].",
+    ),
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (as for export)."
     ),
-    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="File to write, or folder for svg/png/tiled."),
     **filters,
 ) -> None:
     """Arrange a pack: N levels (same filters as `select`) whose difficulty rises along a curve.
 
     Draws --pool candidates evenly across piece counts, one per class (as --canonical), rates
     them, then fills each slot with the candidate nearest to its target difficulty (the
-    pool's quantile the curve gives), with variety: every piece count of the pool, no two
-    neighbours opening with the same move. Prints the slots; json, csv and html record the
-    curve (docs/level-pack.md). On sliding-block tables the difficulty is the distance, and
-    the levels come from as many connected sets as the curve allows.
+    pool's quantile the curve gives). The curve comes first: where it rises, no level is
+    easier than the one before by more than 5% of the pack's difficulty range. Within that,
+    the variety rules (--variety) show every piece count of the pool, cap each count's share
+    and part neighbours that open with the same move. Prints the slots; json, csv and html
+    record the curve (docs/level-pack.md). On sliding-block and Sokoban tables the difficulty
+    is the distance, and the levels come from as many connected sets as the curve allows.
     """
-    _format(fmt)
     count = parse_number(size, "--size", 1)
     candidates = optional_number(pool, "--pool", 1)
     given = _parsed(filters)
@@ -532,7 +626,10 @@ def pack_command(
     if not kind.pack_options:
         packers = " or ".join(other.held for other in catalogue.kinds() if other.pack_options)
         raise UsageError(f"{directory} holds {kind.held}; pack takes {packers}")
+    _format(kind, fmt)
     keywords = _keywords(kind, results, given, kind.pack_options)
+    if variety is not None:
+        keywords["variety"] = parse_names(variety)
     with count_progress(err, "rating the pool") as progress:
         pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0, keywords,
                          progress)
@@ -550,21 +647,31 @@ def serve_command(
         "127.0.0.1", "--host", metavar="HOST", help="Address to listen on (only this machine by default)."
     ),
     port: int = typer.Option(8000, "--port", metavar="PORT", min=0, max=65535, help="Port to listen on."),
+    allow_host: list[str] = typer.Option(
+        [], "--allow-host", metavar="HOST",
+        help="Also answer requests that name this host (repeatable); by default only those naming the "
+        "address it listens on.",
+    ),
 ) -> None:
     """Open a designer's workspace in the browser: layer tables, level search, play with
     hints from the stored bits, and packs to download.
 
     It reads only the folders named here; its JSON API is described at /openapi.json.
+    Requests naming another host (a name pointed at this machine by someone else) get 421.
     Needs the serve extra: pip install 'curator\\[serve]'.
     """
     try:
         import uvicorn
 
         from curator.web.app import create_app
+        from curator.web.guard import host_name
     except ImportError as exc:
         raise _fail(1, f"serve needs the serve extra ({exc.name} is missing): pip install 'curator[serve]'")
+    for name in allow_host:
+        if host_name(name) is None:
+            raise UsageError(f"--allow-host {name!r} is not a host name (such as studio.local or 10.0.0.5)")
     try:
-        web = create_app(directories)
+        web = create_app(directories, host=host, allow_hosts=allow_host)
     except StoreError as exc:
         raise UsageError(str(exc))
     err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it)", highlight=False)
@@ -589,7 +696,7 @@ def families_command(
 
     An installed family that cannot be used is left out with a warning saying why.
     """
-    found = list_families(warn=_warn)
+    found = list_families(warn=_warn, reserved=catalogue.claimed_families())
     if as_json:
         typer.echo(json.dumps([family.to_json() for family in found], indent=1))
     else:

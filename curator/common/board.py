@@ -16,11 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import cast
+
+from curator.common.ranking import MAX_CELLS
 
 Cell = tuple[int, int]
 Transform = Callable[[Cell], Cell]
 
 GRIDS = ("square", "triangular")
+MAX_SIDE = MAX_CELLS
+"""Most rows, and most columns, a board's cells may span (holes between them included)."""
 CELL_CHARS = ".o"
 HOLE_CHARS = " #"
 
@@ -61,7 +66,7 @@ def _triangular_transforms() -> list[Transform]:
 
     rotations = [lambda p, t=t: rotate(p, t) for t in range(6)]
     mirrored = [lambda p, t=t: rotate((p[1], p[0]), t) for t in range(6)]
-    return rotations + mirrored
+    return cast(list[Transform], rotations + mirrored)  # lambdas with a bound default, not inferred
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,7 @@ class Board:
         if grid not in GRIDS:
             raise BoardError(f"unknown grid {grid!r} (expected one of {', '.join(GRIDS)})", "grid")
         raw: list[Cell] = []
+        count = 0
         lines = art.split("\n")
         while lines and not lines[-1].strip():
             lines.pop()
@@ -111,7 +117,9 @@ class Board:
         for y, line in enumerate(lines):
             for x, ch in enumerate(line.rstrip()):
                 if ch in CELL_CHARS:
-                    raw.append((y, x))
+                    count += 1
+                    if count <= MAX_CELLS:  # only counted beyond: a huge drawing takes no memory
+                        raw.append((y, x))
                 elif ch not in HOLE_CHARS:
                     raise BoardError(
                         f"unexpected character {ch!r} at line {y + 1}, column {x + 1} "
@@ -119,8 +127,15 @@ class Board:
                     )
         if not raw:
             raise BoardError("the board has no cells")
+        if count > MAX_CELLS:
+            raise BoardError(f"has {count} cells; at most {MAX_CELLS} are supported")
         if grid == "triangular":
             raw = _axial(raw)
+        rows = max(r for r, _ in raw) - min(r for r, _ in raw) + 1
+        cols = max(c for _, c in raw) - min(c for _, c in raw) + 1
+        if max(rows, cols) > MAX_SIDE:
+            raise BoardError(f"spans {rows} rows and {cols} columns; at most {MAX_SIDE} of each are "
+                             "supported")
         return cls(grid, _normalised(raw))
 
     def directions(self, diagonal: bool = False) -> tuple[Cell, ...]:
@@ -213,7 +228,7 @@ class Board:
         if None in moved:
             return False
         # The moved points that are cells are cells of the moved box; it has no others.
-        shifted = self.box([self.moved(i, vector) for i in cells], margin)
+        shifted = self.box(cast(list[int], [self.moved(i, vector) for i in cells]), margin)
         return len(shifted) == len(around)
 
     def draw(self, symbols: Iterable[str]) -> str:

@@ -79,3 +79,22 @@ class DamagedResults(StoreError):
 
 class SelectionError(ValueError):
     """A filter, rank, cell list or board drawing is wrong (one-line message)."""
+
+
+class SearchTooLarge(StoreError):
+    """A search above the stored layers would pass its bound of positions: the stored layers
+    reach too low for the position. `pieces` is how far an analysis should go first (its
+    `max_pieces`) so that the positions searched above the stored layers stay within the
+    bound; a front end words that advice as its own command (`spelled`)."""
+
+    def __init__(self, problem: str, pieces: int) -> None:
+        super().__init__(problem, pieces)
+        self.problem = problem
+        self.pieces = pieces
+
+    def __str__(self) -> str:
+        return self.spelled(lambda pieces: f"analyze with max_pieces={pieces}")
+
+    def spelled(self, command: Callable[[int], str]) -> str:
+        """The message with the analysis to run first as `command(pieces)` words it."""
+        return f"{self.problem}; analyze up to {self.pieces} pieces first ({command(self.pieces)})"

@@ -17,12 +17,13 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from curator.common.errors import FolderRefused, StoreError
+from curator.common.errors import FolderRefused, PuzzleError, StoreError
+from curator.common.reading import MAX_INPUT
 from curator.version import __version__
 
 MANIFEST = "manifest.json"
@@ -109,6 +110,7 @@ def exclusive(directory: Path) -> Iterator[None]:
 
 
 F = TypeVar("F", bound="ResultsFolder")
+P = TypeVar("P")
 
 
 @contextlib.contextmanager
@@ -147,25 +149,58 @@ def check_file(path: Path, meta: dict[str, Any], expected: int, checksum: bool =
         raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
 
 
-def read_manifest(path: Path) -> dict[str, Any]:
-    """A manifest's JSON object; StoreError naming the file if it is not one."""
+MANIFEST_CHECKSUM = "manifest_sha256"
+"""The manifest's own checksum: the sha256 of `canonical_json` of every other field."""
+
+
+def canonical_json(data: Any) -> bytes:
+    """`data` as JSON in one fixed spelling (keys sorted, no spaces, ASCII), for checksums."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False).encode()
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """The text of a manifest file: its fields, then the checksum of their canonical JSON."""
+    fields = json.loads(json.dumps({k: v for k, v in manifest.items() if k != MANIFEST_CHECKSUM}))
+    digest = hashlib.sha256(canonical_json(fields)).hexdigest()
+    return json.dumps({**fields, MANIFEST_CHECKSUM: digest}, indent=1) + "\n"
+
+
+def read_manifest(path: Path, signed: Collection[str] = ()) -> dict[str, Any]:
+    """A manifest's fields (without its checksum); StoreError naming the file if it is not a
+    JSON object or its checksum does not match its fields. A manifest of a format in `signed`
+    (the formats written since manifests have a checksum) must have one; one of an older
+    format without a checksum is taken as it is."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise StoreError(f"{path}: unreadable ({exc})")
+    except (OSError, ValueError, RecursionError) as exc:
+        raise StoreError(f"{path}: unreadable ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(data, dict):
         raise StoreError(f"{path}: not a curator manifest")
+    if MANIFEST_CHECKSUM in data:
+        stated = data.pop(MANIFEST_CHECKSUM)
+        try:
+            actual = hashlib.sha256(canonical_json(data)).hexdigest()
+        except ValueError:  # NaN or infinity: never written by curator
+            actual = None
+        if stated != actual:
+            raise StoreError(f"{path}: checksum does not match its contents (edited or damaged manifest)")
+    elif data.get("format") in signed:
+        raise StoreError(f"{path}: has no {MANIFEST_CHECKSUM} (edited or damaged manifest)")
     return data
 
 
 def manifest_kind(directory: Path) -> str | None:
     """The "kind" of the manifest in `directory` ("layers" when it names none), or None
-    when there is no readable manifest."""
-    try:
-        data = json.loads((Path(directory) / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    when there is no manifest; StoreError naming it if it is unreadable or does not match
+    its checksum."""
+    path = Path(directory) / MANIFEST
+    if not path.exists():
         return None
-    return data.get("kind", "layers") if isinstance(data, dict) else None
+    kind = read_manifest(path).get("kind", "layers")  # its kind's reader checks the rest
+    if not isinstance(kind, str):
+        raise StoreError(f"{path}: damaged manifest (kind)")
+    return kind
 
 
 class ResultsFolder:
@@ -183,6 +218,9 @@ class ResultsFolder:
     FORMAT = ""
     WHAT = "results"
     """The `kind` and `format` of the manifest of a kind of tables, and what it is called."""
+    OLDER: tuple[str, ...] = ()
+    """Formats written before manifests had a checksum: read as they are, rewritten as FORMAT
+    by the next analysis."""
 
     @classmethod
     def open_tables(cls: type[F], directory: Path) -> F:
@@ -190,10 +228,12 @@ class ResultsFolder:
         path = Path(directory) / MANIFEST
         if not path.exists():
             raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
-        manifest = read_manifest(path)
-        if manifest.get("kind") != cls.KIND or manifest.get("format") != cls.FORMAT:
+        manifest = read_manifest(path, signed=(cls.FORMAT,))
+        if manifest.get("kind") != cls.KIND or manifest.get("format") not in (*cls.OLDER, cls.FORMAT):
             raise StoreError(f"{path}: not {cls.WHAT} (format {cls.FORMAT})")
-        return cls(directory, manifest)
+        store = cls(directory, manifest)
+        store.check_puzzle_copy()
+        return store
 
     @classmethod
     def start_tables(cls: type[F], directory: Path, name: str, sha256: str, text: str, force: bool,
@@ -203,7 +243,13 @@ class ResultsFolder:
         into the manifest."""
         Path(directory).mkdir(parents=True, exist_ok=True)
         path = Path(directory) / MANIFEST
-        manifest = read_manifest(path) if path.exists() else {}
+        try:
+            manifest = read_manifest(path, signed=(cls.FORMAT,)) if path.exists() else {}
+        except StoreError as exc:
+            if not force:
+                raise FolderRefused(str(exc), "use {force} to compute the tables again") from None
+            manifest = {}
+            cls(directory, {}).remove_results()  # whatever they were, no manifest lists them now
         if manifest and manifest.get("kind") != cls.KIND:
             manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
         store = cls(directory, manifest)
@@ -254,12 +300,37 @@ class ResultsFolder:
         return removed
 
     def puzzle_text(self) -> tuple[str, str]:
-        """(text, path) of the copy of the puzzle file the folder keeps."""
-        path = self.directory / self.manifest.get("puzzle_file", PUZZLE_COPY)
+        """(text, path) of the copy of the puzzle file the folder keeps, checked against the
+        manifest's `puzzle_sha256`: StoreError naming the copy if it was edited or damaged."""
+        name = self.manifest.get("puzzle_file", PUZZLE_COPY)
+        path = self.directory / PUZZLE_COPY
+        if name != PUZZLE_COPY:
+            raise StoreError(f"{self.manifest_path}: puzzle_file must be {PUZZLE_COPY}, got {name!r}")
         try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StoreError(f"{path}: cannot be read ({exc})")
+            with path.open("rb") as handle:
+                data = handle.read(MAX_INPUT + 1)  # a puzzle file is never longer
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        if hashlib.sha256(data).hexdigest() != self.manifest.get("puzzle_sha256"):
+            raise StoreError(f"{path}: does not match the manifest's puzzle_sha256 "
+                             "(edited or damaged copy of the puzzle file)")
+        try:
+            return data.decode("utf-8"), str(path)
+        except UnicodeDecodeError as exc:
+            raise StoreError(f"{path}: cannot be read ({exc})") from None
+
+    def parsed_puzzle(self, parse: Callable[[str, str], P]) -> P:
+        """The puzzle `parse(text, source)` reads from the folder's checked copy; StoreError
+        if the copy is not a valid puzzle file (as this version of curator reads them)."""
+        text, source = self.puzzle_text()
+        try:
+            return parse(text, source)
+        except PuzzleError as exc:
+            raise StoreError(f"stored puzzle copy is not a valid puzzle file ({exc})") from None
+
+    def check_puzzle_copy(self) -> None:
+        """StoreError naming the puzzle copy unless it is the one the manifest records."""
+        self.puzzle_text()
 
     def holds_other_puzzle(self, sha256: str) -> bool:
         return bool(self.manifest) and self.manifest.get("puzzle_sha256") != sha256
@@ -277,8 +348,7 @@ class ResultsFolder:
         atomic_write(self.directory / PUZZLE_COPY, text.encode())
 
     def write_manifest(self) -> None:
-        text = json.dumps(self.manifest, indent=1) + "\n"
-        atomic_write(self.manifest_path, text.encode())
+        atomic_write(self.manifest_path, manifest_text(self.manifest).encode())
 
 
 DEFAULT_SAMPLE = 500

@@ -6,7 +6,10 @@ or "not a position"), a flags byte (unique shortest solution, all moves keep it 
 the connected set. Every goal position starts at distance 0; distance d's positions are taken
 from their bucket, their unique bits set from their children, and their parents get distance
 d + cost when that is shorter and go into that distance's bucket (Dial's algorithm; with
-moves of cost 1 it is a breadth-first sweep). Then all_moves, and the connected sets.
+moves of cost 1 it is a breadth-first sweep). Moves whose parents are not cheap to list (the
+tilts of sliding blocks) pull instead: their children are tabled once and each distance takes
+the positions with a child at the one before (`Graph.pull`). Then all_moves, and the
+connected sets.
 
 The kernels are templates that call a pipeline's position code through slots, bound by a
 `Graph` (see `curator.common.kernels`):
@@ -109,10 +112,37 @@ class Graph:
                 _file(buckets, distances, given[:found].copy())
             yield distance, len(ranks)
 
+    def pull(self, k: Any, distances: np.ndarray, flags: np.ndarray, first: int,
+             solved: np.ndarray | None, width: int) -> Iterator[tuple[int, int]]:
+        """`expand` for moves that cost 1 and whose parents are not enumerated (tilts): every
+        position's children (`moves`, at most `width` of them) are tabled once, then each
+        distance d takes the positions not reached yet that have a child at d - 1."""
+        table = np.empty((len(distances), width), dtype=np.int32)
+        self.build(_children)(k, distances, table)
+        unique, pull = self.build(_unique), self.build(_pull)
+        distance = first
+        if first == 0:
+            ranks = solved if solved is not None else np.flatnonzero(distances == 0)
+            unique(k, distances, flags, ranks, 0)
+            if len(ranks):
+                yield 0, len(ranks)
+            distance = 1
+        while True:
+            if distance > MAX_DISTANCE - 64:
+                raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
+            pull(table, distances, distance)
+            ranks = np.flatnonzero(distances == distance)
+            if not len(ranks):
+                return
+            unique(k, distances, flags, ranks, distance)
+            yield distance, len(ranks)
+            distance += 1
+
     def finish(self, k: Any, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:
         """Set the all_moves bits; return the clusters."""
         self.build(_all_moves)(k, distances, flags)
-        return self.build(_clusters)(k, distances)
+        clusters: np.ndarray = self.build(_clusters)(k, distances)
+        return clusters
 
     def solutions(self, k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int
                   ) -> list[list[int] | None]:
@@ -215,6 +245,40 @@ def _relax(k: Any, distances: np.ndarray, ranks: np.ndarray, distance: int, give
 
 
 @kernel(parallel=True)
+def _children(k: Any, distances: np.ndarray, table: np.ndarray) -> None:
+    """Every position's children (`moves`; -1 after them)."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, found, costs, scratch = room(k)
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            table[r, :] = -1
+            if distances[r] == INVALID:
+                continue
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, found, costs, scratch)
+            for j in range(n):
+                table[r, j] = found[j]
+
+
+@kernel(parallel=True)
+def _pull(table: np.ndarray, distances: np.ndarray, distance: int) -> None:
+    """Give `distance` to every position not reached yet with a child at distance - 1 (the
+    entries written now are neither, so the threads need not wait for each other)."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] != UNSOLVABLE:
+                continue
+            for j in range(table.shape[1]):
+                c = table[r, j]
+                if c >= 0 and distances[c] == distance - 1:
+                    distances[r] = distance
+                    break
+
+
+@kernel(parallel=True)
 def _all_moves(k: Any, distances: np.ndarray, flags: np.ndarray) -> None:
     """Set the all_moves bit of the positions not solved with a move, all of whose moves keep
     them solvable."""
@@ -284,7 +348,7 @@ def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np
 
 
 @kernel(parallel=True)
-def _paths(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int):
+def _paths(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int) -> tuple[np.ndarray, np.ndarray]:
     """The ranks each position's shortest solution passes through (after it), and their
     number; -1 for a position not solvable, -2 if the walk gets stuck (damaged tables)."""
     lengths = np.full(len(ranks), -1, dtype=np.int64)

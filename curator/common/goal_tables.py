@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 
-from curator.common.files import MANIFEST, PUZZLE_COPY, StoreError, atomic_write, check_file, claimed
+from curator.common.errors import StoreError
+from curator.common.files import MANIFEST, PUZZLE_COPY, atomic_write, check_file, claimed
 from curator.common.goal_sweep import ALL_MOVES, NO_CLUSTER, UNIQUE, UNSOLVABLE
 from curator.common.resources import Shortfall, shortfalls, threads
 from curator.common.tables import DistanceFolder
@@ -59,17 +60,21 @@ class GoalStore(DistanceFolder):
         raise NotImplementedError
 
     @classmethod
-    def for_puzzle(cls, directory: Path, puzzle: Any, force: bool) -> GoalStore:
+    def rules(cls, puzzle: Any) -> dict[str, Any]:
+        """What the manifest records of the puzzle's rules: its attributes named in RULES."""
+        return {key: getattr(puzzle, key) for key in cls.RULES}
+
+    @classmethod
+    def for_puzzle(cls: type[S], directory: Path, puzzle: Any, force: bool) -> S:
         """Open or start the folder of `puzzle`, keeping its tables or checkpoint unless `force`."""
-        rules = {key: getattr(puzzle, key) for key in cls.RULES}
-        return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force, **rules,
-                                ranks=puzzle.size, encoding=ENCODING)
+        return cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force,
+                                **cls.rules(puzzle), ranks=puzzle.size, encoding=ENCODING)
 
     # -- reading ---------------------------------------------------------------------------
 
     def puzzle(self) -> Any:
-        """The puzzle of these tables, read from the folder's copy of its file."""
-        return self.parse_puzzle(*self.puzzle_text())
+        """The puzzle of these tables, read from the folder's checked copy of its file."""
+        return self.parsed_puzzle(self.parse_puzzle)
 
     def load(self, name: str) -> np.ndarray:
         """The table `name` (see TABLES), checked against the manifest's size and checksum."""
@@ -82,10 +87,11 @@ class GoalStore(DistanceFolder):
         return np.fromfile(path, dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype, copy=False)
 
     def summary(self) -> dict[str, Any]:
-        """What `curator info --json` prints."""
+        """What `curator info --json` prints: the counts, and the rows per distance under
+        `layers`, the key every kind's rows have there."""
         keys = (*self.SUMMARY[:2], *self.RULES, *self.SUMMARY[2:])
         out = {key: self.manifest.get(key) for key in keys}
-        out["distances"] = [dict(item) for item in self.manifest.get("distances", [])]
+        out["layers"] = [dict(item) for item in self.manifest.get("distances", [])]
         return out
 
     # -- writing ---------------------------------------------------------------------------
@@ -96,7 +102,7 @@ class GoalStore(DistanceFolder):
         for name, table in tables.items():
             file, dtype = TABLES[name]
             data = np.ascontiguousarray(table, dtype=np.dtype(dtype).newbyteorder("<"))
-            digest = atomic_write(self.directory / file, memoryview(data).cast("B"))
+            digest = atomic_write(self.directory / file, memoryview(data).cast("B"))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
             files[name] = {"path": file, "bytes": data.nbytes, "sha256": digest}
         self.manifest.update(facts)
         self.write_manifest()
@@ -130,11 +136,11 @@ def analyze_tables(store_class: type[S], sweep: Sweep, build_kernel: Callable[[A
     return store
 
 
-def table_shortfalls(size: int, directory: Path) -> list[Shortfall]:
-    """What the analysis of `size` ranks needs beyond the free memory and disk: its tables, in
-    memory and written to `directory`."""
-    need = size * BYTES_PER_RANK
-    return shortfalls(need, need, directory)
+def table_shortfalls(size: int, directory: Path, extra: int = 0) -> list[Shortfall]:
+    """What the analysis of `size` ranks needs beyond the free memory and disk: its tables
+    (and `extra` bytes per rank that its sweep takes beside them) in memory, and its tables
+    written to `directory`."""
+    return shortfalls(size * (BYTES_PER_RANK + extra), size * BYTES_PER_RANK, directory)
 
 
 def _sweep(puzzle: Any, store: GoalStore, sweep: Sweep, k: Any, distance_done: DistanceDone | None) -> None:
@@ -163,7 +169,7 @@ def _sweep(puzzle: Any, store: GoalStore, sweep: Sweep, k: Any, distance_done: D
                seconds=round(earlier + time.perf_counter() - began, 3), **facts(distances, flags, clusters))
 
 
-def facts(distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray) -> dict:
+def facts(distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray) -> dict[str, Any]:
     """The manifest's counts: per distance, and of ranks, positions and connected sets."""
     solvable = distances < UNSOLVABLE
     reached = distances[solvable]

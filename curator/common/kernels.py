@@ -18,7 +18,7 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, overload
 
 import numba
 from numba.core.dispatcher import Dispatcher
@@ -26,7 +26,7 @@ from numba.core.dispatcher import Dispatcher
 PACKAGE = Path(__file__).resolve().parents[1]
 """The curator package: every kernel's name carries a digest of all its sources."""
 
-Bindings = dict[str, Dispatcher]
+Bindings = dict[str, Callable[..., Any]]
 LONGEST_LABEL = 100
 """Longest part of a copy's name that names the functions bound to its slots; a longer one
 is replaced by a digest of it (numba names cache files after the function)."""
@@ -47,6 +47,10 @@ class Slot:
     def __repr__(self) -> str:
         return f"Slot({self.name!r})"
 
+    def __call__(self, *args: Any) -> Any:
+        """Only a compiled copy calls what is bound to a slot; the slot itself is never called."""
+        raise TypeError(f"slot {self.name!r} is called only in a kernel built with it bound")
+
 
 @dataclass(frozen=True, eq=False)
 class Template:
@@ -59,12 +63,16 @@ class Template:
         raise TypeError(f"{self.py_func.__qualname__} is a kernel template: call build(...) on it")
 
 
-def kernel(py_func: types.FunctionType | None = None, **options: Any
-           ) -> Template | Callable[[types.FunctionType], Template]:
+@overload
+def kernel(py_func: Callable[..., Any], **options: Any) -> Template: ...
+@overload
+def kernel(py_func: None = None, **options: Any) -> Callable[[Callable[..., Any]], Template]: ...
+def kernel(py_func: Callable[..., Any] | None = None, **options: Any
+           ) -> Template | Callable[[Callable[..., Any]], Template]:
     """Decorator: mark a function as a kernel template (options as for `numba.njit`)."""
     if py_func is None:
-        return lambda func: Template(func, options)
-    return Template(py_func, options)
+        return lambda func: Template(cast(types.FunctionType, func), options)
+    return Template(cast(types.FunctionType, py_func), options)
 
 
 @dataclass(frozen=True)
@@ -77,11 +85,11 @@ class _Copy:
     files: frozenset[Path]
 
 
-_built: dict[tuple, _Copy] = {}
+_built: dict[tuple[Any, ...], _Copy] = {}
 _copied: dict[int, tuple[Dispatcher, _Copy]] = {}
 
 
-def build(template: Template, **bindings: Dispatcher) -> Dispatcher:
+def build(template: Template, **bindings: Callable[..., Any]) -> Dispatcher:
     """The compiled copy of `template` with its `Slot` names bound, cached on disk under a
     name of its own: template name, bound function names, digest of every source it reaches."""
     skip_blas_probe()
@@ -106,7 +114,7 @@ def _copy(dispatcher: Dispatcher) -> _Copy:
     """A copy of a compiled function a kernel calls, itself calling copies (once per process)."""
     entry = _copied.get(id(dispatcher))
     if entry is None:
-        func = dispatcher.py_func
+        func = cast(types.FunctionType, dispatcher.py_func)
         scope, callees = _scope(func, {})
         options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython"}
         entry = _copied[id(dispatcher)] = (dispatcher, _compile(
@@ -211,7 +219,7 @@ def _digest(paths: Sequence[Path], start: str = "") -> str:
     return sha.hexdigest()
 
 
-def _prune(dispatcher: Dispatcher, base: str, current: str) -> None:
+def _prune(dispatcher: Any, base: str, current: str) -> None:
     """Remove the cache files of `base` (a copy's name less its digest) of other digests,
     unless this digest's entry is there already (it was done when the entry was written).
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import overload
 
 from curator.common.errors import SelectionError
 
@@ -56,6 +57,10 @@ def real_span(value: float | tuple[float, float], what: str) -> tuple[float, flo
     return float(pair[0]), float(pair[1])
 
 
+@overload
+def at_least(value: int, minimum: int, what: str) -> int: ...
+@overload
+def at_least(value: int | None, minimum: int, what: str) -> int | None: ...
 def at_least(value: int | None, minimum: int, what: str) -> int | None:
     """`value` (a whole number of at least `minimum`) or None."""
     if value is None:

@@ -27,12 +27,25 @@ import itertools
 import math
 import operator
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numba
 import numpy as np
 from numba import types
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
+
+if TYPE_CHECKING:
+    from numba.core.typing.templates import Signature
+
+    # Intrinsics as compiled code calls them: numba's stubs count the typing context among
+    # their arguments, and type the call from Python (which raises).
+    def intrinsic(definition: Callable[..., Any]) -> Callable[..., Any]: ...
+    def leading_zeros(mask: np.uint64) -> np.uint64: ...
+    def trailing_zeros(mask: np.uint64) -> np.uint64: ...
+
+    T = TypeVar("T")
+else:
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+    from numba.extending import intrinsic
 
 MAX_CELLS = 64
 """No board has more cells: positions are 64-bit masks."""
@@ -58,12 +71,12 @@ BINOMIAL = _binomial_table(MAX_CELLS)
 
 
 @intrinsic
-def bit_count(typingctx, mask):
+def bit_count(typingctx: Any, mask: types.Type) -> tuple[Signature, Callable[..., Any]] | None:
     """Number of set bits of a uint64 (one instruction, inside compiled code only)."""
     if mask != types.uint64:
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Signature, args: list[Any]) -> Any:
         ctpop = builder.module.declare_intrinsic("llvm.ctpop", [args[0].type])
         return builder.call(ctpop, args)
 
@@ -71,13 +84,13 @@ def bit_count(typingctx, mask):
 
 
 @numba.njit(cache=True, inline="always")
-def highest_bit(mask: np.uint64) -> int:
+def highest_bit(mask: np.uint64) -> np.int64:
     """Index of the highest set bit of a non-zero mask."""
     return 63 - np.int64(leading_zeros(mask))
 
 
 @numba.njit(cache=True, inline="always")
-def lowest_bit(mask: np.uint64) -> int:
+def lowest_bit(mask: np.uint64) -> np.int64:
     """Index of the lowest set bit of a non-zero mask."""
     return np.int64(trailing_zeros(mask))
 
@@ -131,7 +144,7 @@ def rank_colex_mask(mask: np.uint64) -> np.int64:
 
 
 @numba.njit(cache=True)
-def unrank_colex_mask(rank: np.int64, n: int, k: int) -> np.uint64:
+def unrank_colex_mask(rank: int | np.int64, n: int | np.int64, k: int) -> np.uint64:
     """Inverse of `rank_colex_mask` for k-subsets of n cells (0 <= rank < C(n, k), n <= 64).
 
     No validation: a rank out of range gives a meaningless mask.
@@ -208,7 +221,7 @@ def unrank_colex_masks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def multinomial(counts: np.ndarray) -> np.int64:
+def multinomial(counts: np.ndarray | Sequence[int]) -> int:
     """Number of distinct sequences with counts[t] items of type t: (sum c)! / prod(c!).
 
     Compiled it returns int64 (exact while the result fits); `multinomial.py_func` on a
@@ -225,7 +238,7 @@ def multinomial(counts: np.ndarray) -> np.int64:
 
 
 @numba.njit(cache=True)
-def _rank_multiset(seq, counts, orderings):
+def _rank_multiset(seq: np.ndarray | Sequence[int], counts: np.ndarray | list[int], orderings: int) -> int:
     # Lex rank of seq among the `orderings` distinct orderings of its multiset. Before
     # position i, `remaining` is the number of orderings of seq[i:]; the orderings of
     # seq[i:] that start with type t < seq[i] number remaining * counts[t] / (k - i).
@@ -247,7 +260,8 @@ def _rank_multiset(seq, counts, orderings):
 
 
 @numba.njit(cache=True)
-def _unrank_multiset(rank, counts, out, orderings):
+def _unrank_multiset(rank: int | np.int64, counts: np.ndarray | list[int], out: np.ndarray | list[int],
+                     orderings: int) -> None:
     # Inverse of _rank_multiset: pick at each position the type whose block holds rank.
     k = len(out)
     remaining = orderings
@@ -269,7 +283,7 @@ def _unrank_multiset(rank, counts, out, orderings):
 
 
 @numba.njit(cache=True)
-def rank_multiset_sequence(seq: np.ndarray, counts: np.ndarray) -> np.int64:
+def rank_multiset_sequence(seq: np.ndarray, counts: np.ndarray) -> int:
     """Lex rank of `seq` (types 0..T-1) among all distinct orderings of its multiset.
 
     Range 0..multinomial(counts)-1; e.g. with counts (2, 1) the orderings (0, 0, 1),
@@ -324,7 +338,7 @@ class MultisetTable:
 
 
 @numba.njit(cache=True, inline="always")
-def rank_multiset_indexed(seq, index, prefix, weights):
+def rank_multiset_indexed(seq: np.ndarray, index: int, prefix: np.ndarray, weights: np.ndarray) -> np.int64:
     """`rank_multiset_sequence(seq, counts)` with counts given by their `MultisetTable`
     index; no division, one table read per item."""
     rank = np.int64(0)
@@ -341,7 +355,7 @@ def rank_multiset_indexed(seq, index, prefix, weights):
 
 
 @numba.njit(cache=True)
-def fill_board(mask, seq, board):
+def fill_board(mask: np.uint64, seq: np.ndarray, board: np.ndarray) -> None:
     """Write into `board` (zeroed first) the pieces `seq` (types 0-based, one per occupied
     cell of `mask` in increasing cell order) as types 1..T."""
     board[:] = 0
@@ -352,7 +366,7 @@ def fill_board(mask, seq, board):
 
 
 @numba.njit(cache=True)
-def rank_board(board, counts, seq):
+def rank_board(board: np.ndarray, counts: np.ndarray, seq: np.ndarray) -> np.int64:
     """The placement rank of `board` (0 empty, t = type t) within its layer, as
     `rank_placement`: colex rank of the occupied cells x orderings + the types' multiset
     rank. Fills `counts` (length T) with the board's per-type counts and seq[:k] with its
@@ -376,7 +390,7 @@ def rank_board(board, counts, seq):
 
 
 @numba.njit(cache=True)
-def _rank_arrangement(items, n):
+def _rank_arrangement(items: np.ndarray | Sequence[int], n: int) -> int:
     # Rank of distinct items (a k-permutation of 0..n-1) in itertools.permutations order:
     # mixed radix n, n-1, ..., n-k+1 whose digit i is the number of unused items below
     # items[i]. For k = n the digits are the Lehmer code.
@@ -391,13 +405,13 @@ def _rank_arrangement(items, n):
 
 
 @numba.njit(cache=True)
-def _unrank_arrangement(rank, n, out):
+def _unrank_arrangement(rank: int | np.int64, n: int, out: np.ndarray | list[int]) -> None:
     # Inverse of _rank_arrangement: peel the digits off from the last one; each suffix is
     # kept as ranks among the items still unused, lifted past each digit on the way left.
     k = len(out)
     for i in range(k - 1, -1, -1):
         radix = n - i
-        out[i] = rank % radix
+        out[i] = rank % radix  # type: ignore[assignment]  # an int64 rank only into an array
         rank //= radix
         for j in range(i + 1, k):
             if out[j] >= out[i]:
@@ -405,7 +419,7 @@ def _unrank_arrangement(rank, n, out):
 
 
 @numba.njit(cache=True)
-def rank_permutation_array(perm: np.ndarray) -> np.int64:
+def rank_permutation_array(perm: np.ndarray) -> int:
     """Lex rank of a permutation of 0..n-1 held in an int array (same as `rank_permutation`).
 
     Compiled, no validation; int64, so n <= 20. O(n^2).
@@ -414,7 +428,7 @@ def rank_permutation_array(perm: np.ndarray) -> np.int64:
 
 
 @numba.njit(cache=True)
-def unrank_permutation_array(rank: np.int64, out: np.ndarray) -> None:
+def unrank_permutation_array(rank: int, out: np.ndarray) -> None:
     """Write into `out` (an int array of length n <= 20) the permutation of lex rank `rank`.
 
     Inverse of `rank_permutation_array`; compiled, no validation.
@@ -423,7 +437,7 @@ def unrank_permutation_array(rank: np.int64, out: np.ndarray) -> None:
 
 
 @numba.njit(cache=True)
-def rank_orientation_array(ori: np.ndarray, v: int, zero_sum: bool) -> np.int64:
+def rank_orientation_array(ori: np.ndarray | Sequence[int], v: int, zero_sum: bool) -> int:
     """Base-v rank of orientation digits, first digit most significant.
 
     With `zero_sum` the last digit is left out (it is implied by sum % v == 0). Same as
@@ -437,7 +451,7 @@ def rank_orientation_array(ori: np.ndarray, v: int, zero_sum: bool) -> np.int64:
 
 
 @numba.njit(cache=True)
-def unrank_orientation_array(rank: np.int64, v: int, zero_sum: bool, out: np.ndarray) -> None:
+def unrank_orientation_array(rank: int, v: int, zero_sum: bool, out: np.ndarray | list[int]) -> None:
     """Write into `out` the orientation digits of `rank` (inverse of `rank_orientation_array`).
 
     With `zero_sum` the last digit is set so that the digits sum to 0 mod v.
@@ -494,7 +508,7 @@ def _check_size(n: int, k: int) -> tuple[int, int]:
     return n, k
 
 
-def _check_order(order: str, orders: dict[str, tuple[Callable, Callable]]):
+def _check_order(order: str, orders: dict[str, T]) -> T:
     _require(order in orders, f"unknown order {order!r}: expected one of {sorted(orders)}")
     return orders[order]
 
@@ -855,7 +869,7 @@ def orientation_count(n: int, v: int, zero_sum: bool = False) -> int:
     n, v = _natural(n, "n"), _natural(v, "v")
     _require(v >= 1, "v must be at least 1")
     _require(n >= 1 or not zero_sum, "zero_sum needs at least one piece")
-    return v ** (n - 1 if zero_sum else n)
+    return cast(int, v ** (n - 1 if zero_sum else n))  # a non-negative power: an int
 
 
 def rank_orientation(ori: Sequence[int], v: int, zero_sum: bool = False) -> int:

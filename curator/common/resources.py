@@ -22,13 +22,17 @@ class Shortfall:
     """A resource an analysis needs more of than the machine has free."""
 
     resource: str
-    """"memory" or "disk"."""
+    """"memory", "disk" (figures in bytes) or "time" (in seconds)."""
     needed: int
     free: int
     where: str
     """How `free` was measured, as a phrase: "available", "free under /data"."""
     elsewhere: bool = False
     """Whether it is another machine that is short (a cluster's worker), not this one."""
+
+    def __str__(self) -> str:
+        figure = seconds_text if self.resource == "time" else bytes_text
+        return f"{self.resource}: needs about {figure(self.needed)}, {figure(self.free)} {self.where}"
 
 
 def short_of(resource: str, needed: int, free: int | None, where: str,
@@ -84,11 +88,33 @@ def threads(count: int | None) -> Iterator[None]:
     """Run the block with `count` compiled threads (all cores if None), then restore the
     caller's setting."""
     before = numba.get_num_threads()
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if count is None else count)
+    # numba sets NUMBA_NUM_THREADS from the environment as it loads (its stubs do not list it)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS if count is None else count)  # type: ignore[attr-defined]
     try:
         yield
     finally:
         numba.set_num_threads(before)
+
+
+TIME_LIMIT = 3600
+"""Seconds an analysis whose time can be estimated may take before it is refused as too long
+for this machine (unless the limits are ignored)."""
+
+
+def time_shortfalls(seconds: float, threads: int) -> list[Shortfall]:
+    """[the Shortfall] if an analysis estimated at `seconds` is longer than TIME_LIMIT."""
+    return short_of("time", round(seconds), TIME_LIMIT, f"allowed on {threads} threads")
+
+
+def seconds_text(seconds: float) -> str:
+    """A duration for people: 40 s, 12 min, 3.5 h, 2.0 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 def bytes_text(n: float) -> str:

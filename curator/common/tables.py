@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
+from curator.common.exports import Exporting
 from curator.common.files import F, ResultsFolder
 from curator.common.keywords import Naming, same_name
 
@@ -33,10 +34,14 @@ class DistanceFolder(ResultsFolder):
 
     @property
     def seconds(self) -> float:
-        return self.manifest.get("seconds", 0.0)
+        return cast(float, self.manifest.get("seconds", 0.0))
+
+    if TYPE_CHECKING:  # what every kind's store gives (DistanceStore, SlidingStore)
+        def puzzle(self) -> Any: ...
+        def summary(self) -> dict[str, Any]: ...
 
 
-class DistanceResultsBase:
+class DistanceResultsBase(Exporting):
     """The results object over a `DistanceFolder`: its store, the puzzle read once, and the
     table per distance that `curator info` shows."""
 

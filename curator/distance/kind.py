@@ -10,14 +10,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.catalogue import Kind, Run, Verdict
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
-from curator.common.resources import Shortfall, bytes_text
-from curator.distance.analysis import analyze_distances, table_shortfalls
+from curator.common.resources import Shortfall, bytes_text, seconds_text
+from curator.distance.analysis import analyze_distances, sweep_needs, table_shortfalls
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzle_from, state_text
 from curator.distance.results import DistanceLevel, DistanceResults
+from curator.kind import Kind, Run, Verdict
+
+SHOWN = 50
+"""Bad ranks `verify` lists one by one."""
 
 
 class DistanceKind(Kind):
@@ -36,14 +39,16 @@ class DistanceKind(Kind):
         return permutation_puzzle_from(file)
 
     def estimate(self, puzzle: PermutationPuzzle, run: Run) -> str:
+        needs = sweep_needs(puzzle, run.workers)
         return (f"{puzzle.name}: {puzzle.size:,} positions, {len(puzzle.moves)} moves "
-                f"({puzzle.metric} metric); {bytes_text((puzzle.size + 1) // 2)} on disk")
+                f"({puzzle.metric} metric); {bytes_text(needs.table_bytes)} on disk, about "
+                f"{bytes_text(needs.memory_bytes)} of memory and {seconds_text(needs.seconds)}")
 
     def subject(self, puzzle: PermutationPuzzle, run: Run) -> str:
         return f"{puzzle.name}'s distance table"
 
     def shortfalls(self, puzzle: PermutationPuzzle, run: Run) -> list[Shortfall]:
-        return table_shortfalls(puzzle, run.directory)
+        return table_shortfalls(puzzle, run.directory, run.workers)
 
     def analyze(self, puzzle: PermutationPuzzle, run: Run) -> None:
         analyze_distances(puzzle, run.directory, run.workers, run.force, run.distance_done, run.warn)
@@ -56,7 +61,7 @@ class DistanceKind(Kind):
         title = f"{summary['puzzle']} ({manifest['metric']} metric)"
         if not summary["complete"]:
             title += " (incomplete)"
-        rows = [(str(item["distance"]), f"{item['positions']:,}") for item in summary["distances"]]
+        rows = [(str(item["distance"]), f"{item['positions']:,}") for item in summary["layers"]]
         if manifest.get("unreached"):
             rows.append(("not reached", f"{manifest['unreached']:,}"))
         return Report(title, columns("distance", "positions"), tuple(rows),
@@ -64,8 +69,11 @@ class DistanceKind(Kind):
 
     def verdict(self, results: DistanceResults, sample: int, seed: int) -> Verdict:
         found = results.verify(sample, seed)
-        return Verdict((), found.ok, "distance table matches its checksum (ranks are not re-derived)",
-                       error=None if found.ok else found.problems[0])
+        summary = f"the distance table matches its checksum and counts, {found.ranks:,} ranks re-derived"
+        failed = f"verification failed: {summary}, {len(found.bad_ranks)} bad ranks"
+        outcome = failed if found.bad_ranks else f"ok ({summary})"
+        return Verdict(tuple(found.bad_ranks[:SHOWN]), found.ok, outcome,
+                       error=found.problems[0] if found.problems else None)
 
     def selection(self, results: DistanceResults, keywords: dict[str, Any]
                   ) -> tuple[list[DistanceLevel], int | None]:

@@ -21,7 +21,14 @@ from curator.common.ranking import (
     unrank_orientation,
     unrank_permutation,
 )
-from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
+from curator.common.reading import (
+    PuzzleFile,
+    TableReader,
+    puzzle_file,
+    read_puzzle_file,
+    rules_family,
+    unknown,
+)
 
 FAMILY = "permutation"
 METRICS = ("quarter", "half")
@@ -33,7 +40,10 @@ MAX_MOVES = 255
 PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
 TOP_KEYS = {"name", "title", "rules", "pieces", "moves"}
 RULES_KEYS = {"family", "metric"}
-SET_KEYS = {"count", "orientations", "zero_sum", "solved", "layout"}
+SET_KEYS = {"count", "orientations", "zero_sum", "solved", "layout", "stickers"}
+STICKER_KEYS = {"positions", "fixed"}
+CUBE_FACES = ("UD", "FB", "RL")
+"""The faces of a cube, in pairs of opposite faces: up, down, front, back, right, left."""
 MOVE_KEYS = {"cycles", "twists", "mover"}
 
 SetState = tuple[tuple[int, ...], tuple[int, ...]]
@@ -54,6 +64,13 @@ class PieceSet:
     solved: tuple[int, ...]
     layout: tuple[int, int] | None = None
     """(rows, cols) to draw the set's positions in, row by row; None: one row."""
+    stickers: tuple[str, ...] | None = None
+    """For the corners of a 2x2x2 cube: per position the faces its three stickers lie on
+    (letters of U D F B R L), the up or down one first, then clockwise as seen from outside;
+    a corner with twist t shows its k-th sticker (in the order of the position it belongs
+    on) on face (k + t) mod 3 of the position it stands on. Pictures draw the cube's net."""
+    fixed: tuple[str, ...] = ()
+    """The faces of the cube's corners that never move (not in the state), as `stickers`."""
 
     @property
     def permutations(self) -> int:
@@ -153,6 +170,13 @@ class PermutationPuzzle:
         return tuple(reversed(state))
 
     @property
+    def movers(self) -> tuple[int | None, ...]:
+        """Per piece set, the piece whose place decides which moves apply (the 8-puzzle's
+        blank: its `mover`), or None."""
+        return tuple(next((m.effects[i].mover for m in self.moves if m.effects[i].mover >= 0), None)
+                     for i in range(len(self.sets)))
+
+    @property
     def move_names(self) -> list[str]:
         return [m.name for m in self.moves]
 
@@ -164,6 +188,7 @@ class PermutationPuzzle:
             raise ValueError(f"unknown move {name!r} (moves: {' '.join(self.move_names)})")
         out = []
         for s, effect, (perm, ori) in zip(self.sets, move.effects, state):
+            case: Case | None
             if effect.mover < 0:
                 case = effect.cases[0]
             else:
@@ -186,6 +211,13 @@ class PermutationPuzzle:
             if s.orientations > 1:
                 out[s.name]["orientation"] = list(ori)
         return out
+
+
+def _is_corner(faces: str) -> bool:
+    """Whether `faces` names a cube corner: one face of each pair of opposite faces, the up
+    or down one first."""
+    axes = [next((i for i, pair in enumerate(CUBE_FACES) if face in pair), -1) for face in faces]
+    return len(faces) == 3 and axes[0] == 0 and sorted(axes) == [0, 1, 2]
 
 
 def is_permutation_file(path: str | Path) -> bool:
@@ -212,9 +244,10 @@ class _PermutationReader(TableReader):
     """Reads a permutation puzzle's tables, naming the source and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> PermutationPuzzle:
+        self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         metric = self.rules(self.get(data, "rules", dict, ""))
         sets = self.piece_sets(self.get(data, "pieces", dict, ""))
         size = math.prod(s.permutations * s.orientation_states for s in sets)
@@ -259,7 +292,34 @@ class _PermutationReader(TableReader):
         if sorted(solved) != list(range(count)):
             raise self.fail(f"{where}.solved", f"must list each piece 0..{count - 1} once, got {solved}")
         layout = self.layout(value, f"{where}.layout", count)
-        return PieceSet(name, count, orientations, zero_sum, tuple(solved), layout)
+        stickers, fixed = self.stickers(value, f"{where}.stickers", count, orientations)
+        return PieceSet(name, count, orientations, zero_sum, tuple(solved), layout, stickers, fixed)
+
+    def stickers(self, table: dict, key: str, count: int, orientations: int,
+                 ) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+        """The corner stickers of a cube's set (see `PieceSet.stickers`): every position's
+        faces and the fixed corners' together name the eight corners of a cube once each."""
+        if "stickers" not in table:
+            return None, ()
+        value = table["stickers"]
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table with positions and fixed, got {value!r}")
+        self.only(value, STICKER_KEYS, key)
+        positions = self.get(value, "positions", list, key)
+        fixed = self.get(value, "fixed", list, key, [])
+        if orientations != 3:
+            raise self.fail(key, "are for cube corners, whose pieces have orientations = 3")
+        if len(positions) != count:
+            raise self.fail(f"{key}.positions", f"must name {count} corners, one per position, "
+                            f"got {len(positions)}")
+        corners = [*positions, *fixed]
+        for corner in corners:
+            if not isinstance(corner, str) or not _is_corner(corner):
+                raise self.fail(f"{key}.positions", f"{corner!r} is not a corner: three faces, one "
+                                "of each of U/D, F/B and R/L, the up or down one first (e.g. URF)")
+        if len(corners) != 8 or len({frozenset(c) for c in corners}) != 8:
+            raise self.fail(key, "positions and fixed must name the cube's 8 corners once each")
+        return tuple(positions), tuple(fixed)
 
     def layout(self, table: dict, key: str, count: int) -> tuple[int, int] | None:
         if "layout" not in table:
@@ -274,6 +334,8 @@ class _PermutationReader(TableReader):
         rows, cols = value
         if rows * cols < count:
             raise self.fail(key, f"{rows} x {cols} has fewer than the set's {count} positions")
+        if max(rows, cols) > count:
+            raise self.fail(key, f"{rows} x {cols}: neither may exceed the set's {count} positions")
         return rows, cols
 
     # -- moves -----------------------------------------------------------------------------
@@ -291,7 +353,7 @@ class _PermutationReader(TableReader):
         for key, part in (("cycles", cycles), ("twists", twists), ("mover", mover)):
             for set_name in part:
                 if set_name not in names:
-                    raise self.fail(f"{where}.{key}.{set_name}", "is not one of the [pieces] sets")
+                    raise self.fail(f"{where}.{key}.{set_name}", unknown("piece set", set_name, names))
         if not cycles:
             raise self.fail(f"{where}.cycles", "names no piece set")
         for set_name in twists:

@@ -15,15 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from curator import catalogue
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import Verification
+from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.distance.puzzle import PermutationPuzzle, State, state_text
 from curator.distance.select import select_positions, solved_positions
 from curator.distance.store import DistanceStore
 from curator.distance.tables import Kernel, build_kernel
+from curator.distance.verify import verify_table
 
 KEYWORDS = ("distance", "sample", "seed", "limit")
 """The keywords `count` (distance only) and `select` take."""
@@ -70,6 +70,7 @@ class DistanceResults(DistanceResultsBase):
 
     kind = "distance"
     store_class = DistanceStore
+    store: DistanceStore
     puzzle: PermutationPuzzle
 
     @cached_property
@@ -152,16 +153,14 @@ class DistanceResults(DistanceResultsBase):
 
     # -- checking and exporting --------------------------------------------------------------
 
-    def verify(self, sample: int = 0, seed: int = 0) -> Verification:
-        """Check the table file against its checksum (its ranks are not re-derived)."""
-        result = Verification(self.directory, files=1)
-        try:
-            self.store.load()
-        except StoreError as exc:
-            result.problems.append(str(exc))
-        return result
+    def verify(self, sample: int = DEFAULT_SAMPLE, seed: int = 0) -> Verification:
+        """Check the table file against its checksum and its entries against the manifest's
+        counts, then re-derive `sample` random ranks (and the solved position) from their
+        neighbours under the moves of the stored puzzle (see `curator.distance.verify`)."""
+        at_least(sample, 0, self._name("sample"))
+        return verify_table(self.store, self.puzzle, self.kernel, sample, seed)
 
     def export(self, levels: Sequence[DistanceLevel], path: str | Path, format: str = "json") -> list[Path]:
         """Write positions as a position pack (json), csv, svg or png pictures, or an html
         gallery; return the files written (see `curator.export.distance`)."""
-        return catalogue.export(self, list(levels), path, format)
+        return self._exports().write(format, self.puzzle, list(levels), path)

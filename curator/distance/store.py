@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
-    StoreError,
     atomic_write,
     check_file,
     manifest_kind,
@@ -23,7 +23,9 @@ from curator.common.tables import DistanceFolder
 from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
 
 KIND = "distance"
-FORMAT = "curator-distance/1"
+FORMAT = "curator-distance/2"
+OLDER_FORMATS = ("curator-distance/1",)
+"""Formats written before manifests had a checksum (read as they are)."""
 TABLE_FILE = "distances.nib"
 ENCODING = (
     "one 4-bit entry per rank, entry i in byte i // 2 (low nibble for even i); "
@@ -33,7 +35,10 @@ ENCODING = (
 
 def holds_distances(directory: Path) -> bool:
     """Whether `directory` has a manifest of kind "distance"."""
-    return manifest_kind(directory) == KIND
+    try:
+        return manifest_kind(directory) == KIND
+    except StoreError:
+        return False
 
 
 class DistanceStore(DistanceFolder):
@@ -43,6 +48,7 @@ class DistanceStore(DistanceFolder):
 
     KIND = KIND
     FORMAT = FORMAT
+    OLDER = OLDER_FORMATS
     WHAT = "a distance table"
 
     @classmethod
@@ -56,23 +62,26 @@ class DistanceStore(DistanceFolder):
 
     def puzzle(self) -> PermutationPuzzle:
         """The puzzle of this table, read from the folder's copy of its file."""
-        return parse_permutation_puzzle(*self.puzzle_text())
+        return self.parsed_puzzle(parse_permutation_puzzle)
 
     def load(self) -> np.ndarray:
         """The nibble table (uint8), checked against the manifest's size and checksum."""
         meta = self.manifest.get("file")
         if not meta:
             raise StoreError(f"{self.directory}: no distance table has been stored yet")
-        path = self.directory / meta["path"]
+        if not isinstance(meta, dict) or meta.get("path") != TABLE_FILE:
+            raise StoreError(f"{self.manifest_path}: damaged manifest (file)")
+        path = self.directory / TABLE_FILE
         check_file(path, meta, (self.manifest["positions"] + 1) // 2)
         return np.fromfile(path, dtype=np.uint8)
 
     def summary(self) -> dict[str, Any]:
-        """What `curator info --json` prints."""
+        """What `curator info --json` prints: the table's rows (positions per distance) under
+        `layers`, the key every kind's rows have there."""
         return {
             "puzzle": self.manifest["puzzle"],
             "complete": self.complete,
-            "distances": [dict(item) for item in self.manifest.get("distances", [])],
+            "layers": [dict(item) for item in self.manifest.get("distances", [])],
         }
 
     # -- writing ---------------------------------------------------------------------------
@@ -80,7 +89,7 @@ class DistanceStore(DistanceFolder):
     def save(self, table: np.ndarray, counts: list[int], complete: bool, seconds: float) -> None:
         """Write the table, then record it with its counts in the manifest."""
         path = self.directory / TABLE_FILE
-        digest = atomic_write(path, memoryview(np.ascontiguousarray(table, dtype=np.uint8)))
+        digest = atomic_write(path, memoryview(np.ascontiguousarray(table, dtype=np.uint8)))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
         self.manifest.update(
             complete=complete,
             max_distance=len(counts) - 1,

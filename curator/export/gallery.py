@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from curator.arrange import PackCurve
+from curator.common.figures import chance_text
 from curator.export.writing import write_text
 from curator.layered.level import Level, PuzzleLike, replay
 from curator.picture import Picture, picture, svg_text
@@ -69,7 +70,7 @@ def metric_texts(level: Level) -> dict[str, str]:
         "safe_moves": str(r.safe_moves),
         "solutions": str(int(r.solutions)),
         "difficulty": f"{level.difficulty:.3f}" if math.isfinite(level.difficulty) else "-",
-        "win_chance": "-" if level.win_chance is None else f"{level.win_chance:.2%}",
+        "win_chance": chance_text(level.win_chance),
         "information": "-" if level.information is None else f"{level.information:.2f}",
         "decisions": "-" if level.decisions is None else str(level.decisions),
         "mistake_depth": "-" if level.mistake_depth is None else f"{level.mistake_depth:.2f}",
@@ -89,12 +90,12 @@ def move_texts(puzzle: PuzzleLike, level: Level) -> list[str]:
         return f"({cells[i][0]},{cells[i][1]})"
 
     if len(puzzle.piece_types) == 1:
-        return [f"{at(a)} → {at(b)}" for a, b in level.solution]
-    positions = replay(puzzle, level.position, level.solution)
+        return [f"{at(a)} → {at(b)}" for a, b in level.report.solution]
+    positions = replay(puzzle, level.position, level.report.solution)
     types = puzzle.piece_types
     return [
         f"{types[before[a] - 1]} {at(a)} × {types[before[b] - 1]} {at(b)}"
-        for before, (a, b) in zip(positions, level.solution)
+        for before, (a, b) in zip(positions, level.report.solution)
     ]
 
 

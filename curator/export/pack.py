@@ -16,6 +16,7 @@ from typing import Any
 from curator.arrange import CURVES, Curve, PackCurve, curve_from_levels
 from curator.common.board import GRIDS, Board, BoardError
 from curator.common.errors import PuzzleError, SelectionError
+from curator.common.figures import difficulty_value, figure_value
 from curator.common.ranking import rank_placement
 from curator.common.reading import TableReader, read_text
 from curator.export.writing import json_text, pack_head, write_text
@@ -90,11 +91,12 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
             "legal_moves": int(r.legal_moves),
             "safe_moves": int(r.safe_moves),
             "solutions": int(r.solutions),
-            "difficulty": difficulty if math.isfinite(difficulty) else None,
+            "difficulty": difficulty_value(difficulty),
             "solvable": bool(r.solvable),
             "unique": bool(r.unique),
             "all_moves": bool(r.all_moves),
-            **({} if level.play is None else {name: getattr(level.play, name) for name in PLAY_FIGURES}),
+            **({} if level.play is None else {name: figure_value(getattr(level.play, name))
+                                              for name in PLAY_FIGURES}),
             "class_size": int(level.class_size),
         },
     }
@@ -164,9 +166,8 @@ def parse_pack(data: Any, source: str = "<pack>") -> tuple[PackHeader, list[Leve
 
 
 def read_curve(text: str | Path, what: str = "curve") -> Curve:
-    """A named curve (see CURVES) or the profile of a level pack file."""
-    if isinstance(text, str) and text in CURVES:
-        return CURVES[text]
+    """The profile of a level pack file, as a curve (named curves are read by
+    `curator.arrange.read_curve`)."""
     path = Path(text)
     if not path.is_file():
         raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "
@@ -259,7 +260,7 @@ class _PackReader(TableReader):
         name = self.get(table, "name", str, where)
         if not name:
             raise self.fail("puzzle.name", "must not be empty")
-        title = self.get(table, "title", str, where)
+        title = self.title(table, ..., where)
         family = self.get(table, "family", str, where)
         try:
             find_family(family)

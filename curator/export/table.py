@@ -1,17 +1,19 @@
 """CSV export: one row per level, for spreadsheets.
 
-Numbers are written in full as decimal text (solution counts can exceed 64 bits), flags as
-true/false, cells as "row,col"; an unsolvable level's difficulty is left empty. The columns
+Whole numbers are written in full as decimal text (solution counts can exceed 64 bits), the
+difficulty to 3 decimals and the other figures to 4 significant digits
+(`curator.common.figures`), flags as true/false, cells as "row,col"; an unsolvable level's
+difficulty is left empty. The columns
 are listed in `COLUMNS` and in docs/level-pack.md.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
 from curator.arrange import PackCurve
+from curator.common.figures import difficulty_value, figure_value
 from curator.export.writing import write_table
 from curator.layered.level import PLAY_FIGURES, Level, PuzzleLike, cell_text, moves_text
 
@@ -63,19 +65,20 @@ def rows(puzzle: PuzzleLike, levels: Sequence[Level]) -> list[dict[str, str]]:
                 for i, t in enumerate(level.position)
                 if t
             ),
-            "solution": moves_text(puzzle, r.solution),
+            "solution": moves_text(puzzle, r.solution, level.position),
         })
     return out
 
 
 def _difficulty_cell(value: float) -> str:
-    """Full precision; empty for an unsolvable level (infinite difficulty)."""
-    return repr(float(value)) if math.isfinite(value) else ""
+    """To 3 decimals; empty for an unsolvable level (infinite difficulty)."""
+    rounded = difficulty_value(value)
+    return "" if rounded is None else repr(rounded)
 
 
 def _number_cell(value: float | int | None) -> str:
-    """A player figure in full; empty where there is none."""
-    return "" if value is None else repr(value)
+    """A player figure (4 significant digits); empty where there is none."""
+    return "" if value is None else repr(figure_value(value))
 
 
 def _flag(value: bool) -> str:

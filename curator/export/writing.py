@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from curator.arrange import PackCurve
+from curator.common.figures import difficulty_value
 from curator.common.files import atomic_write
 from curator.picture import Picture, png_bytes, svg_text
 from curator.version import __version__
@@ -47,7 +48,8 @@ def write_table(path: str | Path, columns: Sequence[str], table: Iterable[dict[s
     if curve is not None:
         at = list(columns).index(after) + 1
         columns = (*columns[:at], "target", *columns[at:])
-        table = [{**row, "target": repr(target)} for row, target in zip(table, curve.targets)]
+        table = [{**row, "target": repr(difficulty_value(target))}
+                 for row, target in zip(table, curve.targets)]
     text = io.StringIO(newline="")
     writer = csv.DictWriter(text, fieldnames=columns)
     writer.writeheader()
@@ -68,16 +70,22 @@ def write_pictures(
     """Picture `draw(number, item)` of each item (numbered from 1), written as NOUN-0001.svg,
     ... (or .png, after `suffix`) into the folder `out`, or into the file `out` if it ends in
     `suffix` and there is exactly one item."""
-    out = Path(out)
-    if out.suffix.lower() == suffix:
-        if len(items) != 1:
-            raise ExportError(
-                f"{out}: one {suffix} file holds one {noun}, got {len(items)}; give a folder for them"
-            )
-        targets = [out]
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        targets = [out / f"{noun}-{n:04d}{suffix}" for n in range(1, len(items) + 1)]
+    targets = file_targets(len(items), out, suffix, noun)
     for number, (item, target) in enumerate(zip(items, targets), start=1):
         SAVERS[suffix](draw(number, item), target)
     return targets
+
+
+def file_targets(count: int, out: str | Path, suffix: str, noun: str = "level") -> list[Path]:
+    """Where `count` items written one per file go: NOUN-0001.SUFFIX, ... in the folder
+    `out` (made if missing), or the file `out` itself if it ends in `suffix` and there is
+    exactly one item (ExportError if there are more)."""
+    out = Path(out)
+    if out.suffix.lower() == suffix:
+        if count != 1:
+            raise ExportError(
+                f"{out}: one {suffix} file holds one {noun}, got {count}; give a folder for them"
+            )
+        return [out]
+    out.mkdir(parents=True, exist_ok=True)
+    return [out / f"{noun}-{n:04d}{suffix}" for n in range(1, count + 1)]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from curator.common.errors import SelectionError
 from curator.common.files import exclusive
@@ -21,7 +21,7 @@ from curator.common.resources import Shortfall, shortfalls, threads
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import PACK_RATIO, LayerStore
+from curator.layered.store import PACK_RATIO, LayerRecord, LayerStore
 from curator.layered.sweep import Progress, goal_layer, sweep_layer
 
 
@@ -101,6 +101,7 @@ def resource_shortfalls(puzzle: Puzzle, max_pieces: int, directory: Path,
     the names the analysis uses are replaced by files of the same size.
     """
     est = estimate(puzzle, max_pieces)
+    elsewhere: list[Shortfall]
     memory, elsewhere = est.peak_memory_bytes, []
     if executor is not None:
         memory, elsewhere = executor.memory_needs(puzzle, max_pieces)
@@ -176,7 +177,8 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 problem = store.problem(layer)
                 if problem is None and store.record(layer) is not None:
                     if reporter:
-                        reporter.layer_finished(layer, store.record(layer).entry, kept=True)
+                        reporter.layer_finished(layer, cast(LayerRecord, store.record(layer)).entry,
+                                                kept=True)
                     continue
                 if problem is not None:
                     warn(f"{problem}; recomputing layer {layer.key}")
@@ -190,7 +192,7 @@ def _analyze(puzzle: Puzzle, directory: Path, max_pieces: int, force: bool, repo
                 if executor is not None:
                     bits = executor.sweep(store, puzzle, layer, below_bits or [], advance, warn)
                 elif below:
-                    bits = sweep_layer(puzzle, layer, below_bits, advance)
+                    bits = sweep_layer(puzzle, layer, cast(list[LayerBits], below_bits), advance)
                 else:
                     bits = goal_layer(puzzle, layer, advance)
                 seconds = time.perf_counter() - start

@@ -23,6 +23,18 @@ Ranks
 A translation keeps the row-major order of cells, so a typed position and its translates
 have their types in the same order: their ranks compare as their occupancy masks do.
 
+The member a class is shown by
+------------------------------
+`canonical=True` keeps one member of each class: the one a designer would ship, its pieces
+centred on the board. Members are ordered by their *offset*, then by rank: the offset is
+the sum over the grid's axes (`Board.axes`: row and column, and on triangular grids also
+col - row) of the square of (lowest + highest coordinate of the pieces) - (lowest + highest
+coordinate of the board's cells), i.e. four times the squared distance of the pieces' box
+centre from the board's box centre on a square grid. A symmetry permutes and negates the
+axes and maps the board's box onto itself, so all images g(Q) of a member Q have the same
+offset: the offset only tells translates apart, and among equally centred members the
+smallest rank wins, as it does alone in classes without translations.
+
 Kernels
 -------
 The compiled functions here run over whole blocks of ranks of one layer; `Matcher` in
@@ -36,6 +48,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numba
 import numpy as np
@@ -71,7 +84,8 @@ class Translations:
     coordinate along axis a (`Board.axes`, shifted to start at 0); `upto[a, x]` the mask of
     the cells whose coordinate along a is below x; `shifts[v, a]` vector v along axis a;
     `images[v, c]` the index of cell c moved by v (-1 off the board); `onto[v]` the mask of
-    the cells whose image is a cell.
+    the cells whose image is a cell; `centre[a]` the lowest plus the highest coordinate of
+    the board's cells along a (twice the centre of its box).
     """
 
     margin: int
@@ -81,9 +95,10 @@ class Translations:
     shifts: np.ndarray
     images: np.ndarray
     onto: np.ndarray
+    centre: np.ndarray
 
-    def arrays(self) -> tuple:
-        return self.margin, self.axes, self.upto, self.shifts, self.images, self.onto
+    def arrays(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.margin, self.axes, self.upto, self.shifts, self.images, self.onto, self.centre
 
 
 @functools.lru_cache(maxsize=64)
@@ -119,7 +134,8 @@ def translations(puzzle: Puzzle, pieces: int) -> Translations | None:
         return None
     keep = np.flatnonzero(usable)
     return Translations(margin, tuple(vectors[v] for v in keep), axes, upto,
-                        shifts[keep].copy(), images_array[keep].copy(), onto[keep].copy())
+                        shifts[keep].copy(), images_array[keep].copy(), onto[keep].copy(),
+                        axes.max(axis=0).astype(np.int64))
 
 
 def _usable(pieces, margin, axes, upto, shifts, onto, length) -> np.ndarray:
@@ -209,6 +225,19 @@ def _alike_vectors(mask, margin, axes, upto, shifts, onto, lo, hi, out):
     return count
 
 
+@numba.njit(cache=True, inline="always")
+def _offset(lo, hi, shifts, v, centre):
+    """The offset (see the module docstring) of the pieces whose box is lo..hi per axis,
+    moved by vector v (v < 0: not moved)."""
+    total = 0
+    for a in range(lo.shape[0]):
+        x = lo[a] + hi[a] - centre[a]
+        if v >= 0:
+            x += 2 * shifts[v, a]
+        total += x * x
+    return total
+
+
 chunk = Slot("chunk")
 """The kernel `in_chunks` drives: one of the `keep_*_chunk` kernels, bound by `build`."""
 
@@ -231,22 +260,27 @@ def _passes(mask, include, exclude):
 
 @kernel
 def keep_binary_chunk(ranks, lo, hi, n, k, include, exclude, perms,
-                      margin, axes, upto, shifts, images, onto, keep):
+                      margin, axes, upto, shifts, images, onto, centre, keep):
     """keep[i] for ranks[lo:hi] of a one-kind layer: the position passes the cell filters
-    and no member of its class that passes them has a smaller rank (= a smaller mask)."""
+    and no member of its class that passes them is more centred, or as centred with a
+    smaller rank (= a smaller mask)."""
     found = np.empty(shifts.shape[0], dtype=np.int64)
-    low = np.empty(axes.shape[1], dtype=np.int64)
-    high = np.empty(axes.shape[1], dtype=np.int64)
+    low = np.zeros(axes.shape[1], dtype=np.int64)
+    high = np.zeros(axes.shape[1], dtype=np.int64)
     for i in range(lo, hi):
         mask = unrank_colex_mask(ranks[i], n, k)
         ok = _passes(mask, include, exclude)
         if ok:
             count = _alike_vectors(mask, margin, axes, upto, shifts, onto, low, high, found)
+            own = _offset(low, high, shifts, -1, centre)
             for t in range(-1, count):
+                offset = own if t < 0 else _offset(low, high, shifts, found[t], centre)
+                if offset > own:
+                    continue  # each image of this translate is less centred
                 moved = mask if t < 0 else image_mask(mask, images[found[t]])
                 for s in range(1 if t < 0 else 0, perms.shape[0]):
                     image = image_mask(moved, perms[s])
-                    if image < mask and _passes(image, include, exclude):
+                    if (offset < own or image < mask) and _passes(image, include, exclude):
                         ok = False
                         break
                 if not ok:
@@ -279,7 +313,7 @@ def _order(board, counts, seq):
 
 @kernel
 def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
-                     margin, axes, upto, shifts, images, onto, keep):
+                     margin, axes, upto, shifts, images, onto, centre, keep):
     """keep[i] for ranks[lo:hi] of a typed layer (as `keep_binary_chunk`)."""
     counts = counts.copy()  # the multiset rankers use it as scratch space
     k = counts.sum()
@@ -288,8 +322,8 @@ def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
     board = np.zeros(n, dtype=np.int64)
     image = np.zeros(n, dtype=np.int64)
     found = np.empty(shifts.shape[0], dtype=np.int64)
-    low = np.empty(axes.shape[1], dtype=np.int64)
-    high = np.empty(axes.shape[1], dtype=np.int64)
+    low = np.zeros(axes.shape[1], dtype=np.int64)
+    high = np.zeros(axes.shape[1], dtype=np.int64)
     for i in range(lo, hi):
         r = ranks[i]
         mask = unrank_colex_mask(r // arrangements, n, k)
@@ -299,16 +333,22 @@ def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
             continue
         filled = False
         count = _alike_vectors(mask, margin, axes, upto, shifts, onto, low, high, found)
+        own = _offset(low, high, shifts, -1, centre)
         for t in range(-1, count):
+            offset = own if t < 0 else _offset(low, high, shifts, found[t], centre)
+            if offset > own:
+                continue  # each image of this translate is less centred
             row = images[found[t]] if t >= 0 else perms[0]  # perms[0]: unused then
             moved = mask if t < 0 else image_mask(mask, row)
             for s in range(1 if t < 0 else 0, perms.shape[0]):
                 moved_mask = image_mask(moved, perms[s])
-                if moved_mask > mask or not _passes(moved_mask, include, exclude):
+                if not _passes(moved_mask, include, exclude):
                     continue
-                if moved_mask < mask:
+                if offset < own or moved_mask < mask:
                     ok = False
                     break
+                if moved_mask > mask:
+                    continue
                 # The same cells: compare the types' order (the rank within the mask).
                 if not filled:
                     unrank_multiset_sequence(r % arrangements, counts, seq)
@@ -324,7 +364,7 @@ def keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
 
 
 @numba.njit(cache=True)
-def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, onto, out):
+def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, onto, centre, out):
     counts = counts.copy()
     k = counts.sum()
     arrangements = multinomial(counts)
@@ -361,14 +401,15 @@ def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, on
         out[i] = (count + 1) * distinct
 
 
-def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None) -> tuple:
+def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None
+            ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernels' arguments for a layer: its translations, or none (no vector)."""
     if moves is not None:
         return moves.arrays()
     n = puzzle.board.size
     return (0, np.zeros((n, 1), dtype=np.int64), np.zeros((1, 2), dtype=np.uint64),
             np.zeros((0, 1), dtype=np.int64), np.zeros((0, n), dtype=np.int64),
-            np.zeros(0, dtype=np.uint64))
+            np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64))
 
 
 def class_sizes(puzzle: Puzzle, layer: Layer, ranks: Sequence[int] | np.ndarray,
@@ -401,12 +442,13 @@ def members(puzzle: Puzzle, position: Sequence[int]) -> list[Position]:
     cells = [c for c, v in enumerate(position) if v]
     margin = puzzle.translation_margin(len(cells))
     translates = [position]
+    moved: list[int] | tuple[int, ...]  # a translate as it is built, then each one
     if margin is not None and cells:
         for vector in board.translations():
             if board.alike(cells, vector, margin):
                 moved = [0] * board.size
                 for c in cells:
-                    moved[board.moved(c, vector)] = position[c]
+                    moved[cast(int, board.moved(c, vector))] = position[c]  # alike: a cell
                 translates.append(tuple(moved))
     found = set()
     for perm in puzzle.symmetries():
@@ -418,18 +460,32 @@ def members(puzzle: Puzzle, position: Sequence[int]) -> list[Position]:
     return sorted(found, key=lambda p: space.rank(p)[1])
 
 
+def offset(puzzle: Puzzle, position: Sequence[int]) -> int:
+    """How far the pieces of `position` are from the board's centre (see the module
+    docstring): per axis of `Board.axes`, the square of the lowest plus the highest coordinate
+    of its pieces less those of the board's cells, summed (0 for no piece)."""
+    board = puzzle.board
+    cells = [board.axes(board.cells[c]) for c, v in enumerate(position) if v]
+    if not cells:
+        return 0
+    every = [board.axes(cell) for cell in board.cells]
+    return sum((min(x) + max(x) - min(y) - max(y)) ** 2 for x, y in zip(zip(*cells), zip(*every)))
+
+
 def canonical_rank(puzzle: Puzzle, position: Sequence[int], must_include: Iterable[tuple[int, int]] = (),
                    must_exclude: Iterable[tuple[int, int]] = ()) -> int | None:
-    """The rank `canonical=True` keeps for the class of `position` (within its layer): the
-    smallest rank of a member that has pieces on every `must_include` cell and none on the
-    `must_exclude` cells ((row, col) pairs), or None if no member does."""
+    """The rank `canonical=True` keeps for the class of `position` (within its layer): among
+    the members with pieces on every `must_include` cell and none on the `must_exclude`
+    cells ((row, col) pairs), the most centred (smallest `offset`), then the smallest rank;
+    None if no member passes."""
     include = _indices(puzzle, must_include)
     exclude = _indices(puzzle, must_exclude)
     space = StateSpace(puzzle)
-    for member in members(puzzle, position):
-        if all(member[c] for c in include) and not any(member[c] for c in exclude):
-            return space.rank(member)[1]
-    return None
+    passing = [member for member in members(puzzle, position)
+               if all(member[c] for c in include) and not any(member[c] for c in exclude)]
+    if not passing:
+        return None
+    return min((offset(puzzle, member), space.rank(member)[1]) for member in passing)[1]
 
 
 def _indices(puzzle: Puzzle, cells: Iterable[tuple[int, int]]) -> list[int]:

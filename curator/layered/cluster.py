@@ -42,7 +42,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numba
 import numpy as np
@@ -53,7 +53,7 @@ from curator.common.resources import Shortfall, free_memory, short_of
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import CHUNKS, LayerStore, open_words
+from curator.layered.store import CHUNKS, LayerRecord, LayerStore, open_words
 from curator.layered.sweep import CHUNK_WORDS, LayerSweep, Progress
 from curator.version import __version__
 
@@ -164,7 +164,7 @@ def chunk_bytes(label: ChunkLabel, first: int, last: int, arrays: Sequence[np.nd
     words one after the other (little-endian uint64)."""
     digest = hashlib.sha256()
     for array in arrays:
-        digest.update(memoryview(np.ascontiguousarray(array, dtype="<u8")).cast("B"))
+        digest.update(memoryview(np.ascontiguousarray(array, dtype="<u8")).cast("B"))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
     header = json.dumps({"format": CHUNK_FORMAT, **asdict(label), "first": first, "last": last,
                          "sha256": digest.hexdigest()}, sort_keys=True)
     size = -(-(len(header) + 1) // 8) * 8
@@ -174,7 +174,7 @@ def chunk_bytes(label: ChunkLabel, first: int, last: int, arrays: Sequence[np.nd
     for array in arrays:
         out[position:position + len(array)] = array
         position += len(array)
-    return memoryview(out).cast("B")
+    return memoryview(out).cast("B")  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
 
 
 def chunk_words(data: bytes, label: ChunkLabel, first: int, last: int) -> np.ndarray:
@@ -213,7 +213,7 @@ def sweep_chunk(directory: str, counts: tuple[int, ...], first: int, last: int, 
     This is the task a worker runs; it reads nothing but the results folder.
     """
     sweep, below = _layer_sweep(directory, tuple(counts), puzzle_sha256)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # the setting is per thread
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # the setting is per thread
     arrays = sweep.compute(first, last)
     data = chunk_bytes(ChunkLabel(puzzle_sha256, sweep.layer.key, below), first, last, arrays)
     target = Path(path)
@@ -263,7 +263,7 @@ def _layer_sweep(directory: str, counts: tuple[int, ...], puzzle_sha256: str) ->
 def _mapped(directory: Path, layer: Layer, entry: dict) -> LayerBits:
     """A recorded layer's bit files mapped read-only (what `LayerStore.load(mmap=True)` gives,
     without looking the layer up in the manifest once per layer)."""
-    arrays = {}
+    arrays: dict[str, Any] = {}  # numpy arrays or PackedWords, which index like them
     for prop in PROPERTIES:
         meta = entry["files"][prop]
         path = directory / meta["path"]
@@ -423,7 +423,7 @@ class ClusterExecutor:
         from distributed import as_completed
 
         directory = store.directory.absolute()  # as the user named it: the same on every machine
-        entries = [store.record(b.layer).entry for b in below]
+        entries = [cast(LayerRecord, store.record(b.layer)).entry for b in below]  # swept before
         label = ChunkLabel(puzzle.sha256, layer.key, below_digest(entries))
         bits = LayerBits.empty(layer)
         done = _reuse_chunks(directory, layer, label, bits, warn or (lambda message: None))

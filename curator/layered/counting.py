@@ -61,40 +61,39 @@ def board_key(board, radix, offsets, counts, seq):
 
 @kernel
 def _mark_children(tables, masks, marks):
-    """Set the bit of every child of `masks` (one kind of piece) in `marks`, at its rank."""
+    """Set the bit of every child of `masks` (one kind of piece) in `marks`, at its rank; the
+    number of bits set (distinct children not marked before)."""
     buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
     buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    marked = 0
     for i in range(masks.shape[0]):
         count = children(masks[i], tables, buf, buf_moves)
         for j in range(count):
             rank = rank_colex_mask(buf[j])
-            marks[rank >> 6] |= np.uint64(1) << np.uint64(rank & 63)
+            bit = np.uint64(1) << np.uint64(rank & 63)
+            if not marks[rank >> 6] & bit:
+                marks[rank >> 6] |= bit
+                marked += 1
+    return marked
 
 
-@kernel(parallel=True)
-def _keep_solvable(marks, solvable, cells, pieces):
-    """`marks &= solvable`, then the ranks of the bits left (increasing) and their masks."""
-    chunks = (marks.shape[0] + CHUNK - 1) // CHUNK
-    found = np.zeros(chunks + 1, dtype=np.int64)
-    for c in numba.prange(chunks):
-        total = 0
-        for w in range(c * CHUNK, min(marks.shape[0], (c + 1) * CHUNK)):
-            marks[w] &= solvable[w]
-            total += bit_count(marks[w])
-        found[c + 1] = total
-    starts = np.cumsum(found)
-    keys = np.empty(starts[-1], dtype=np.int64)
-    masks = np.empty(starts[-1], dtype=np.uint64)
-    for c in numba.prange(chunks):
-        at = starts[c]
-        for w in range(c * CHUNK, min(marks.shape[0], (c + 1) * CHUNK)):
-            word = marks[w]
-            while word:
-                keys[at] = w * 64 + lowest_bit(word)
-                masks[at] = unrank_colex_mask(keys[at], cells, pieces)
-                word &= word - np.uint64(1)
-                at += 1
-    return keys, masks
+@kernel
+def _keep_solvable(marks, solvable, cells, pieces, marked):
+    """The ranks of the bits of `marks & solvable` (increasing) and their masks, in one pass
+    over the words; `marked` bounds the bits of `marks`. Serial: a search runs this for every
+    tier of every level it rates, mostly on small tiers, and starting threads for each call
+    cost more than the pass itself (many times more when other processes hold the cores)."""
+    keys = np.empty(marked, dtype=np.int64)
+    masks = np.empty(marked, dtype=np.uint64)
+    at = 0
+    for w in range(marks.shape[0]):
+        word = marks[w] & solvable[w]
+        while word:
+            keys[at] = w * 64 + lowest_bit(word)
+            masks[at] = unrank_colex_mask(keys[at], cells, pieces)
+            word &= word - np.uint64(1)
+            at += 1
+    return keys[:at].copy(), masks[:at].copy()
 
 
 def reachable_masks(children_fn, tables, masks: np.ndarray, solvable: np.ndarray, cells: int,
@@ -102,8 +101,8 @@ def reachable_masks(children_fn, tables, masks: np.ndarray, solvable: np.ndarray
     """The distinct children of `masks` (one kind of piece, `pieces` pieces each) that the
     stored `solvable` words of their layer mark solvable: (keys in increasing order, masks)."""
     marks = np.zeros(solvable.shape[0], dtype=np.uint64)
-    build(_mark_children, children=children_fn)(tables, masks, marks)
-    return build(_keep_solvable)(marks, np.asarray(solvable), cells, pieces)
+    marked = build(_mark_children, children=children_fn)(tables, masks, marks)
+    return build(_keep_solvable)(marks, np.asarray(solvable), cells, pieces, marked)
 
 
 # -- finding keys ------------------------------------------------------------------------------

@@ -10,18 +10,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from curator.catalogue import Kind, Run, Verdict
 from curator.common.errors import SelectionError
+from curator.common.figures import chance_text
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
+from curator.kind import Kind, Run, Search, Verdict
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
 from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
+from curator.layered.search import SEARCH_LIMIT, Bound
+from curator.rules import family_names
 
 FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
 """The selection keywords that say which positions match (the others choose among them)."""
@@ -42,6 +45,10 @@ class LayeredKind(Kind):
                          "count_only")
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
+    solve_options = frozenset({"limit"})
+
+    def family_names(self) -> list[str]:
+        return family_names()
 
     def parse(self, file: PuzzleFile) -> Puzzle:
         return puzzle_from(file)
@@ -137,9 +144,9 @@ class LayeredKind(Kind):
                 *([level.layer] if puzzle.typed else []),
                 str(level.rank), str(level.pieces), f"{report.solutions:,}", str(report.legal_moves),
                 str(report.safe_moves), difficulty_text(level.difficulty),
-                _figure(level.win_chance, "{:.1%}"), _figure(level.information, "{:.1f}"),
+                chance_text(level.win_chance), _figure(level.information, "{:.1f}"),
                 draw(puzzle, level.position),
-                moves_text(puzzle, report.solution) or "-",
+                moves_text(puzzle, report.solution, level.position) or "-",
             ))
         return Report(title, heads, tuple(rows), lines=True, width=160)
 
@@ -147,23 +154,25 @@ class LayeredKind(Kind):
         return _stored_text(puzzle, item) if isinstance(item, StoredPosition) else _level_text(puzzle, item)
 
     def solve(self, puzzle: Puzzle, position: Any, directory: Path | None,
-              name: Naming = same_name) -> tuple[Level, Path | None]:
+              name: Naming = same_name, search: Search | None = None) -> tuple[Level, Path | None]:
+        search = search or Search()
+        bound = Bound(SEARCH_LIMIT if search.limit is None else search.limit, search.progress, search.note)
         stored = puzzle_results(puzzle, directory, name)
         if stored is None:
-            return solve_position(puzzle, position), None
-        return stored.solve(position), stored.directory
+            return solve_position(puzzle, position, bound=bound), None
+        return stored.solve(position, bound.limit, bound.progress, bound.note), stored.directory
 
     # -- packs ---------------------------------------------------------------------------------
 
     def pack(self, results: LayeredResults, size: int, curve: Any, pool: int | None, seed: int,
              keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
-        chosen = {"pool": pool} if pool is not None else {}
+        chosen: dict[str, Any] = {"pool": pool} if pool is not None else {}
         return results.pack(size, curve, seed=seed, progress=progress, **chosen, **keywords)
 
     def pack_report(self, results: LayeredResults, pack: Any) -> Report:
         puzzle = results.puzzle
         title = f"{puzzle.name}: {len(pack)} levels along {pack.curve} from a pool of {pack.pool:,}"
-        where = ("layer", "rank") if puzzle.typed else ("rank",)
+        where: Sequence[str] = ("layer", "rank") if puzzle.typed else ("rank",)
         heads = (*columns("slot", "target", "difficulty", "pieces", *where), Column("solutions"),
                  Column("first move", right=False))
         rows = []
@@ -172,7 +181,7 @@ class LayeredKind(Kind):
             where = [level.layer, str(level.rank)] if puzzle.typed else [str(level.rank)]
             rows.append((str(number), f"{slot.target:.2f}", difficulty_text(level.difficulty),
                          str(level.pieces), *where, f"{level.solutions:,}",
-                         moves_text(puzzle, level.solution[:1]) or "-"))
+                         moves_text(puzzle, level.report.solution[:1], level.position) or "-"))
         return Report(title, heads, tuple(rows), width=160)
 
     def detail(self, results: LayeredResults) -> dict[str, Any]:
@@ -199,14 +208,14 @@ def _level_text(puzzle: Puzzle, level: Level) -> str:
         f"all moves: {yes(report.all_moves)}",
         f"solutions: {report.solutions:,}",
         f"legal first moves: {report.legal_moves}   safe first moves: {report.safe_moves}",
-        f"win chance (random moves): {_figure(level.win_chance, '{:.2%}')}   "
+        f"win chance (random moves): {chance_text(level.win_chance)}   "
         f"information: {_figure(level.information, '{:.2f}')} bits",
         f"decision points: {_figure(level.decisions, '{}')}   forced steps: {_figure(level.forced, '{}')}",
         f"mistake depth: mean {_figure(level.mistake_depth, '{:.2f}')}, "
         f"max {_figure(level.mistake_depth_max, '{}')}   search: {_figure(level.search, '{:,.1f}')}",
         f"class size: {level.class_size}",
         f"difficulty: {difficulty_text(level.difficulty)}",
-        f"solution: {moves_text(puzzle, report.solution) or '-'}",
+        f"solution: {moves_text(puzzle, report.solution, level.position) or '-'}",
     ])
 
 

@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from curator.common.board import Board
+from curator.common.figures import difficulty_value, figure_value
 from curator.layered.puzzle import EMPTY, Goal
 from curator.rules import Rules
 
 Move = tuple[int, int]
-"""(from_cell, to_cell)."""
+"""(from_cell, to_cell): cell indices in `Board.cells` order, as the search and the rules
+give moves (`Report.solution`)."""
+CellMove = tuple[tuple[int, int], tuple[int, int]]
+"""((row, col), (row, col)): a move from cell to cell as people, the command line and JSON
+write it (`Level.solution`)."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +73,17 @@ PLAY_FIGURES = ("win_chance", "mistake_depth", "mistake_depth_max", "decisions",
 class PuzzleLike(Protocol):
     """What levels, pictures and replays need of a puzzle: a `Puzzle` or a `PackHeader`."""
 
-    name: str
-    title: str
-    board: Board
-    piece_types: tuple[str, ...]
-    goal: Goal
+    # Read-only, as both are frozen dataclasses.
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def piece_types(self) -> tuple[str, ...]: ...
+    @property
+    def goal(self) -> Goal: ...
 
     @property
     def rules(self) -> Rules: ...
@@ -129,8 +140,11 @@ class Level:
         return self.report.safe_moves
 
     @property
-    def solution(self) -> list[Move]:
-        return self.report.solution
+    def solution(self) -> list[CellMove]:
+        """One solution as moves ((row, col), (row, col)), as the command line and JSON
+        write them (`report.solution` has them as cell indices)."""
+        cells = self.puzzle.board.cells
+        return [(cells[a], cells[b]) for a, b in self.report.solution]
 
     win_chance = property(lambda self: self._figure("win_chance"), doc=Play.__doc__)
     mistake_depth = property(lambda self: self._figure("mistake_depth"))
@@ -158,10 +172,10 @@ class Level:
             "solutions": int(self.solutions),
             "legal_moves": self.legal_moves,
             "safe_moves": self.safe_moves,
-            "difficulty": round(self.difficulty, 3) if math.isfinite(self.difficulty) else None,
-            **{name: _rounded(getattr(self, name)) for name in PLAY_FIGURES},
+            "difficulty": difficulty_value(self.difficulty),
+            **{name: figure_value(getattr(self, name)) for name in PLAY_FIGURES},
             "class_size": self.class_size,
-            "solution": solution_json(self.puzzle, self.solution),
+            "solution": solution_json(self.puzzle, self.report.solution),
         }
 
     def _repr_svg_(self) -> str:
@@ -184,15 +198,16 @@ def cell_text(cell: tuple[int, int]) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
-def moves_text(puzzle: PuzzleLike, moves: Sequence[Move]) -> str:
-    """Moves as "r,c>r,c r,c>r,c"."""
+def moves_text(puzzle: PuzzleLike, moves: Sequence[Move], position: Sequence[int] | None = None) -> str:
+    """Moves as "r,c>r,c r,c>r,c"; with several piece types and the `position` they start
+    from, each names the piece it moves: "R 1,0>2,0 Q 3,3>1,1"."""
     cells = puzzle.board.cells
-    return " ".join(f"{cell_text(cells[a])}>{cell_text(cells[b])}" for a, b in moves)
-
-
-def _rounded(value: float | int | None) -> float | int | None:
-    """A figure for JSON: floats to 4 significant decimals, None stays."""
-    return round(value, 4) if isinstance(value, float) and math.isfinite(value) else value
+    texts = [f"{cell_text(cells[a])}>{cell_text(cells[b])}" for a, b in moves]
+    if len(puzzle.piece_types) > 1 and position is not None:
+        before = replay(puzzle, position, moves)
+        texts = [f"{puzzle.piece_types[here[a] - 1]} {text}"
+                 for here, (a, _), text in zip(before, moves, texts)]
+    return " ".join(texts)
 
 
 def difficulty_text(value: float) -> str:
@@ -230,8 +245,10 @@ class IllegalMove(ValueError):
         self.move = move
 
 
-def replay(puzzle: PuzzleLike, position: Sequence[int], moves: Sequence[Move]) -> list[tuple[int, ...]]:
-    """Play `moves` (as (from_cell, to_cell) cell indices) from `position` under the rules.
+def replay(puzzle: PuzzleLike, position: Sequence[int], moves: Sequence[Move | CellMove],
+           ) -> list[tuple[int, ...]]:
+    """Play `moves` from `position` under the rules: each as (from_cell, to_cell) cell
+    indices, or as ((row, col), (row, col)) cells as `Level.solution` gives them.
 
     Returns the positions met, starting with `position` itself (so len(moves) + 1 of them).
     Each move is looked up among the legal moves (`Rules.moves_from`); a move that is not
@@ -249,7 +266,7 @@ def replay(puzzle: PuzzleLike, position: Sequence[int], moves: Sequence[Move]) -
     positions = [start]
     current = start
     for index, move in enumerate(moves):
-        src, dst = (int(move[0]), int(move[1]))
+        src, dst = (_cell_index(board, move[0], index, move), _cell_index(board, move[1], index, move))
         if not (0 <= src < board.size and 0 <= dst < board.size):
             raise IllegalMove(index, (src, dst), f"cells are numbered 0..{board.size - 1}")
         results = rules.moves_from(current, tables)
@@ -262,3 +279,13 @@ def replay(puzzle: PuzzleLike, position: Sequence[int], moves: Sequence[Move]) -
         current = matches.pop()
         positions.append(current)
     return positions
+
+
+def _cell_index(board: Board, cell: Any, index: int, move: Any) -> int:
+    """The index of a move's cell given as an index or as (row, col); IllegalMove if it is
+    not a cell of the board."""
+    if isinstance(cell, tuple | list):
+        if len(cell) == 2 and tuple(cell) in board.index:
+            return board.index[tuple(cell)]
+        raise IllegalMove(index, move, f"{cell!r} is not a cell (row, col) of the board")
+    return int(cell)

@@ -18,7 +18,7 @@ from curator.common.errors import SelectionError
 from curator.layered.classes import class_size
 from curator.layered.level import Level, Play, Report
 from curator.layered.puzzle import Puzzle
-from curator.layered.search import Explorer, Graph
+from curator.layered.search import Bound, Explorer, Graph
 from curator.layered.space import Layer, StateSpace
 from curator.rules.base import encode_move
 
@@ -35,12 +35,14 @@ def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int) -> Lev
     return _level(puzzle, explorer, layer, rank, StateSpace(puzzle).unrank(layer, rank))
 
 
-def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None) -> Level:
+def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None,
+                   bound: Bound | None = None) -> Level:
     """The level of an arbitrary position (e.g. one a designer drew); `explorer` may bring
-    stored layers to prune the search with."""
+    stored layers to prune the search with; `bound` limits the search above them (see
+    `curator.layered.search.Bound`)."""
     check_position(puzzle, position)
     layer, rank = StateSpace(puzzle).rank(position)
-    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position))
+    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), bound)
 
 
 def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
@@ -52,8 +54,9 @@ def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
         raise SelectionError(f"position entries are 0 (empty) to {types} (a piece type)")
 
 
-def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...]) -> Level:
-    report = explorer.report(position)
+def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...],
+           bound: Bound | None = None) -> Level:
+    report = explorer.report(position, bound=bound)
     figures = play(explorer, position, report)
     size = class_size(puzzle, position)
     return Level(layer.key, rank, position, report, difficulty(report, figures), puzzle, figures, size)
@@ -184,7 +187,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     return float(np.corrcoef(_average_ranks(x), _average_ranks(y))[0, 1])
 
 
-def _average_ranks(values: Sequence[float]) -> np.ndarray:
+def _average_ranks(values: Sequence[float] | np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     order = np.argsort(values, kind="stable")
     ranks = np.empty(values.shape[0], dtype=np.float64)

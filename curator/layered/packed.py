@@ -62,7 +62,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def _sparse(words: np.ndarray) -> bytes:
-    return sc_encode(bitarray(buffer=memoryview(words).cast("B"), endian="little"))
+    return sc_encode(bitarray(buffer=memoryview(words).cast("B"), endian="little"))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
 
 
 def _unsparse(data: bytes | memoryview) -> bytes:
@@ -73,7 +73,7 @@ def _unsparse(data: bytes | memoryview) -> bytes:
 
 
 def _zstd(words: np.ndarray) -> bytes:
-    return ZstdCompressor(level=ZSTD_LEVEL).compress(memoryview(words).cast("B"))
+    return ZstdCompressor(level=ZSTD_LEVEL).compress(memoryview(words).cast("B"))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
 
 
 def _unzstd(data: bytes | memoryview) -> bytes:
@@ -82,7 +82,7 @@ def _unzstd(data: bytes | memoryview) -> bytes:
 
 
 def _lz4(words: np.ndarray) -> bytes:
-    return lz4.block.compress(memoryview(words).cast("B"), mode="high_compression", compression=LZ4_LEVEL)
+    return lz4.block.compress(memoryview(words).cast("B"), mode="high_compression", compression=LZ4_LEVEL)  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
 
 
 CODECS = {"sparse": (_sparse, _unsparse), "zstd": (_zstd, _unzstd), "lz4": (_lz4, lz4.block.decompress)}
@@ -204,9 +204,11 @@ class PackedWords:
 
     def _gather(self, indices: np.ndarray) -> np.ndarray:
         flat = indices.astype(np.int64).ravel()
-        if flat.size and (flat.min() < 0 or flat.max() >= self.words):
-            raise IndexError(f"word index out of range 0..{self.words - 1}")
         out = np.empty(flat.shape, dtype="<u8")
+        if not flat.size:  # as an array answers: no indices, no words (a search's empty tier)
+            return out.reshape(indices.shape)
+        if flat.min() < 0 or flat.max() >= self.words:
+            raise IndexError(f"word index out of range 0..{self.words - 1}")
         order = np.argsort(flat // self.block, kind="stable")
         blocks = flat[order] // self.block
         starts = np.flatnonzero(np.diff(blocks, prepend=-1))

@@ -173,12 +173,17 @@ class _Reader(TableReader):
     """Reads one puzzle file's tables, naming `source` and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> Puzzle:
+        family = self.family(data, TOP_KEYS)
+        try:
+            found = find_family(family)
+        except FamilyError as exc:
+            raise self.fail("rules.family", str(exc))
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         board = self.board(self.get(data, "board", dict, ""))
         piece_types, limits = self.pieces(data, board)
-        rules = self.rules(self.get(data, "rules", dict, ""), board, piece_types)
+        rules = self.rules(found, self.get(data, "rules", dict, ""), board, piece_types)
         goal = self.goal(self.get(data, "goal", dict, "", {}), board, piece_types, limits)
         total = sum(limits)
         max_pieces = self.get(data, "max_pieces", int, "", total)
@@ -216,12 +221,8 @@ class _Reader(TableReader):
             raise self.fail("pieces", f"{sum(table.values())} pieces do not fit on {board.size} cells")
         return tuple(table), tuple(table.values())
 
-    def rules(self, table: dict, board: Board, piece_types: tuple[str, ...]) -> Rules:
-        family = self.get(table, "family", str, "rules")
-        try:
-            kind = find_family(family)
-        except FamilyError as exc:
-            raise self.fail("rules.family", str(exc))
+    def rules(self, kind: type[Rules], table: dict, board: Board, piece_types: tuple[str, ...]) -> Rules:
+        family = kind.family
         typed = piece_types != (BINARY_PIECE,)
         if kind.typed != typed:
             need = "needs a [pieces] table" if not typed else "has one kind of piece: remove [pieces]"

@@ -7,23 +7,23 @@ verification and exports. The command line is a thin layer over it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from curator import catalogue
-from curator.arrange import POOL_SIZE, Pack, arrange
+from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
+from curator.common.exports import Exporting
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import Naming, at_least, real_span
 from curator.layered import metrics
-from curator.layered.level import Level, PuzzleLike, draw, position_json
+from curator.layered.level import CellMove, Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
-from curator.layered.search import Explorer
+from curator.layered.search import SEARCH_LIMIT, Bound, Explorer
 from curator.layered.select import (
     METRICS_CAP,
     Filters,
@@ -95,13 +95,13 @@ class Status:
 class Outcome:
     """One legal move of a position and where it leads (see `LayeredResults.moves`)."""
 
-    move: tuple[int, int]
-    """(from_cell, to_cell), cell indices in `Board.cells` order."""
+    move: CellMove
+    """((row, col), (row, col)): from cell to cell, as `Level.solution` writes moves."""
     position: tuple[int, ...]
     solvable: bool
 
 
-class LayeredResults:
+class LayeredResults(Exporting):
     """The stored layers of one puzzle, opened with `curator.open(directory)`.
 
     Filter keywords (`count`, `select`): `solvable`, `unique`, `all_moves` (True, False or
@@ -170,8 +170,10 @@ class LayeredResults:
 
     def selection(self, *, sample: int | None = None, seed: int | None = None, sort: str | None = None,
                   limit: int | None = None, difficulty: float | tuple[float, float] | None = None,
-                  cap: int = METRICS_CAP, **filters: Any) -> Selection:
-        """The levels `select` returns, with the number of positions matching the filters."""
+                  cap: int = METRICS_CAP, progress: Callable[[int, int], None] | None = None,
+                  **filters: Any) -> Selection:
+        """The levels `select` returns, with the number of positions matching the filters;
+        `progress(done, total)` follows the rating of the picked positions."""
         if seed is not None and sample is None:
             raise SelectionError(f"{self._name('seed')} only applies with {self._name('sample')}")
         order = parse_sort(sort, self._name("sort")) if sort is not None else None
@@ -180,7 +182,7 @@ class LayeredResults:
                       seed=at_least(seed, 0, self._name("seed")) or 0,
                       limit=at_least(limit, 1, self._name("limit")), sort=order,
                       cap=at_least(cap, 1, self._name("cap")),
-                      explorer=self.explorer, difficulty=bounds)
+                      explorer=self.explorer, difficulty=bounds, progress=progress)
 
     def select(self, **keywords: Any) -> list[Level]:
         """Levels matching the filters: filter, keep canonical ones, sample, compute metrics,
@@ -188,24 +190,30 @@ class LayeredResults:
         return self.selection(**keywords).levels
 
     def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
-             progress: Callable[[int, int], None] | None = None, **filters: Any) -> Pack:
+             variety: Iterable[str] | None = VARIETY, progress: Callable[[int, int], None] | None = None,
+             **filters: Any) -> Pack:
         """A pack of `size` levels matching the filters whose difficulty follows `curve` from
         easy to hard: a name of `curator.arrange.CURVES` or a level pack file whose order it
-        follows. The candidates are `pool` matching levels drawn evenly across piece counts
-        with `seed`, one per class (`canonical` is implied); see `curator.arrange.arrange`
-        for the variety rules. `progress(done, total)` follows the rating of the pool.
+        follows. Where the curve rises no level is easier than the one before by more than
+        `curator.arrange.TOLERANCE` of the pack's difficulty range; within that the pack
+        keeps the variety rules named by `variety` ("counts", "share", "openings": see
+        `curator.arrange.VARIETY`; None or () for none). The candidates are `pool` matching
+        levels drawn evenly across piece counts with `seed`, one per class (`canonical` is
+        implied); see `curator.arrange.arrange`. `progress(done, total)` follows the rating
+        of the pool.
         """
         at_least(size, 1, self._name("size"))
         at_least(pool, 1, self._name("pool"))
         at_least(seed, 0, self._name("seed"))
+        rules = variety_rules(variety, VARIETY, self._name)
         if filters.get("canonical", True) is not True:
             raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
         if size > pool:
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
-        shape = catalogue.read_curve(curve, self._name("curve"))
+        shape = read_curve(curve, self._name("curve"), self.exports)
         chosen = self.filters(**{**filters, "canonical": True})
         candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress)
-        return arrange(candidates.levels, size, shape, self._name)
+        return arrange(candidates.levels, size, shape, self._name, rules)
 
     # -- single positions --------------------------------------------------------------------
 
@@ -216,10 +224,19 @@ class LayeredResults:
             self._explorer = Explorer(self.puzzle, self.store.solvable_words())
         return self._explorer
 
-    def solve(self, board: str | Sequence[int]) -> Level:
+    def solve(self, board: str | Sequence[int], limit: int | None = SEARCH_LIMIT,
+              progress: Callable[[int, int], None] | None = None,
+              note: Callable[[str], None] | None = None) -> Level:
         """The level of any position: a drawing (as `curator solve --board` takes it) or one
-        entry per cell (0 empty, t = piece type t)."""
-        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer)
+        entry per cell (0 empty, t = piece type t).
+
+        Above the stored layers the search holds at most `limit` positions (None: no bound);
+        past it, `curator.SearchTooLarge` says how far to analyze first. `progress(searched,
+        limit)` follows the search there, and `note(line)` gets its estimate first when the
+        tiers above the stored layers might hold more than `limit` positions."""
+        at_least(limit, 1, self._name("limit"))
+        level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer,
+                                       bound=Bound(limit, progress, note))
         cross_check(self.store, level)
         return level
 
@@ -227,7 +244,7 @@ class LayeredResults:
         if isinstance(board, str):
             return parse_drawing(board, self.puzzle)
         if isinstance(board, Sequence | np.ndarray):
-            return tuple(board)
+            return tuple(cast(Sequence[int], board))
         what = self._name("board")
         raise SelectionError(f"{what} must be a drawing or one entry per cell, got {board!r}")
 
@@ -262,7 +279,8 @@ class LayeredResults:
         whether that one is still solvable (see `status`)."""
         position = self.position(board)
         found = self.puzzle.rules.moves_from(position, self.explorer.tables)
-        return [Outcome(move, child, self.status(child).solvable) for move, child in found]
+        cells = self.puzzle.board.cells
+        return [Outcome((cells[a], cells[b]), child, self.status(child).solvable) for (a, b), child in found]
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> StoredPosition:
         """The stored position with this rank in the layer named by its key, or in the only
@@ -313,11 +331,12 @@ class LayeredResults:
         return verify(self.directory, sample, seed, progress)
 
     def export(self, levels: Sequence[Level], path: str | Path, format: str = "json") -> list[Path]:
-        """Write levels as a level pack (json), csv, svg or png pictures, or an html gallery;
-        return the files written (see `curator.export`). A `Pack` keeps its curve in the
-        json, csv and html files."""
+        """Write levels as a level pack (json), csv, svg or png pictures, an html gallery, an
+        LDtk project (ldtk), Tiled maps (tiled) or a page that plays them (play); return the
+        files written (see `curator.export`). A `Pack` keeps its curve in json, csv, html,
+        ldtk and tiled."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return catalogue.export(self, list(levels), path, format, curve)
+        return self._exports().write(format, self.puzzle, list(levels), path, curve)
 
 
 def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,

@@ -5,18 +5,26 @@ From a position, every reachable position is generated tier by tier down to the 
 are pruned. Where many children fall in a stored tier they are de-duplicated in a bitmap of
 the tier, else by sorting. Solution counts then flow back up in a compiled pass over each
 tier (see `curator.layered.counting`).
+
+Above the stored layers nothing prunes the search, and the tiers can grow to billions of
+positions. There a tier is built a chunk of parents at a time, its positions are counted as
+they come, and the search stops with `SearchTooLarge` once it holds more than its bound
+(`Bound`, by default `SEARCH_LIMIT` positions), naming how far to analyze first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numba
 import numpy as np
 
+from curator.common.errors import SearchTooLarge
 from curator.common.kernels import Slot, build, kernel
 from curator.common.ranking import rank_colex_mask
+from curator.common.resources import bytes_text
 from curator.layered.counting import (
     DENSE_WORDS,
     Index,
@@ -35,6 +43,16 @@ from curator.rules.base import decode_move
 
 children = Slot("children")
 """`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
+
+SEARCH_LIMIT = 10_000_000
+"""Positions a search holds above the stored layers at most, by default: on this kind of
+machine it gets there in about seven seconds, in under 1 GiB (the README's English example)."""
+POSITION_BYTES = 64
+"""Memory per position searched above the stored layers, about: its key, its state and its
+count, and its share of the children being sorted (measured peaks stay below it)."""
+PARENTS = 1 << 16
+"""Positions expanded at a time above the stored layers, so the bound is checked as a tier
+grows and its children never all wait to be sorted at once."""
 
 
 @numba.njit(cache=True)
@@ -131,6 +149,72 @@ class Tier:
         return int(self.keys.shape[0])
 
 
+@dataclass(frozen=True)
+class Bound:
+    """How far a search above the stored layers may go: at most `limit` positions (None: no
+    bound). `progress(searched, limit)` hears how far it got as the tiers grow; `note(line)`
+    gets the estimate of the tiers (`Estimate.text`) before a search that might pass the limit.
+    """
+
+    limit: int | None = SEARCH_LIMIT
+    progress: Callable[[int, int], None] | None = None
+    note: Callable[[str], None] | None = None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The tiers a search walks above the stored layers, before it runs."""
+
+    pieces: int
+    """Pieces of the position searched from."""
+    stored: int | None
+    """Piece count of the highest stored tier it reaches (None: nothing stored below it)."""
+    bounds: tuple[int, ...]
+    """At most this many positions per tier, from the position's own tier down: the tier's
+    size (every placement of that many pieces) and at most `MAX_CHILDREN` times the tier
+    above."""
+
+    @property
+    def positions(self) -> int:
+        return sum(self.bounds)
+
+    def text(self, limit: int | None) -> str:
+        """The estimate in one line."""
+        down = ("down to the goal" if self.stored is None
+                else f"down to the stored layers ({self.stored} pieces)")
+        tiers = len(self.bounds)
+        line = (f"search from {self.pieces} pieces {down}: at most {self.positions:,} positions in "
+                f"{tiers} tier{'' if tiers == 1 else 's'} above the stored layers, about "
+                f"{bytes_text(self.positions * POSITION_BYTES)}")
+        if limit is not None and limit < self.positions:
+            line += f"; it stops past {limit:,} positions (about {bytes_text(limit * POSITION_BYTES)})"
+        return line
+
+
+class _Budget:
+    """The positions a search holds above the stored layers, against its bound."""
+
+    def __init__(self, bound: Bound) -> None:
+        self.bound = bound
+        self.searched = 0
+
+    def check(self, tier: int, pieces: int) -> None:
+        """Count a tier holding `tier` positions (`pieces` each) so far: SearchTooLarge if
+        the positions before it and these pass the limit; else report the progress."""
+        total = self.searched + tier
+        limit = self.bound.limit
+        if limit is not None and total > limit:
+            raise SearchTooLarge(
+                f"the search would pass {limit:,} positions above the stored layers ({self.searched:,} in "
+                f"the tiers above {pieces} pieces, {tier:,} and counting at {pieces})", max(pieces, 1))
+        if self.bound.progress is not None:
+            self.bound.progress(total, limit or total)
+
+    def done(self, tier: int) -> None:
+        """A tier of `tier` positions is complete."""
+        self.searched += tier
+
+
 class Explorer:
     """Explores positions of one puzzle, using stored layers (if given) to prune."""
 
@@ -204,34 +288,63 @@ class Explorer:
 
     # -- the question ------------------------------------------------------------------------
 
-    def report(self, position: Sequence[int], exact: bool = False) -> Report:
+    def report(self, position: Sequence[int], exact: bool = False, bound: Bound | None = None) -> Report:
         """Solvability, exact solution count, first-move figures and one solution.
 
         Counts are summed in compiled code as uint64, and with Python integers from the first
-        depth where a count would pass 2**64; `exact` sums with Python integers throughout."""
+        depth where a count would pass 2**64; `exact` sums with Python integers throughout.
+        Above the stored layers the search holds at most `bound.limit` positions (default
+        `SEARCH_LIMIT`), else it raises SearchTooLarge."""
         goal = self.puzzle.goal
         pieces = sum(1 for v in position if v)
         states = self._states(position)
         if pieces <= goal.pieces:
             solved = pieces == goal.pieces and bool(self._goal(states)[0])
             return Report(pieces, solved, solved, False, int(solved), 0, 0, [])
-        tiers = self._tiers(states, pieces)
+        bound = bound or Bound()
+        if bound.note is not None:
+            plan = self.estimate(pieces)
+            if bound.limit is None or plan.positions > bound.limit:
+                bound.note(plan.text(bound.limit))
+        tiers = self._tiers(states, pieces, _Budget(bound))
         counts = self._count(tiers, self._goal(tiers[-1].states).astype(np.uint64), exact)
         return self._summarise(tiers, counts)
 
-    def _tiers(self, states: np.ndarray, pieces: int) -> list[Tier]:
-        """The positions reachable from `states` (`pieces` pieces each) and not ruled out by
-        the stored layers, depth by depth down to the goal's piece count."""
-        tiers = [Tier(states, self._keys(states, pieces), pieces)]
+    def estimate(self, pieces: int) -> Estimate:
+        """The tiers a search from a position of `pieces` pieces walks above the stored layers,
+        with a bound on each (see `Estimate`)."""
+        bounds = [1]
+        stored = None
         for k in range(pieces - 1, self.puzzle.goal.pieces - 1, -1):
-            tiers.append(self._next_tier(tiers[-1], k))
+            if self._tier_words_of(k) is not None:
+                stored = k
+                break
+            size = sum(layer.size for layer in self.space.layers_with(k))
+            bounds.append(min(size, bounds[-1] * MAX_CHILDREN))
+        return Estimate(pieces, stored, tuple(bounds))
+
+    def _tiers(self, states: np.ndarray, pieces: int, budget: _Budget | None = None) -> list[Tier]:
+        """The positions reachable from `states` (`pieces` pieces each) and not ruled out by
+        the stored layers, depth by depth down to the goal's piece count (within the budget,
+        by default `SEARCH_LIMIT` positions above the stored layers)."""
+        budget = budget or _Budget(Bound())
+        tiers = [Tier(states, self._keys(states, pieces), pieces)]
+        budget.done(tiers[0].size)
+        for k in range(pieces - 1, self.puzzle.goal.pieces - 1, -1):
+            above = tiers[-1]
+            # Once every child is ruled out nothing lies deeper: the tiers below are empty,
+            # with nothing to expand or look up.
+            below = self._next_tier(above, k, budget) if above.size else Tier(above.states, above.keys, k)
+            tiers.append(below)
         return tiers
 
-    def _next_tier(self, tier: Tier, pieces: int) -> Tier:
+    def _next_tier(self, tier: Tier, pieces: int, budget: _Budget) -> Tier:
         """The distinct children of a tier's positions (`pieces` pieces each) that the stored
         layers do not rule out, in key order: marked in a bitmap of their tier when many are,
-        else sorted."""
+        else sorted; above the stored layers, counted against the budget as they come."""
         words = self._tier_words_of(pieces)
+        if words is None:
+            return self._grow(tier, pieces, budget)
         if words is not None and not self.rules.typed and tier.size * DENSE_WORDS >= words.shape[0]:
             keys, masks = reachable_masks(self.rules.children, self.tables, tier.states, words,
                                           self.space.cells, pieces)
@@ -244,6 +357,31 @@ class Explorer:
         keys, first = np.unique(keys, return_index=True)
         return Tier(kids[first], keys, pieces)
 
+    def _grow(self, tier: Tier, pieces: int, budget: _Budget) -> Tier:
+        """The distinct children of a tier above the stored layers, `PARENTS` parents at a
+        time: each chunk's children are sorted and merged into the tier when the chunks
+        waiting hold as many as the tier, and the budget hears the count after every chunk
+        (merged first where the waiting chunks alone would pass the limit)."""
+        keys = np.zeros(0, dtype=np.int64)
+        states = tier.states[:0]
+        waiting: list[tuple[np.ndarray, np.ndarray]] = []
+        pending = 0
+        limit = budget.bound.limit
+        for lo in range(0, tier.size, PARENTS):
+            _, kids, _ = self._expand(tier.states[lo:lo + PARENTS])
+            found, first = np.unique(self._keys(kids, pieces), return_index=True)
+            waiting.append((found, kids[first]))
+            pending += found.shape[0]
+            over = limit is not None and budget.searched + keys.shape[0] + pending > limit
+            if pending >= keys.shape[0] or over:
+                keys, states = _merge([(keys, states), *waiting])
+                waiting, pending = [], 0
+            budget.check(keys.shape[0] + pending, pieces)
+        if waiting:
+            keys, states = _merge([(keys, states), *waiting])
+        budget.done(keys.shape[0])
+        return Tier(states, keys, pieces)
+
     def _count(self, tiers: list[Tier], goals: np.ndarray, exact: bool) -> list[np.ndarray]:
         """Solution counts per depth, from those of the last depth (`goals`, uint64: 1 for a
         goal position) back up to the root."""
@@ -255,7 +393,7 @@ class Explorer:
                                                             counts[depth + 1], once)
             exact = found is None
             counts[depth] = self._count_exact(tiers[depth], tiers[depth + 1], counts[depth + 1], once) \
-                if exact else found
+                if exact else cast(np.ndarray, found)
         return counts
 
     def _count_compiled(self, tier: Tier, below: Tier, counts: np.ndarray, once: bool) -> np.ndarray | None:
@@ -369,6 +507,21 @@ class Graph:
     @property
     def sizes(self) -> list[int]:
         return [frontier.shape[0] for frontier in self.frontiers]
+
+    def solvable(self) -> list[np.ndarray]:
+        """Per depth, whether each position can still reach a goal position."""
+        found = [self.goals]
+        for edges, size in zip(reversed(self.edges), reversed(self.sizes[:-1])):
+            ok = np.zeros(size, dtype=bool)
+            np.logical_or.at(ok, edges.parents, found[0][edges.children])
+            found.insert(0, ok)
+        return found
+
+
+def _merge(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys of sorted (keys, states) parts, in order, with their states."""
+    keys, first = np.unique(np.concatenate([part[0] for part in parts]), return_index=True)
+    return keys, np.concatenate([part[1] for part in parts])[first]
 
 
 def _sum_by_parent(parents: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:

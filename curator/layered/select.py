@@ -9,10 +9,12 @@ Order of operations of `select`
    the candidates in compiled code and test their occupancy masks.
 2. **canonical**: a candidate is kept only if no member of its class (`curator.layered.
    classes`: its images under the symmetries of `Puzzle.symmetries` and, where the rules
-   allow, under moving every piece by one vector) has a smaller rank and also passes the
-   cell filters, so each class keeps its smallest-rank matching member. (Equivalent
+   allow, under moving every piece by one vector) that also passes the cell filters is
+   more centred on the board, or as centred with a smaller rank: each class keeps its most
+   centred matching member, the smallest rank on ties (see `classes.offset`). (Equivalent
    positions share their solvable / unique / all-moves bits.) Layers without translations
-   run the symmetry-only kernels here.
+   run the symmetry-only kernels here: symmetric images are equally centred, so the
+   smallest rank decides.
 3. **sample**: the matches are counted first; `sample=N, seed=S` then draws N of them
    uniformly without replacement with `numpy.random.default_rng(S)`. The draw depends only
    on the number of matches and the seed, not on how the scan is split into blocks.
@@ -30,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 
@@ -299,6 +302,7 @@ class Matcher:
         layer = bits.layer
         keep = np.zeros(ranks.shape[0], dtype=np.bool_)
         moves = self.translations(layer.pieces) if self.filters.canonical else None
+        args: tuple[Any, ...]
         if moves is not None:
             # keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of
             # its class (symmetries and translations).
@@ -386,11 +390,13 @@ def select(
     cap: int = METRICS_CAP,
     explorer: Explorer | None = None,
     difficulty: tuple[float, float] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Selection:
     """Filter, keep canonical positions, sample, compute metrics, keep the `difficulty`
     range, sort, limit (in that order).
 
-    `explorer` searches the picked positions (by default one pruned by the store's layers).
+    `explorer` searches the picked positions (by default one pruned by the store's layers);
+    `progress(done, total)` is called as levels are rated.
     """
     every = sort is not None or difficulty is not None  # metrics of every pick before the limit
     try:
@@ -401,7 +407,7 @@ def select(
         raise SelectionError(
             f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
         ) from None
-    levels = rate(store, picked, explorer)
+    levels = rate(store, picked, explorer, progress)
     if difficulty is not None:
         levels = within_difficulty(levels, difficulty)
     if sort is not None:
@@ -528,7 +534,7 @@ def rate(store: LayerStore, picked: list[tuple[Layer, int]], explorer: Explorer 
         explorer = Explorer(puzzle, store.solvable_words())
     levels = []
     for layer, rank in picked:
-        level = describe(puzzle, explorer, layer, rank)
+        level = describe(puzzle, cast(Explorer, explorer), layer, rank)  # made above when anything is picked
         cross_check(store, level)
         levels.append(level)
         if progress is not None:
@@ -548,7 +554,7 @@ def matches(store: LayerStore, filters: Filters) -> Iterator[tuple[Layer, np.nda
 
 def _pick(store: LayerStore, matcher: Matcher, blocks: list[_Block], wanted: np.ndarray):
     """(layer, rank) of the matches with the given ascending indices."""
-    picked = []
+    picked: list[tuple[Layer, int]] = []
     start = 0
     for block in blocks:
         end = start + block.count
@@ -589,7 +595,7 @@ def sort_levels(levels: list[Level], metric: str, descending: bool) -> list[Leve
 
     known = [level for level in levels if value(level) is not None]
     unknown = [level for level in levels if value(level) is None]
-    return sorted(known, key=value, reverse=descending) + unknown
+    return sorted(known, key=cast(Callable[[Level], float], value), reverse=descending) + unknown
 
 
 def within_difficulty(levels: list[Level], bounds: tuple[float, float]) -> list[Level]:

@@ -12,18 +12,18 @@ half-written file under a recorded name.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from curator.common.errors import DamagedResults, FolderRefused
+from curator.common.errors import DamagedResults, FolderRefused, StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
     ResultsFolder,
-    StoreError,
     atomic_write,
     check_file,
     read_manifest,
@@ -34,9 +34,10 @@ from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.version import __version__
 
-FORMAT = "curator-layers/2"
-READABLE = ("curator-layers/1", FORMAT)
-"""Formats this reader takes: /1 stores (raw files only) read as they are."""
+FORMAT = "curator-layers/3"
+READABLE = ("curator-layers/1", "curator-layers/2", FORMAT)
+"""Formats this reader takes: /1 stores (raw files only) and /2 ones (no manifest checksum)
+read as they are."""
 ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
 """File encodings (raw, or a codec of packed files) and the endings of their names; a
 manifest entry without one is raw."""
@@ -90,6 +91,7 @@ class LayerStore(ResultsFolder):
         store = cls(directory)
         if not store.manifest:
             raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
+        store.check_puzzle_copy()
         return store
 
     @classmethod
@@ -139,7 +141,7 @@ class LayerStore(ResultsFolder):
 
     def puzzle(self) -> Puzzle:
         """The puzzle these results belong to, read from the folder's copy of its file."""
-        return parse_puzzle(*self.puzzle_text())
+        return self.parsed_puzzle(parse_puzzle)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -152,7 +154,7 @@ class LayerStore(ResultsFolder):
 
     def _index(self) -> dict[Layer, LayerRecord]:
         """The manifest's layer entries by layer, rebuilt when the list of entries changes."""
-        entries = self.manifest.get("layers", [])
+        entries: list[Any] = self.manifest.get("layers", [])
         if self._indexed is not entries or len(self._by_layer) != len(entries):
             self._indexed = entries
             self._by_layer = {record.layer: record for record in (LayerRecord(self._layer(e), e)
@@ -200,7 +202,7 @@ class LayerStore(ResultsFolder):
             if not verify:
                 raise
             raise DamagedResults(str(exc), self.directory, self.directory / PUZZLE_COPY) from None
-        arrays = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}
+        arrays: dict[str, Any] = {prop: np.zeros(0, dtype="<u8") for prop in PROPERTIES}  # or PackedWords
         for prop in properties:
             words = open_words(self.directory, layer, record.entry["files"][prop], keep)
             arrays[prop] = words if mmap else np.array(words)
@@ -268,7 +270,7 @@ class LayerStore(ResultsFolder):
                 self._checked.add((path, meta["sha256"]))
 
     def _read_manifest(self) -> dict[str, Any]:
-        data = read_manifest(self.manifest_path)
+        data = read_manifest(self.manifest_path, signed=(FORMAT,))
         if data.get("format") not in READABLE:
             raise StoreError(f"{self.manifest_path}: not a curator manifest (format {FORMAT})")
         problem = _malformed(data)
@@ -278,10 +280,10 @@ class LayerStore(ResultsFolder):
 
 
 def encode(words: np.ndarray, count: int, positions: int, lookups: bool = False,
-           ) -> tuple[str, list[bytes | memoryview]]:
+           ) -> tuple[str, Sequence[bytes | memoryview]]:
     """(encoding, the file's contents in parts) of a property's words with `count` of
     `positions` bits set: packed where packing pays, raw otherwise."""
-    raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")
+    raw = memoryview(np.ascontiguousarray(words, dtype="<u8")).cast("B")  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
     if raw.nbytes >= PACK_MIN_BYTES:
         codec = "sparse" if count <= SPARSE * positions else "lz4" if lookups else "zstd"
         parts = pack_parts(words, codec)

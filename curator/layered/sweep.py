@@ -12,6 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from math import comb
+from typing import cast
 
 import numba
 import numpy as np
@@ -38,6 +39,7 @@ from curator.layered.gather import fast_gather
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, tier_offsets
 from curator.rules import MAX_CHILDREN, Rules
+from curator.rules.base import SWEEP_KERNELS, MaskChildren
 
 CHUNK_WORDS = 256
 """Words per parallel task (16384 positions)."""
@@ -162,7 +164,7 @@ class LineMoves:
                 if p >> len(where):
                     continue
                 mask = sum(1 << c for b, c in enumerate(where) if p >> b & 1)
-                count = rules.children(np.uint64(mask), tables, masks, moves)
+                count = cast(MaskChildren, rules.children)(np.uint64(mask), tables, masks, moves)
                 for flip in dict.fromkeys(int(masks[j]) ^ mask for j in range(count)):
                     if flip & ~segment:
                         raise ValueError(f"a move leaves the segment {segment:#x}")
@@ -860,12 +862,12 @@ class _Threads:
         """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`."""
         out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
         step = max(1, min(self.count, _chunk_count.py_func(first, last)))
-        shares = [self.pool.submit(run, args, size, first, last, start, step, *out)
-                  for start in range(1, step)]
+        shares = [cast(ThreadPoolExecutor, self.pool).submit(run, args, size, first, last, start, step, *out)
+                  for start in range(1, step)]  # none without a pool: step is 1
         run(args, size, first, last, 0, step, *out)
         for share in shares:
             share.result()  # raises what the share raised
-        return out
+        return cast(tuple[np.ndarray, np.ndarray, np.ndarray], out)  # one per property
 
 
 class LayerSweep:
@@ -992,13 +994,9 @@ def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
     return run, (*ordering, capturable, solvable, unique, step_once, rules.tables(), no_images)
 
 
-KERNELS = {
-    "masks": (False, _masks_kernel),
-    "patterns": (False, _patterns_kernel),
-    "lines": (False, _lines_kernel),
-    "boards": (True, _boards_kernel),
-    "captures": (True, _captures_kernel),
-}
+KERNELS = {name: (SWEEP_KERNELS[name], setup) for name, setup in (
+    ("masks", _masks_kernel), ("patterns", _patterns_kernel), ("lines", _lines_kernel),
+    ("boards", _boards_kernel), ("captures", _captures_kernel))}
 """The sweep kernels by name (see `Rules.sweep_kernel`): whether they take typed puzzles, and
 how each is set up for a layer. "masks" and "boards" are the general kernels, which only
 call the family's `children`; the others are fast paths, tested against them bit for bit."""

@@ -15,16 +15,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb, factorial, prod
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
-from curator.common.errors import PuzzleError, StoreError
+from curator.common.errors import StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.layered.bits import PROPERTIES, LayerBits, count_bits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.layered.store import LayerStore
+from curator.layered.store import LayerRecord, LayerStore
 from curator.rules import MAX_CHILDREN
+from curator.rules.base import BoardChildren, MaskChildren
 
 Bits = tuple[bool, bool, bool]
 
@@ -53,14 +55,15 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
            progress: Progress | None = None) -> Verification:
     """Check every stored file of a results folder and re-derive `sample` ranks per layer.
 
-    StoreError when the folder cannot be read at all (no manifest, no puzzle copy); every
+    StoreError when the folder cannot be read at all (no manifest, or a manifest or puzzle
+    copy that does not match its checksum); every
     other finding goes into the returned `Verification`.
     """
     if sample < 0:
         raise ValueError(f"sample must be at least 0, got {sample}")
     store = LayerStore.open(directory)
     result = Verification(Path(directory))
-    puzzle = _stored_puzzle(store, result)
+    puzzle = store.puzzle()
     space = StateSpace(puzzle)
     records = _records(store, result)
     intact = [layer for layer in records if _undamaged(store, layer, result)]
@@ -101,16 +104,6 @@ def verify(directory: Path, sample: int = DEFAULT_SAMPLE, seed: int = 0,
 # -- checks of whole files --------------------------------------------------------------------
 
 
-def _stored_puzzle(store: LayerStore, result: Verification) -> Puzzle:
-    try:
-        puzzle = store.puzzle()
-    except PuzzleError as exc:
-        raise StoreError(f"stored puzzle copy is not a valid puzzle file ({exc})")
-    if puzzle.sha256 != store.manifest.get("puzzle_sha256"):
-        result.problems.append(f"{puzzle.source}: checksum does not match the manifest (damaged file)")
-    return puzzle
-
-
 def _records(store: LayerStore, result: Verification) -> list[Layer]:
     layers: list[Layer] = []
     for record in store.records():
@@ -145,7 +138,7 @@ def _check_complete(store: LayerStore, space: StateSpace, records: list[Layer], 
 
 def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | None:
     """Padding bits zero and the manifest's counts equal to the files' bit counts."""
-    entry = store.record(layer).entry
+    entry = cast(LayerRecord, store.record(layer)).entry  # one of the records
     spare = layer.words * 64 - layer.size
     for prop, words in bits.arrays().items():
         path = store.directory / entry["files"][prop]["path"]
@@ -187,7 +180,7 @@ def _sample(size: int, sample: int, rng: np.random.Generator) -> list[int]:
 
 def _stored(bits: LayerBits, rank: int) -> Bits:
     word, bit = divmod(rank, 64)
-    return tuple(bool((int(words[word]) >> bit) & 1) for words in bits.arrays().values())
+    return cast(Bits, tuple(bool((int(words[word]) >> bit) & 1) for words in bits.arrays().values()))
 
 
 # -- re-deriving one rank ---------------------------------------------------------------------
@@ -239,12 +232,12 @@ class _Deriver:
         """(counts, rank) of the position after each legal move, one entry per move."""
         mask = np.uint64(sum(1 << cell for cell, piece in enumerate(position) if piece))
         if not self.rules.typed:
-            count = self.rules.children(mask, self.tables, self.masks, self.moves)
+            count = cast(MaskChildren, self.rules.children)(mask, self.tables, self.masks, self.moves)
             pieces = sum(1 for piece in position if piece)
             return [((pieces - 1,), _colex(int(self.masks[j]))) for j in range(count)]
         board = np.array(position, dtype=np.int8)
-        count = self.rules.children(mask, board, self.tables, self.masks, self.boards, self.removed,
-                                    self.moves)
+        count = cast(BoardChildren, self.rules.children)(mask, board, self.tables, self.masks, self.boards,
+                                                         self.removed, self.moves)
         out = []
         for j in range(count):
             child = tuple(int(t) for t in self.boards[j])

@@ -52,6 +52,7 @@ import numpy as np
 
 from curator.common.board import Board, Transform
 from curator.common.ranking import highest_bit, lowest_bit
+from curator.common.reading import unknown
 
 MAX_CHILDREN = 512
 """Upper bound on the number of moves from one position, for the kernels' buffers."""
@@ -67,6 +68,11 @@ Reach = Callable[[np.uint64, Tables, np.ndarray], None]
 """`reach` of a family on the "captures" kernel: (mask, tables, out) fills out[c, t]."""
 
 
+SWEEP_KERNELS = {"masks": False, "patterns": False, "lines": False, "boards": True, "captures": True}
+"""The sweep kernels a family may run on (`Rules.sweep_kernel`), and whether each takes typed
+pieces; `curator.layered.sweep` implements one per name."""
+
+
 class ParamError(ValueError):
     """A rule parameter is wrong; `key` names it (relative to the [rules] table)."""
 
@@ -76,7 +82,7 @@ class ParamError(ValueError):
 
 
 @numba.njit(cache=True, inline="always")
-def nearest_cell(cells: np.uint64, forward: bool) -> int:
+def nearest_cell(cells: np.uint64, forward: bool) -> np.int64:
     """The first of `cells` met along a line: cells are numbered row by row, so it is the
     lowest one when the line goes up the numbering (right, down) and the highest otherwise."""
     return lowest_bit(cells) if forward else highest_bit(cells)
@@ -115,7 +121,7 @@ class Rules(ABC):
     typed: ClassVar[bool] = False
     """Whether its puzzles have typed pieces (a [pieces] table; the typed `children`)."""
     sweep_kernel: ClassVar[str] = "masks"
-    """The sweep kernel this family runs on (see `curator.layered.sweep.KERNELS`): "masks" or
+    """The sweep kernel this family runs on (see `SWEEP_KERNELS`): "masks" or
     "boards" (the general ones, for untyped and typed families), or a fast path the family
     describes ("patterns", "lines", "captures")."""
     params: ClassVar[dict[str, type]] = {}
@@ -139,8 +145,7 @@ class Rules(ABC):
         and build the rules; ParamError naming the parameter if one is wrong."""
         for key, value in params.items():
             if key not in cls.params:
-                known = ", ".join(sorted(cls.params)) or "none"
-                raise ParamError(key, f"unknown parameter for family {cls.family!r} (known: {known})")
+                raise ParamError(key, unknown(f"parameter for family {cls.family!r}", key, cls.params))
             expected = cls.params[key]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise ParamError(key, f"must be a {expected.__name__}, got {value!r}")

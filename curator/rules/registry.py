@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from curator import catalogue
 from curator.common.errors import one_line
-from curator.rules.base import Rules
+from curator.common.reading import unknown
+from curator.rules.base import SWEEP_KERNELS, Rules
 from curator.rules.capture import CaptureRules
 from curator.rules.fling import FlingRules
 from curator.rules.jump import JumpRules
@@ -61,7 +61,7 @@ class Family:
     typed: bool
     """Whether its puzzles have typed pieces (a [pieces] table)."""
     sweep_kernel: str
-    """The sweep kernel it runs on (see `curator.layered.sweep.KERNELS`)."""
+    """The sweep kernel it runs on (see `curator.rules.base.SWEEP_KERNELS`)."""
     options: dict[str, str]
     """The parameters its [rules] table takes: name -> type name (bool, int, str, ...)."""
     source: str
@@ -94,10 +94,8 @@ def find_family(name: str) -> type[Rules]:
     if name in BUILT_IN:
         return BUILT_IN[name]
     offers = _installed().get(name)
-    if not offers or name in _reserved():
-        others = ", ".join(_reserved())
-        raise FamilyError(f"unknown family {name!r} (known: {', '.join(family_names())}; of other kinds of "
-                          f"puzzles: {others})")
+    if not offers:
+        raise FamilyError(unknown(f"family {name!r}", name, family_names()))
     if len(offers) > 1:
         packages = ", ".join(offer.source.removeprefix("package ") for offer in offers)
         raise FamilyError(f"family {name!r} is added by more than one installed package ({packages}); "
@@ -111,8 +109,7 @@ def find_family(name: str) -> type[Rules]:
 def family_names() -> list[str]:
     """The names of the built-in families, then of the installed ones (sorted), as a puzzle
     file may name them; a plug-in is listed even if it turns out not to load."""
-    return [*BUILT_IN, *sorted(name for name in _installed() if name not in BUILT_IN
-                               and name not in _reserved())]
+    return [*BUILT_IN, *sorted(name for name in _installed() if name not in BUILT_IN)]
 
 
 def families() -> dict[str, type[Rules]]:
@@ -128,11 +125,12 @@ def families() -> dict[str, type[Rules]]:
     return found
 
 
-def list_families(warn: Warn | None = None) -> list[Family]:
+def list_families(warn: Warn | None = None, reserved: Mapping[str, str] | None = None) -> list[Family]:
     """Every usable family, built in or installed, with what `curator families` shows of it.
 
     Each installed plug-in that cannot be used (it does not load, it breaks the contract,
-    or its name is taken by a built-in family or another package) is left out with a
+    or its name is taken by a built-in family, another package or a name in `reserved`
+    (name -> what owns it, such as the family of another kind of puzzle)) is left out with a
     one-line `warn` (default: a Python `warnings.warn`).
     """
     if warn is None:
@@ -140,7 +138,7 @@ def list_families(warn: Warn | None = None) -> list[Family]:
             warnings.warn(message, RuntimeWarning, stacklevel=3)
     listed = [_describe(rules, BUILT_IN_SOURCE) for rules in BUILT_IN.values()]
     for name, offers in sorted(_installed().items()):
-        taken = _taken(name)
+        taken = _taken(name) or (reserved or {}).get(name)
         if taken:
             for offer in offers:
                 warn(f"{_label(offer)} is left out: the name belongs to {taken}")
@@ -208,17 +206,11 @@ def _label(plugin: _Plugin) -> str:
     return f"family {plugin.name!r} ({plugin.source})"
 
 
-def _reserved() -> dict[str, str]:
-    """Family names that puzzle files use for the other kinds of puzzles (see the catalogue)."""
-    return {family: f"the kind of {kind.puzzle_noun.removeprefix('a ')}s" for kind in catalogue.kinds()
-            for family in sorted(kind.families or ())}
-
-
 def _taken(name: str) -> str | None:
     """What already owns a name a plug-in uses, if anything does."""
     if name in BUILT_IN:
         return f"a built-in family ({BUILT_IN[name].__module__})"
-    return _reserved().get(name)
+    return None
 
 
 def _load(plugin: _Plugin) -> type[Rules] | str:
@@ -242,8 +234,6 @@ def _exception(exc: BaseException) -> str:
 
 def _problem(name: str, loaded: Any) -> str | None:
     """What keeps the object an entry point loaded from being the family `name`, if anything."""
-    from curator.layered.sweep import KERNELS
-
     if not (isinstance(loaded, type) and issubclass(loaded, Rules)):
         what = loaded.__qualname__ if isinstance(loaded, type) else type(loaded).__name__
         return f"is not usable: its entry point loads {what}, not a subclass of curator.rules.Rules"
@@ -255,12 +245,12 @@ def _problem(name: str, loaded: Any) -> str | None:
         return f"is not usable: {loaded.__qualname__} does not implement {missing}"
     if not isinstance(loaded.typed, bool):
         return f"is not usable: {loaded.__qualname__}.typed must be True or False"
-    kernel = KERNELS.get(loaded.sweep_kernel) if isinstance(loaded.sweep_kernel, str) else None
-    if kernel is None:
+    typed = SWEEP_KERNELS.get(loaded.sweep_kernel) if isinstance(loaded.sweep_kernel, str) else None
+    if typed is None:
         return (f"is not usable: {loaded.__qualname__}.sweep_kernel is {loaded.sweep_kernel!r} "
-                f"(known: {', '.join(KERNELS)})")
-    if kernel[0] != loaded.typed:
-        pieces = "typed pieces" if kernel[0] else "one kind of piece"
+                f"(known: {', '.join(SWEEP_KERNELS)})")
+    if typed != loaded.typed:
+        pieces = "typed pieces" if typed else "one kind of piece"
         return (f"is not usable: sweep kernel {loaded.sweep_kernel!r} takes puzzles of {pieces}, "
                 f"and {loaded.__qualname__}.typed is {loaded.typed}")
     params = loaded.params

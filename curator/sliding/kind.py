@@ -11,7 +11,7 @@ from typing import Any
 
 from curator.common.reading import PuzzleFile
 from curator.goals import GoalKind
-from curator.sliding.analysis import analyze_sliding
+from curator.sliding.analysis import analyze_sliding, sweep_bytes
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingResults
 
@@ -27,19 +27,23 @@ class SlidingKind(GoalKind):
     results_class = SlidingResults
     analysis = analyze_sliding
 
-    def rules_words(self, rules: dict[str, Any]) -> str:
-        return f"{rules['move']} moves, {rules['metric']} metric"
-
     def parse(self, file: PuzzleFile) -> SlidingPuzzle:
         return sliding_puzzle_from(file)
+
+    def sweep_bytes(self, puzzle: SlidingPuzzle) -> int:
+        return sweep_bytes(puzzle)
 
     def blocks(self, puzzle: SlidingPuzzle) -> dict[str, Any]:
         board = puzzle.board
         return {"rows": board.rows, "cols": board.cols, "cells": list(board.cells),
                 "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
                            for s in puzzle.shapes],
-                "goal_piece": puzzle.goal_letter, "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
-                "move": puzzle.move, "metric": puzzle.metric,
+                "goal_piece": puzzle.goal_letter or None,
+                "goal_cells": [board.cells[c] for c in puzzle.goal_cells],
+                "exits": [board.cells[c] for c in puzzle.exits], "out": list(puzzle.out),
+                "keep": list(puzzle.keep),
+                "move": puzzle.move, "metric": puzzle.metric, "edge": puzzle.edge,
+                "rules": puzzle.rules_text,
                 "start": None if puzzle.start is None else puzzle.draw(puzzle.start).replace("\n", "/")}
 
 

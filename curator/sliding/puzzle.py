@@ -8,28 +8,37 @@ that some ranks overlap or leave the board: those are invalid and counted apart.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import math
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from functools import cached_property
+from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from curator.common.board import Board, BoardError
+from curator.common.board import MAX_SIDE, Board, BoardError
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
-from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file, rules_family
+from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 
 FAMILY = "slide"
-MOVES = ("step", "line", "until_blocked")
-"""step: one cell; line: any distance in one direction; until_blocked: as far as it goes."""
+MOVES = ("step", "line", "until_blocked", "tilt")
+"""step: one cell; line: any distance in one direction; until_blocked: as far as it goes;
+tilt: every piece at once, as far as it goes, dropping out through the exits."""
 METRICS = ("step", "line", "piece")
 """step: every cell a piece moves counts; line: every move counts; piece: consecutive moves
 of one piece count once."""
+EDGES = ("stops", "falls")
+"""What the edge of the board does to a piece sliding `until_blocked` that nothing else stops:
+it stops there, or the piece would fly off the board, so that slide is not a move."""
 ALONG = ("any", "row", "column")
 MAX_POSITIONS = 1 << 30
 TOP_KEYS = {"name", "title", "board", "rules", "pieces", "goal"}
-RULES_KEYS = {"family", "move", "metric"}
+RULES_KEYS = {"family", "move", "metric", "edge"}
 PIECE_KEYS = {"cells", "count", "along"}
-GOAL_KEYS = {"piece", "cells"}
+GOAL_KEYS = {"piece", "cells", "out", "keep"}
+BOARD_KEYS = {"art", "exits"}
 EMPTY, WALLS = ".", " #"
 
 UP, RIGHT, DOWN, LEFT = (-1, 0), (0, 1), (1, 0), (0, -1)
@@ -73,15 +82,46 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Section:
+    """The ranks of the positions with `counts` pieces per group: `offset` onwards, each group's
+    part of the rank taking `radices` values (first group most significant)."""
+
+    counts: tuple[int, ...]
+    radices: tuple[int, ...]
+    offset: int
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.radices)
+
+
+@dataclass(frozen=True)
 class Move:
     """One move as the metric counts it: the piece of `group` anchored at `source` ends
-    anchored at `target`, giving the position `child`; it adds `cost` to a solution's length."""
+    anchored at `target`, giving the position `child`; it adds `cost` to a solution's length.
+    A tilt moves every piece: its `direction` (an index into DIRECTIONS), with group, source
+    and target -1."""
 
     group: int
     source: int
     target: int
     cost: int
     child: Position
+    direction: int = -1
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The positions reachable from one position (see `SlidingPuzzle.reachable`)."""
+
+    positions: list[Position]
+    """The start first, then breadth first."""
+    moves: list[list[tuple[Move, int]]]
+    """Per position, its moves and the index of the position each leads to (none from goal
+    positions: the game ends there)."""
+    distances: list[int | None]
+    """Per position, its distance to the goal in the puzzle's metric; None if it cannot be
+    solved."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +141,25 @@ class SlidingPuzzle:
     """The position drawn in the file's board art, if it draws one."""
     text: str
     source: str
+    edge: str = "stops"
+    """One of EDGES; "stops" for every move rule but `until_blocked`."""
+    exits: tuple[int, ...] = ()
+    """Under `tilt`: the cells a piece drops out through, passing over or stopping on one."""
+    out: tuple[str, ...] = ()
+    """Under `tilt`: the letters whose pieces must all have dropped out in a solved position."""
+    keep: tuple[str, ...] = ()
+    """Under `tilt`: the letters whose pieces may never drop out (a tilt dropping one is no move)."""
+
+    @property
+    def rules_text(self) -> str:
+        """The move rule in a few words: "until_blocked moves, edge falls, line metric"."""
+        if self.move == "tilt":
+            exits = f"{len(self.exits)} exit{'' if len(self.exits) == 1 else 's'}"
+            return f"tilt moves, {exits}" + "".join(
+                f", {word} {' '.join(letters)}" for word, letters in (("out", self.out), ("keep", self.keep))
+                if letters)
+        edge = f", edge {self.edge}" if self.move == "until_blocked" else ""
+        return f"{self.move} moves{edge}, {self.metric} metric"
 
     # -- ranks -------------------------------------------------------------------------------
 
@@ -109,56 +168,74 @@ class SlidingPuzzle:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
     @property
-    def radices(self) -> tuple[int, ...]:
-        """Per group, how many values its part of the rank takes."""
+    def least(self) -> tuple[int, ...]:
+        """Per group, the fewest pieces a position holds: all of them, except under `tilt` with
+        exits, where pieces of letters not kept may have dropped out."""
+        return tuple(0 if self.exits and g.letter not in self.keep else g.count for g in self.groups)
+
+    @cached_property
+    def sections(self) -> tuple[Section, ...]:
+        """The ranks by number of pieces per group, most pieces first (one section unless
+        pieces drop out): every count between `least` and the group's count, the first group's
+        count changing slowest."""
         out = []
-        covered = sum(g.count * len(g.shape.cells) for g in self.groups if not g.free)
-        for g in self.groups:
-            if g.free:
-                out.append(math.comb(self.board.size - covered, g.count))
-                covered += g.count * len(g.shape.cells)
-            else:
-                out.append(math.comb(len(g.anchors), g.count))
+        offset = 0
+        for counts in product(*(range(g.count, low - 1, -1) for g, low in zip(self.groups, self.least))):
+            radices = []
+            covered = len(self.exits) + sum(g.count * len(g.shape.cells) for g in self.groups if not g.free)
+            for g, n in zip(self.groups, counts):
+                if g.free:
+                    radices.append(math.comb(self.board.size - covered, n))
+                    covered += n * len(g.shape.cells)
+                else:
+                    radices.append(math.comb(len(g.anchors), n))
+            out.append(Section(tuple(counts), tuple(radices), offset))
+            offset += math.prod(radices)
         return tuple(out)
 
     @property
     def size(self) -> int:
         """Number of ranks (valid or not)."""
-        return math.prod(self.radices)
+        last = self.sections[-1]
+        return last.offset + last.size
 
     def rank(self, position: Position) -> int:
         """Rank of a valid position (ValueError if it is not one)."""
         if self.cover(position) is None:
             raise ValueError("pieces overlap or leave the board")
+        counts = tuple(len(anchors) for anchors in position)
+        section = next(s for s in self.sections if s.counts == counts)
         rank = 0
-        covered: set[int] = set()
-        for g, anchors, radix in zip(self.groups, position, self.radices):
+        covered: set[int] = set(self.exits)
+        for g, anchors, radix in zip(self.groups, position, section.radices):
             if g.free:
                 free = [c for c in range(self.board.size) if c not in covered]
                 digit = rank_combination([free.index(a) for a in anchors], len(free), "colex")
             else:
                 digit = rank_combination([g.anchors.index(a) for a in anchors], len(g.anchors), "colex")
             rank = rank * radix + digit
-            covered |= {c for a in anchors for c in self.piece_cells(g, a)}
-        return rank
+            covered |= {c for a in anchors for c in cast(tuple[int, ...], self.piece_cells(g, a))}
+        return section.offset + rank
 
     def unrank(self, rank: int) -> Position | None:
         """The position of a rank in 0..size-1, or None if the rank is invalid."""
         if not 0 <= rank < self.size:
             raise ValueError(f"rank {rank} out of range 0..{self.size - 1}")
+        section = self.sections[bisect_right([s.offset for s in self.sections], rank) - 1]
+        rank -= section.offset
         digits = []
-        for radix in reversed(self.radices):
+        for radix in reversed(section.radices):
             rank, digit = divmod(rank, radix)
             digits.append(digit)
         digits.reverse()
         position: list[tuple[int, ...]] = []
-        covered: set[int] = set()
-        for g, digit in zip(self.groups, digits):
+        covered: set[int] = set(self.exits)
+        for g, digit, n in zip(self.groups, digits, section.counts):
             if g.free:
                 free = [c for c in range(self.board.size) if c not in covered]
-                anchors = tuple(free[i] for i in unrank_combination(digit, len(free), g.count, "colex"))
+                anchors = tuple(free[i] for i in unrank_combination(digit, len(free), n, "colex"))
             else:
-                chosen = unrank_combination(digit, len(g.anchors), g.count, "colex")
+                chosen = unrank_combination(digit, len(g.anchors), n, "colex")
                 anchors = tuple(g.anchors[i] for i in chosen)
             for a in anchors:
                 cells = self.piece_cells(g, a)
@@ -177,26 +254,48 @@ class SlidingPuzzle:
             return None
         r, c = self.board.cells[anchor]
         cells = tuple(self.board.index.get((r + dr, c + dc)) for dr, dc in group.shape.cells)
-        return None if None in cells else cells
+        return None if None in cells else cast(tuple[int, ...], cells)
+
+    def flies_off(self, group: Group, anchor: int, d: int) -> tuple[int, ...] | None:
+        """Under `edge = "falls"`: if a piece of `group` at `anchor` sliding in direction `d`
+        (an index into DIRECTIONS) would leave the board's box with no wall in its way, the
+        board cells its next place would still cover (it flies off unless a piece stands on
+        one); None if the edge does not take it there (edge "stops", a wall ahead, or the
+        next place is on the board)."""
+        if self.edge != "falls":
+            return None
+        r, c = self.board.cells[anchor]
+        dr, dc = DIRECTIONS[d]
+        ahead = [(r + sr + dr, c + sc + dc) for sr, sc in group.shape.cells]
+        inside = [cell for cell in ahead if 0 <= cell[0] < self.board.rows and 0 <= cell[1] < self.board.cols]
+        if len(inside) == len(ahead) or any(cell not in self.board.index for cell in inside):
+            return None
+        return tuple(self.board.index[cell] for cell in inside)
 
     def cover(self, position: Position) -> dict[int, int] | None:
-        """Which group covers each occupied cell, or None if pieces overlap, leave the board or
-        a group holds the wrong number of pieces."""
+        """Which group covers each occupied cell, or None if pieces overlap, leave the board, stand
+        on an exit or a group holds the wrong number of pieces."""
         if len(position) != len(self.groups):
             return None
         covered: dict[int, int] = {}
-        for index, (g, anchors) in enumerate(zip(self.groups, position)):
-            if len(anchors) != g.count or list(anchors) != sorted(set(anchors)):
+        exits = set(self.exits)
+        for index, (g, anchors, least) in enumerate(zip(self.groups, position, self.least)):
+            if not least <= len(anchors) <= g.count or list(anchors) != sorted(set(anchors)):
                 return None
             for a in anchors:
                 cells = self.piece_cells(g, a) if 0 <= a < self.board.size else None
-                if cells is None or any(c in covered for c in cells):
+                if cells is None or any(c in covered or c in exits for c in cells):
                     return None
                 covered.update((c, index) for c in cells)
         return covered
 
     def is_goal(self, position: Position) -> bool:
-        """Whether a piece of the goal's letter covers all the goal cells."""
+        """Whether every piece of the letters `out` has dropped out and, if the goal names a
+        piece, one of that letter covers all the goal cells."""
+        if any(anchors for g, anchors in zip(self.groups, position) if g.letter in self.out):
+            return False
+        if not self.goal_letter:
+            return True
         goal = set(self.goal_cells)
         return any(
             goal <= set(self.piece_cells(g, a) or ())
@@ -219,15 +318,92 @@ class SlidingPuzzle:
         occupied = self.cover(position)
         if occupied is None:
             raise ValueError("not a valid position")
+        if self.move == "tilt":
+            return self._tilts(position)
         out = []
         for gi, (g, anchors) in enumerate(zip(self.groups, position)):
             for a in anchors:
-                others = set(occupied) - set(self.piece_cells(g, a))
+                others = set(occupied) - set(cast(tuple[int, ...], self.piece_cells(g, a)))
                 for target, cost in self._reach(g, a, others):
                     child = list(position)
                     child[gi] = tuple(sorted(set(anchors) - {a} | {target}))
                     out.append(Move(gi, a, target, cost, tuple(child)))
         return out
+
+    def tilt(self, position: Position, d: int) -> Position | None:
+        """The position after tilting the board in direction `d` (an index into DIRECTIONS), or
+        None if that is not a move: no piece moves, or a piece of a letter `keep` drops out.
+
+        Pieces (one cell each) go front first, each sliding until a wall, the edge or a piece
+        already stopped blocks it; one that passes over or stops on an exit drops out."""
+        dr, dc = DIRECTIONS[d]
+        cells = self.board.cells
+        pieces = sorted(((a, gi) for gi, anchors in enumerate(position) for a in anchors),
+                        key=lambda piece: -(cells[piece[0]][0] * dr + cells[piece[0]][1] * dc))
+        stopped: set[int] = set()
+        after: list[list[int]] = [[] for _ in self.groups]
+        moved = False
+        for a, gi in pieces:
+            x = a
+            while True:
+                r, c = cells[x]
+                t = self.board.index.get((r + dr, c + dc))
+                if t is None or t in stopped or x in self.exits:
+                    break
+                x = t
+            moved |= x != a
+            if x in self.exits:
+                if self.groups[gi].letter in self.keep:
+                    return None
+            else:
+                stopped.add(x)
+                after[gi].append(x)
+        return tuple(tuple(sorted(anchors)) for anchors in after) if moved else None
+
+    def _tilts(self, position: Position) -> list[Move]:
+        """The tilts of a position, in the order of DIRECTIONS; two tilts that give the same
+        position are one move (the first)."""
+        out: list[Move] = []
+        for d in range(len(DIRECTIONS)):
+            child = self.tilt(position, d)
+            if child is not None and all(m.child != child for m in out):
+                out.append(Move(-1, -1, -1, 1, child, d))
+        return out
+    def reachable(self, start: Position, limit: int) -> Reach | None:
+        """Every position reachable from `start` by moves that do not leave a goal position,
+        with its moves and its distance to the goal; None if there are more than `limit`.
+
+        A shortest solution from a reachable position passes reachable positions only, so
+        the distances, found backwards from the goal positions among them, are the tables'.
+        """
+        index = {start: 0}
+        positions: list[Position] = [start]
+        moves: list[list[tuple[Move, int]]] = []
+        while len(moves) < len(positions):
+            here = positions[len(moves)]
+            found = []
+            for move in [] if self.is_goal(here) else self.moves(here):
+                if move.child not in index:
+                    if len(positions) >= limit:
+                        return None
+                    index[move.child] = len(positions)
+                    positions.append(move.child)
+                found.append((move, index[move.child]))
+            moves.append(found)
+        back: list[list[tuple[int, int]]] = [[] for _ in positions]
+        for i, found in enumerate(moves):
+            for move, j in found:
+                back[j].append((i, move.cost))
+        distances: list[int | None] = [None] * len(positions)
+        todo = [(0, i) for i, position in enumerate(positions) if self.is_goal(position)]
+        while todo:
+            distance, j = heapq.heappop(todo)
+            if distances[j] is None:
+                distances[j] = distance
+                for i, cost in back[j]:
+                    if distances[i] is None:
+                        heapq.heappush(todo, (distance + cost, i))
+        return Reach(positions, moves, distances)
 
     def _reach(self, g: Group, anchor: int, others: set[int]) -> list[tuple[int, int]]:
         """(target anchor, cost) of each move of one piece under the metric."""
@@ -257,12 +433,16 @@ class SlidingPuzzle:
                 cells = None if target is None else self.piece_cells(g, target)
                 if cells is None or others & set(cells):
                     break
-                stops.append((target, steps))
+                stops.append((cast(int, target), steps))  # a cell: cells is None off the board
                 steps += 1
             if rule == "step":
                 stops = stops[:1]
             elif rule == "until_blocked":
                 stops = stops[-1:]
+                last = stops[-1][0] if stops else anchor
+                ahead = self.flies_off(g, last, d)
+                if ahead is not None and not others & set(ahead):
+                    stops = []  # nothing stops it: it would fly off the board
             out.extend(stops)
         return out
 
@@ -288,10 +468,6 @@ class SlidingPuzzle:
         except ValueError as exc:
             raise SelectionError(f"{what}: {exc}") from None
 
-
-def is_sliding_file(path: str | Path) -> bool:
-    """Whether `path` is a TOML file whose [rules] family is `slide`."""
-    return rules_family(path) == FAMILY
 
 
 def load_sliding_puzzle(path: str | Path) -> SlidingPuzzle:
@@ -337,12 +513,17 @@ def _parse_position(puzzle: SlidingPuzzle, lines: list[str]) -> Position:
                          f"({len(drawn)} cells drawn, the board has {puzzle.board.size})")
     anchors = _decompose(puzzle.board, {s.letter: s for s in puzzle.shapes}, drawn)
     position = []
-    for g in puzzle.groups:
+    for g, least in zip(puzzle.groups, puzzle.least):
         mine = sorted(a for letter, a in anchors if letter == g.letter and (g.free or a in g.anchors))
-        if len(mine) != g.count:
+        if not least <= len(mine) <= g.count:
             where = "" if g.free else f" on {g.shape.along} {g.line}"
-            raise ValueError(f"{len(mine)} pieces {g.letter}{where} drawn, the puzzle has {g.count}")
+            has = f"{g.count}" if least == g.count else f"at most {g.count}"
+            raise ValueError(f"{len(mine)} pieces {g.letter}{where} drawn, the puzzle has {has}")
         position.append(tuple(mine))
+    on_exits = [a for _, a in anchors if a in puzzle.exits]
+    if on_exits:
+        r, c = puzzle.board.cells[on_exits[0]]
+        raise ValueError(f"a piece is drawn on the exit at row {r}, column {c}")
     used = sum(len(p) for p in position)
     if used != len(anchors):
         raise ValueError("a piece is drawn off the line it keeps")
@@ -375,12 +556,13 @@ class _SlidingReader(TableReader):
     """Reads a sliding-block puzzle's tables, naming the source and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> SlidingPuzzle:
+        self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
-        move, metric = self.rules(self.get(data, "rules", dict, ""))
+        title = self.title(data, name)
+        move, metric, edge = self.rules(self.get(data, "rules", dict, ""))
         board_table = self.get(data, "board", dict, "")
-        self.only(board_table, {"art"}, "board")
+        self.only(board_table, BOARD_KEYS, "board")
         lines = _art_lines(self.get(board_table, "art", str, "board"))
         drawn = _letters(lines)
         try:
@@ -397,17 +579,22 @@ class _SlidingReader(TableReader):
             raise self.fail("board.art", str(exc)) from None
         shapes = tuple(self.counted(s, anchors) for s in shapes)
         groups = self.groups(shapes, anchors, board)
-        goal_letter, goal_cells = self.goal(self.get(data, "goal", dict, ""), shapes, board)
+        exits = self.exits(board_table, move, board, anchors)
+        if move == "tilt":
+            self.tilted(shapes)
+        goal_table = self.get(data, "goal", dict, "")
+        out, keep = self.dropping(goal_table, move, shapes, exits)
+        goal_letter, goal_cells = self.goal(goal_table, shapes, board, required=not out)
         puzzle = SlidingPuzzle(name, title, move, metric, board, shapes, groups, goal_letter, goal_cells,
-                               None, text, self.source)
+                               None, text, self.source, edge, exits, out, keep)
         if puzzle.size > MAX_POSITIONS:
             raise self.fail("pieces", f"{puzzle.size:,} ranks; at most {MAX_POSITIONS:,} are supported")
         if anchors:
             start = _parse_position(puzzle, lines)
-            puzzle = SlidingPuzzle(**{**puzzle.__dict__, "start": start})
+            puzzle = replace(puzzle, start=start)
         return puzzle
 
-    def rules(self, table: dict) -> tuple[str, str]:
+    def rules(self, table: dict) -> tuple[str, str, str]:
         self.only(table, RULES_KEYS, "rules")
         family = self.get(table, "family", str, "rules")
         if family != FAMILY:
@@ -418,7 +605,14 @@ class _SlidingReader(TableReader):
         metric = self.get(table, "metric", str, "rules", "line")
         if metric not in METRICS:
             raise self.fail("rules.metric", f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
-        return move, metric
+        if move == "tilt" and metric != "line":
+            raise self.fail("rules.metric", f'every tilt counts one: the metric is "line", not {metric!r}')
+        edge = self.get(table, "edge", str, "rules", "stops")
+        if "edge" in table and move != "until_blocked":
+            raise self.fail("rules.edge", f'only applies to move = "until_blocked", not to {move!r}')
+        if edge not in EDGES:
+            raise self.fail("rules.edge", f"must be one of {', '.join(EDGES)}, got {edge!r}")
+        return move, metric, edge
 
     def shapes(self, table: dict, board: Board) -> tuple[Shape, ...]:
         if not table:
@@ -442,9 +636,13 @@ class _SlidingReader(TableReader):
         return tuple(out)
 
     def shape(self, value: list, key: str) -> tuple[Cell, ...]:
+        if len(value) > MAX_CELLS:
+            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {MAX_CELLS}")
         cells = [self.pair(v, key) for v in value]
         if not cells:
             raise self.fail(key, "names no cells")
+        if any(abs(v) >= MAX_SIDE for cell in cells for v in cell):
+            raise self.fail(key, f"rows and columns must lie between -{MAX_SIDE - 1} and {MAX_SIDE - 1}")
         if len(set(cells)) != len(cells):
             raise self.fail(key, "lists a cell twice")
         r0, c0 = min(cells)
@@ -490,8 +688,56 @@ class _SlidingReader(TableReader):
         free.sort(key=lambda g: -len(g.shape.cells))  # big pieces first: fewer ranks
         return tuple(lined + free)
 
-    def goal(self, table: dict, shapes: tuple[Shape, ...], board: Board) -> tuple[str, tuple[int, ...]]:
+    def exits(self, table: dict, move: str, board: Board, anchors: list[tuple[str, int]]) -> tuple[int, ...]:
+        """The exit cells of a tilt board, on which the art draws no piece."""
+        if "exits" not in table:
+            return ()
+        if move != "tilt":
+            raise self.fail("board.exits", f'only applies to move = "tilt", not to {move!r}')
+        cells = tuple(self.cell(c, board, "board.exits") for c in self.get(table, "exits", list, "board"))
+        if len(set(cells)) != len(cells):
+            raise self.fail("board.exits", "lists a cell twice")
+        for letter, a in anchors:
+            if a in cells:
+                raise self.fail("board.exits", f"the {letter} drawn at row {board.cells[a][0]}, column "
+                                f"{board.cells[a][1]} stands on an exit")
+        return tuple(sorted(cells))
+
+    def tilted(self, shapes: tuple[Shape, ...]) -> None:
+        """Tilt moves take pieces of one cell that slide every way."""
+        for shape in shapes:
+            if len(shape.cells) != 1:
+                raise self.fail(f"pieces.{shape.letter}.cells", "tilt moves take pieces of one cell")
+            if shape.along != "any":
+                raise self.fail(f"pieces.{shape.letter}.along", 'tilt moves take pieces that slide every way '
+                                '("any")')
+
+    def dropping(self, table: dict, move: str, shapes: tuple[Shape, ...], exits: tuple[int, ...]
+                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The goal's letters to drop out (`out`) and to keep on the board (`keep`)."""
+        letters = {s.letter for s in shapes}
+        found = []
+        for key in ("out", "keep"):
+            value = self.get(table, key, list, "goal", [])
+            if value and move != "tilt":
+                raise self.fail(f"goal.{key}", f'only applies to move = "tilt", not to {move!r}')
+            for letter in value:
+                if letter not in letters:
+                    raise self.fail(f"goal.{key}", f"{letter!r} is not one of the [pieces]")
+            found.append(tuple(sorted(set(value))))
+        out, keep = found
+        if out and not exits:
+            raise self.fail("goal.out", "pieces drop out through exits: give board.exits")
+        if set(out) & set(keep):
+            both = " ".join(sorted(set(out) & set(keep)))
+            raise self.fail("goal.keep", f"{both} cannot drop out and stay too")
+        return out, keep
+
+    def goal(self, table: dict, shapes: tuple[Shape, ...], board: Board, required: bool = True
+             ) -> tuple[str, tuple[int, ...]]:
         self.only(table, GOAL_KEYS, "goal")
+        if not required and "piece" not in table and "cells" not in table:
+            return "", ()
         letter = self.get(table, "piece", str, "goal")
         if letter not in {s.letter for s in shapes}:
             raise self.fail("goal.piece", f"{letter!r} is not one of the [pieces]")

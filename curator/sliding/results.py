@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from curator.common.errors import SelectionError
 from curator.goals import KEYWORDS, GoalLevel, GoalMove, GoalResults, GoalSelection
-from curator.sliding.puzzle import Position, SlidingPuzzle
+from curator.sliding.puzzle import DIRECTION_NAMES, Position, SlidingPuzzle
 from curator.sliding.select import move_text
 from curator.sliding.store import SlidingStore
 from curator.sliding.tables import GRAPH, build_kernel
@@ -27,7 +27,8 @@ SlidingSelection = GoalSelection
 """The levels `select` returns, and how many positions passed the filters."""
 SlidingMove = GoalMove
 """One legal move: the piece's letter, its anchor cell before and after, and where it leads;
-written as solutions write it, 'V 2,0 -> 3,0'."""
+written as solutions write it, 'V 2,0 -> 3,0'; or a tilt, with the way the board tilts
+(`direction`), no piece and no cells, written 'tilt up'."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ class SlidingResults(GoalResults):
         return [move_text(self.puzzle, a, b) for a, b in zip(steps, steps[1:])]
 
     def moves(self, board: str | Position) -> list[GoalMove]:
+        """Every legal move of a position (in the puzzle's move order) with the stored distance
+        of the position it leads to; a tilt names no piece and no cells, but its direction."""
         position = self.position(board)
         before = self.distance(position)
         cells = self.puzzle.board.cells
@@ -89,7 +92,31 @@ class SlidingResults(GoalResults):
         for move in self.puzzle.moves(position):
             after = self.distance(move.child)
             closer = before is not None and after is not None and after + move.cost == before
+            text = move_text(self.puzzle, position, move.child)
+            if move.direction >= 0:
+                out.append(SlidingMove("", None, None, move.cost, move.child, after, closer, text,
+                                       DIRECTION_NAMES[move.direction]))
+                continue
             letter = self.puzzle.groups[move.group].letter
-            out.append(GoalMove(letter, cells[move.source], cells[move.target], move.cost, move.child,
-                                after, closer, move_text(self.puzzle, position, move.child)))
+            out.append(SlidingMove(letter, cells[move.source], cells[move.target], move.cost, move.child,
+                                   after, closer, text))
         return out
+
+    def tilt(self, board: str | Position, direction: str) -> SlidingMove:
+        """The tilt of the board `direction` (one of DIRECTION_NAMES) from a position of a tilt
+        puzzle; SelectionError if it is no move there (nothing moves, or a kept piece would
+        drop out) or the puzzle does not tilt."""
+        if self.puzzle.move != "tilt":
+            raise SelectionError(f"{self._name('tilt')}: {self.puzzle.name} moves one piece at a time, "
+                                 "it does not tilt")
+        if direction not in DIRECTION_NAMES:
+            known = ", ".join(DIRECTION_NAMES)
+            raise SelectionError(f"{self._name('tilt')}: {direction!r} is not one of {known}")
+        position = self.position(board)
+        child = self.puzzle.tilt(position, DIRECTION_NAMES.index(direction))
+        if child is None:
+            raise SelectionError(f"tilt {direction}: not a move here (nothing moves, or a piece that must "
+                                 "stay would drop out)")
+        before, after = self.distance(position), self.distance(child)
+        closer = before is not None and after is not None and after + 1 == before
+        return SlidingMove("", None, None, 1, child, after, closer, f"tilt {direction}", direction)

@@ -27,9 +27,6 @@ class SokobanKind(GoalKind):
     results_class = SokobanResults
     analysis = analyze_sokoban
 
-    def rules_words(self, rules: dict[str, Any]) -> str:
-        return f"{rules['metric']} metric, {rules['boxes']} boxes"
-
     def parse(self, file: PuzzleFile) -> SokobanPuzzle:
         return sokoban_puzzle_from(file)
 
@@ -41,7 +38,7 @@ class SokobanKind(GoalKind):
                 "pieces": [{"letter": BOX, "cells": one, "count": puzzle.boxes, "along": "any"},
                            {"letter": PLAYER, "cells": one, "count": 1, "along": "any"}],
                 "goal_piece": BOX, "goal_cells": [puzzle.board.cells[g] for g in puzzle.goals],
-                "move": puzzle.move, "metric": puzzle.metric,
+                "move": puzzle.move, "metric": puzzle.metric, "edge": "stops", "rules": puzzle.rules_text,
                 "start": puzzle.draw(puzzle.start).replace("\n", "/")}
 
 

@@ -19,8 +19,9 @@ import hashlib
 import math
 from collections import deque
 from dataclasses import dataclass
+from typing import Any, cast
 
-from curator.common.board import Board
+from curator.common.board import MAX_SIDE, Board
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file
@@ -108,6 +109,11 @@ class SokobanPuzzle:
         """The move rule, as the workspace names it."""
         return "push"
 
+    @property
+    def rules_text(self) -> str:
+        """The rules in a few words: "pushes metric, 3 boxes"."""
+        return f"{self.metric} metric, {self.boxes} boxes"
+
     def neighbour(self, cell: int, direction: int) -> int | None:
         """The floor cell next to `cell` in a direction, or None (a wall or outside)."""
         r, c = self.board.cells[cell]
@@ -137,8 +143,8 @@ class SokobanPuzzle:
     def valid(self, position: object) -> bool:
         """Whether `position` is ((box cells ascending), player cell) of this puzzle."""
         try:
-            boxes, player = position  # type: ignore[misc]
-            boxes = tuple(boxes)
+            drawn, player = cast(Any, position)
+            boxes = tuple(drawn)
         except (TypeError, ValueError):
             return False
         cells = range(self.board.size)
@@ -321,8 +327,13 @@ def _lines(drawing: str) -> list[str]:
 
 
 def _read_room(drawing: str) -> Room:
-    """The room of an XSB drawing; ValueError saying what is wrong."""
+    """The room of an XSB drawing; ValueError saying what is wrong (a drawing wider or higher
+    than a room of MAX_SIDE floor cells across and its walls is refused before it is read)."""
     lines = _lines(drawing)
+    rows, cols = len(lines), max((len(line) for line in lines), default=0)
+    if max(rows, cols) > MAX_SIDE + 2:
+        raise ValueError(f"spans {rows} rows and {cols} columns; at most {MAX_SIDE + 2} of each are "
+                         "supported")
     chars: dict[Cell, str] = {}
     for r, line in enumerate(lines):
         for c, ch in enumerate(line):
@@ -339,11 +350,10 @@ def _read_room(drawing: str) -> Room:
         r, c = todo.pop()
         for dr, dc in DIRECTIONS:
             near = (r + dr, c + dc)
-            ch = chars.get(near)
-            if ch is None:
+            if near not in chars:
                 raise ValueError(f"the walls do not close the room: the player reaches row {r}, column {c}, "
                                  "at the edge of the drawing")
-            if ch != WALL and near not in floor:
+            if chars[near] != WALL and near not in floor:
                 floor.add(near)
                 todo.append(near)
     walls = {cell for cell, ch in chars.items() if ch == WALL}
@@ -371,9 +381,10 @@ class _SokobanReader(TableReader):
     """Reads a Sokoban puzzle's tables, naming the source and the key in every error."""
 
     def puzzle(self, data: dict, text: str) -> SokobanPuzzle:
+        self.family(data, TOP_KEYS)
         self.only(data, TOP_KEYS, "")
         name = self.name(data)
-        title = self.get(data, "title", str, "", name)
+        title = self.title(data, name)
         rules = self.get(data, "rules", dict, "")
         self.only(rules, RULES_KEYS, "rules")
         family = self.get(rules, "family", str, "rules")

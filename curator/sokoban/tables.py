@@ -56,7 +56,7 @@ ONE = np.uint64(1)
 
 
 @numba.njit(cache=True, inline="always")
-def _bit(cell: int) -> np.uint64:
+def _bit(cell: int | np.int64) -> np.uint64:
     return ONE << np.uint64(cell)
 
 
@@ -76,7 +76,7 @@ def region(k: Kernel, boxes: np.uint64, player: int) -> np.uint64:
 
 
 @numba.njit(cache=True, inline="always")
-def rank(k: Kernel, boxes: np.uint64, player: int) -> np.int64:
+def rank(k: Kernel, boxes: np.uint64, player: int | np.int64) -> np.int64:
     """The rank of the boxes' mask and the player's cell (not moved: see `normal_rank`)."""
     below = np.int64(bit_count(boxes & (_bit(player) - ONE)))
     return rank_colex_mask(boxes) * k.free + player - below
@@ -87,7 +87,7 @@ def normal_rank(k: Kernel, boxes: np.uint64, player: int) -> np.int64:
     """The rank of a position, its player first moved to the smallest cell of its region
     under the pushes metric."""
     if k.pushes:
-        player = lowest_bit(region(k, boxes, player))
+        return rank(k, boxes, lowest_bit(region(k, boxes, player)))
     return rank(k, boxes, player)
 
 

@@ -1,8 +1,10 @@
 """The workspace's web app: a JSON API under /api/ over the results folders, and the page.
 
 `create_app(directories)` builds the FastAPI app that `curator serve` runs. The API is thin
-over `curator.open`'s results; every error is JSON {"detail": "one line"}: 404 for an unknown
-folder, 422 for a bad request, 500 for damaged stored results.
+over `curator.open`'s results; every error is JSON {"detail": "one line"} that names folders
+by index and puzzle, never by path: 404 for an unknown folder, 422 for a bad request, 421,
+403 and 415 for requests from elsewhere (see `curator.web.guard`), 503 for a request over
+its time or a folder busy for that long, 500 for damaged stored results.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import math
 import re
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -18,10 +22,11 @@ from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from curator import catalogue
 from curator.arrange import PackCurve
-from curator.common.errors import PuzzleError, SelectionError, StoreError, one_line
+from curator.common.errors import DamagedResults, PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
 from curator.goals import GoalLevel, GoalResults
 from curator.layered.level import Level
@@ -30,29 +35,42 @@ from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import picture, svg_text
 from curator.version import __version__
 from curator.web import models
-from curator.web.folders import Entry, Folders
+from curator.web.folders import Busy, Entry, Folders
+from curator.web.guard import Guard, hosts_for
 
 STATIC = Path(__file__).parent / "static"
 SEARCH_ABOVE = 2
 """Positions may have this many pieces more than the largest stored layer (searched, not
 looked up), so that no request starts an unbounded search."""
 PACK_TYPES = {"json": "application/json", "html": "text/html; charset=utf-8"}
+TIME_LIMIT = 20.0
+"""Seconds one request may work on a folder (or wait for it) before it answers 503."""
 
 router = APIRouter(prefix="/api", responses={
     404: {"model": models.Problem, "description": "No such folder."},
     422: {"model": models.Problem, "description": "A bad request: the one line says what is wrong."},
     500: {"model": models.Problem, "description": "The folder's stored results are damaged."},
+    503: {"model": models.Problem, "description": "The request took longer than the time one may "
+                                                  "take, or the folder was busy that long."},
 })
 
 
-def create_app(directories: Sequence[str | Path]) -> FastAPI:
-    """The app serving `directories` (results folders); StoreError if one holds none."""
+def create_app(directories: Sequence[str | Path], host: str = "127.0.0.1", allow_hosts: Sequence[str] = (),
+               time_limit: float = TIME_LIMIT) -> FastAPI:
+    """The app serving `directories` (results folders); StoreError if one holds none.
+
+    It answers requests whose `Host` names `host`, the address it listens on (or one of
+    `allow_hosts`), see `curator.web.guard`; a request works on a folder for at most
+    `time_limit` seconds.
+    """
     app = FastAPI(title="curator workspace", version=__version__,
                   description="Look at levels, play them, and assemble packs from stored results.")
     app.state.folders = Folders(directories)
+    app.state.time_limit = time_limit
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_api_route("/", _page, include_in_schema=False)
+    app.add_middleware(Guard, hosts=hosts_for(host, allow_hosts))
     _error_handlers(app)
     return app
 
@@ -61,21 +79,48 @@ def _page() -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
+class TooLong(Exception):
+    """A request worked on a folder for longer than the app's time limit."""
+
+
+def _answer(request: Request, status: int, text: str) -> JSONResponse:
+    """The one-line JSON error, with the paths of folders written as their labels."""
+    folders: Folders = request.app.state.folders
+    return JSONResponse({"detail": one_line(folders.public(text))}, status_code=status)
+
+
 def _error_handlers(app: FastAPI) -> None:
     def problem(status: int):
-        return lambda request, exc: JSONResponse({"detail": one_line(str(exc))}, status_code=status)
+        return lambda request, exc: _answer(request, status, str(exc))
 
-    for kind in (SelectionError, PuzzleError, ExportError):
+    invalid: tuple[type[Exception], ...] = (SelectionError, PuzzleError, ExportError)
+    for kind in invalid:
         app.add_exception_handler(kind, problem(422))
     app.add_exception_handler(StoreError, problem(500))
-    app.add_exception_handler(RequestValidationError, _invalid)
+    # Starlette types a handler as taking any exception; it passes this one only its own kind.
+    app.add_exception_handler(DamagedResults, _damaged)  # type: ignore[arg-type]
+    app.add_exception_handler(OSError, lambda request, exc: _answer(
+        request, 500, f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc.strerror or exc)))
+    for slow in (Busy, TooLong):
+        app.add_exception_handler(slow, problem(503))
+    app.add_exception_handler(MemoryError, lambda request, exc: _answer(request, 503, "out of memory"))
+    # Starlette types a handler as taking any exception; it passes this one only its own kind.
+    app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, lambda request, exc: _answer(
+        request, exc.status_code, str(exc.detail)))
+
+
+def _damaged(request: Request, exc: DamagedResults) -> JSONResponse:
+    """Damaged stored results: what is wrong, and that the folder must be computed again
+    (which this app does not do; the command line's remedy names its own commands)."""
+    return _answer(request, 500, f"{exc.problem}; the folder's results must be computed again")
 
 
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     """FastAPI's list of validation errors as one line: where, then what."""
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    return JSONResponse({"detail": one_line(f"{where}: {first.get('msg', 'invalid')}")}, status_code=422)
+    return _answer(request, 422, f"{where}: {first.get('msg', 'invalid')}")
 
 
 # -- folders --------------------------------------------------------------------------------
@@ -89,6 +134,34 @@ def _entry(request: Request, folder: int) -> tuple[Folders, Entry]:
     return folders, entry
 
 
+class Deadline:
+    """When a request's work on a folder must be done; `check` raises TooLong after that."""
+
+    def __init__(self, entry: Entry, seconds: float) -> None:
+        self.entry = entry
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return self.end - time.monotonic()
+
+    def check(self, done: int = 0, total: int = 0) -> None:
+        """Raise TooLong if the time is up (also a `progress(done, total)` callback)."""
+        if time.monotonic() > self.end:
+            raise TooLong(f"{self.entry.label}: the request took longer than {self.seconds:g} s, the most "
+                          "one may take; ask for less (a smaller pool, sample or limit)")
+
+
+@contextmanager
+def _work(request: Request, folder: int) -> Iterator[tuple[Entry, Any, Deadline]]:
+    """The folder's entry, its results (held under the folder's lock) and the deadline of
+    the request's work on it; 404 for an unknown folder, 503 when it stays busy too long."""
+    folders, entry = _entry(request, folder)
+    deadline = Deadline(entry, request.app.state.time_limit)
+    with folders.results(folder, wait=deadline.left()) as results:
+        yield entry, results, deadline
+
+
 ROUTES = {"pieces": "", "blocks": "sliding/"}
 """Where the levels of each way of playing are, under /api/folders/{id}/."""
 
@@ -100,13 +173,13 @@ def _played(results: Any, entry: Entry, workspace: str) -> Any:
     if kind.workspace == workspace:
         return results
     if workspace == "pieces" and kind.workspace is not None:
-        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {kind.held}: their levels are "
+        raise HTTPException(422, f"{entry.label} holds {kind.held}: their levels are "
                                  f"under /api/folders/{entry.id}/{ROUTES[kind.workspace]}")
     if workspace == "pieces":
-        raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {kind.held}: it has no levels to "
+        raise HTTPException(422, f"{entry.label} holds {kind.held}: it has no levels to "
                                  "select or play here")
     wanted = " or ".join(other.held for other in catalogue.kinds() if other.workspace == workspace)
-    raise HTTPException(422, f"folder {entry.id} ({entry.name}) holds {kind.held}, not {wanted}")
+    raise HTTPException(422, f"{entry.label} holds {kind.held}, not {wanted}")
 
 
 def _layered(results: Any, entry: Entry) -> LayeredResults:
@@ -124,14 +197,12 @@ def _folder(entry: Entry, results: Any) -> dict[str, Any]:
 
 
 @router.get("/folders", response_model=list[models.Folder])
-def list_folders(request: Request) -> list[dict[str, Any]]:
-    """The results folders given on the command line."""
+async def list_folders(request: Request) -> list[dict[str, Any]]:
+    """The results folders given on the command line (as they were when the server started:
+    this never waits for a folder's work)."""
     folders: Folders = request.app.state.folders
-    out = []
-    for entry in folders.entries:
-        with folders.results(entry.id) as results:
-            out.append(_folder(entry, results))
-    return out
+    return [{"id": e.id, "name": e.name, "kind": e.kind, "puzzle": e.puzzle, "title": e.title}
+            for e in folders.entries]
 
 
 @router.get("/folders/{folder}", response_model=models.FolderDetail)
@@ -140,8 +211,7 @@ def folder_detail(request: Request, folder: int) -> dict[str, Any]:
     board; positions per distance of a distance table; positions, unique and all-moves ones
     per distance of goal tables (sliding blocks, Sokoban), with their counts and what it
     takes to draw and play them."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, _):
         return {**_folder(entry, results), "complete": results.complete,
                 **catalogue.kind_for(results).detail(results)}
 
@@ -173,7 +243,7 @@ def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, An
     return {**keywords, "sample": query.sample, "seed": query.seed, "sort": query.sort, "limit": query.limit}
 
 
-def _level(level: Level) -> dict[str, Any]:
+def _level(level: Any) -> dict[str, Any]:
     """A level as the API returns it (figures that are not finite numbers become null)."""
     data = {**level.to_json(), "position": list(level.position)}
     return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in data.items()}
@@ -183,24 +253,24 @@ def _level(level: Level) -> dict[str, Any]:
 def levels(request: Request, folder: int, query: Annotated[models.LevelQuery, Query()]) -> dict[str, Any]:
     """Levels chosen as `curator select` chooses them: filter, keep canonical ones, sample,
     rate, sort, limit. At most 200 positions get metrics in one request."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
-        chosen = layered.selection(**_keywords(layered, query), cap=models.MAX_LEVELS)
+        chosen = layered.selection(**_keywords(layered, query), cap=models.MAX_LEVELS,
+                                   progress=deadline.check)
         return {"puzzle": layered.puzzle.name, "matched": chosen.matched,
                 "levels": [_level(level) for level in chosen.levels]}
 
 
-@router.get("/folders/{folder}/arrange", response_model=models.Arrangement)
-def arrange(request: Request, folder: int, query: Annotated[models.ArrangeQuery, Query()]) -> dict[str, Any]:
+@router.post("/folders/{folder}/arrange", response_model=models.Arrangement)
+def arrange(request: Request, folder: int, body: models.ArrangeIn) -> dict[str, Any]:
     """A pack arranged as `curator pack` arranges it: `pool` levels matching the filters are
     drawn (one per class) and rated, and `size` of them follow the curve from easy to hard,
-    each with the difficulty its slot aimed at."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    each with the difficulty its slot aimed at. A POST with a JSON body (it computes): 503
+    when rating the pool takes longer than one request may."""
+    with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
-        pack = layered.pack(query.size, query.curve.value, pool=query.pool, seed=query.seed,
-                            canonical=query.canonical, **_filters(layered, query))
+        pack = layered.pack(body.size, body.curve.value, pool=body.pool, seed=body.seed,
+                            canonical=body.canonical, progress=deadline.check, **_filters(layered, body))
         return {"puzzle": layered.puzzle.name, "curve": pack.curve, "pool": pack.pool,
                 "levels": [{**_level(slot.level), "target": slot.target} for slot in pack.slots]}
 
@@ -221,9 +291,7 @@ def _position(results: LayeredResults, board: Sequence[int]) -> tuple[int, ...]:
 
 def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any]:
     status = results.status(position)
-    cells = results.puzzle.board.cells
-    moves = [{"from": cells[o.move[0]], "to": cells[o.move[1]], "safe": o.solvable}
-             for o in results.moves(position)]
+    moves = [{"from": o.move[0], "to": o.move[1], "safe": o.solvable} for o in results.moves(position)]
     return {"position": list(position), "pieces": status.pieces, "goal": status.goal,
             "solvable": status.solvable, "unique": status.unique, "all_moves": status.all_moves,
             "source": "stored" if status.stored else "search", "moves": moves,
@@ -234,8 +302,7 @@ def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any
 def position_report(request: Request, folder: int, body: models.PositionIn) -> dict[str, Any]:
     """Where a position stands: goal reached, solvable (stored bits, or a search above the
     stored layers), and every legal move with whether it keeps the position solvable."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
         return _report(layered, _position(layered, body.position))
 
@@ -243,18 +310,14 @@ def position_report(request: Request, folder: int, body: models.PositionIn) -> d
 @router.post("/folders/{folder}/move", response_model=models.PositionReport)
 def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, Any]:
     """Play one move: the report of the position it leads to; 422 if it is not legal."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
         position = _position(layered, body.position)
-        cells = layered.puzzle.board.cells
-        index = {cell: i for i, cell in enumerate(cells)}
         wanted = (body.move.from_, body.move.to)
         for cell in wanted:
-            if cell not in index:
+            if cell not in layered.puzzle.board.index:
                 raise SelectionError(f"move: cell {cell[0]},{cell[1]} is not on the board")
-        move = (index[wanted[0]], index[wanted[1]])
-        after = {o.position for o in layered.moves(position) if o.move == move}
+        after = {o.position for o in layered.moves(position) if o.move == wanted}
         if len(after) != 1:
             why = "is not a legal move here" if not after else "stands for more than one move here"
             raise SelectionError(f"move {wanted[0][0]},{wanted[0][1]}>{wanted[1][0]},{wanted[1][1]} {why}")
@@ -269,8 +332,7 @@ def position_picture(
                                    description="One entry per cell, comma-separated: 0 empty, t type t.")],
 ) -> Response:
     """The picture of a position as SVG (the drawing the exports use)."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
         board = layered.position([int(v) for v in position.split(",")])
         svg = svg_text(picture(layered.puzzle, board))
@@ -286,10 +348,12 @@ def pack(request: Request, folder: int, body: models.PackIn,
          format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these positions, in order, as a level pack (docs/level-pack.md) or an
     HTML gallery, to download; with the curve they follow if the pack was arranged."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
-        chosen = [layered.solve(_position(layered, board)) for board in body.positions]
+        chosen = []
+        for board in body.positions:
+            deadline.check()
+            chosen.append(layered.solve(_position(layered, board)))
         curve = _curve(body.curve, chosen)
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             target = Path(scratch) / f"pack.{format}"
@@ -327,8 +391,7 @@ def sliding_levels(request: Request, folder: int,
     """Levels chosen as `curator select` chooses them on goal tables: solvable, unsolved
     positions passing the filters, farthest from the goal first, then by rank;
     sampled, then limited. At most 200 levels in one request."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
         keywords: dict[str, Any] = {name: getattr(query, name) for name in ("unique", "all_moves", "hardest")}
         for name in ("distance", "cluster"):
@@ -343,31 +406,38 @@ def sliding_levels(request: Request, folder: int,
 def _sliding_report(results: GoalResults, position: Any) -> dict[str, Any]:
     level = results.solve(position)
     moves = [{"piece": m.piece, "from": m.source, "to": m.target, "text": m.text, "cost": m.cost,
-              "distance": m.distance, "closer": m.closer, "solvable": m.solvable}
+              "distance": m.distance, "closer": m.closer, "solvable": m.solvable,
+              **({"direction": m.direction} if m.direction is not None else {})}
              for m in results.moves(position)]
     return {**level.to_json(), "goal": results.puzzle.is_goal(position), "solvable": level.solvable,
             "moves": moves, "picture": svg_text(level.picture(), standalone=False, id_prefix="board")}
 
 
-@router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport)
+@router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport,
+             response_model_exclude_unset=True)
 def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dict[str, Any]:
     """Where a drawn position stands: its distance to the goal (null if it cannot be
     solved), flags, connected set, a shortest solution, whether the goal is reached, and
     every legal move with the distance it leads to."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
         return _sliding_report(sliding, sliding.position(body.board))
 
 
-@router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport)
+@router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport,
+             response_model_exclude_unset=True)
 def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dict[str, Any]:
     """Play one move (the cell of what moves before and after: a piece's anchor, the Sokoban
-    keeper): the report of the position it leads to; 422 if it is not legal."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    keeper), or the way a tilt puzzle's board tilts: the report of the position it leads to;
+    422 if it is not legal."""
+    with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
-        move = sliding.move(body.board, body.move.from_, body.move.to)
+        if (body.move is None) == (body.tilt is None):
+            raise SelectionError("give the move (from, to) or the tilt (up, right, down, left), one of them")
+        if body.tilt is not None:
+            move = sliding.tilt(body.board, body.tilt)
+        elif body.move is not None:
+            move = sliding.move(body.board, body.move.from_, body.move.to)
         return _sliding_report(sliding, move.position)
 
 
@@ -377,10 +447,12 @@ def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
                  format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these ranks, in order, as the kind's level pack (curator-sliding-pack/1,
     curator-sokoban-pack/1, ...; docs/level-pack.md) or an HTML gallery, to download."""
-    folders, entry = _entry(request, folder)
-    with folders.results(folder) as results:
+    with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
-        chosen = [sliding.show(rank) for rank in body.ranks]
+        chosen = []
+        for rank in body.ranks:
+            deadline.check()
+            chosen.append(sliding.show(rank))
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             (target,) = sliding.export(chosen, Path(scratch) / f"pack.{format}", format)
             data = target.read_bytes()

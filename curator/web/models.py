@@ -21,8 +21,9 @@ MAX_PACK = 200
 """Most levels one pack request takes."""
 MAX_LEVELS = 200
 """Most levels one selection computes metrics for."""
-MAX_POOL = 20_000
-"""Most candidate levels one arrangement rates."""
+MAX_POOL = 5_000
+"""Most candidate levels one arrangement rates (as many as `curator pack` rates by default);
+a request also stops at the app's time limit."""
 POOL = 1_000
 """Candidate levels an arrangement rates unless told otherwise (a request of a few seconds)."""
 MAX_SEED = 2**63 - 1
@@ -130,10 +131,22 @@ class BlockBoard(BaseModel):
     """The cells of the board in order (`data-cell` of a picture is an index into this list);
     the rest of the rows x cols box is wall."""
     pieces: list[BlockPiece]
-    goal_piece: str
+    goal_piece: str | None
+    """The letter of the piece to bring to `goal_cells`; null if the goal only drops pieces out."""
     goal_cells: list[Cell]
+    exits: list[Cell] = []
+    """Tilt moves: the cells pieces drop out through."""
+    out: list[str] = []
+    """Tilt moves: the letters whose pieces must all drop out."""
+    keep: list[str] = []
+    """Tilt moves: the letters whose pieces must never drop out."""
     move: str
     metric: str
+    edge: Literal["stops", "falls"]
+    """Under `until_blocked` moves, whether a piece that nothing stops stops at the edge or
+    cannot slide that way (it would fly off the board); "stops" for other moves."""
+    rules: str
+    """The move rule in a few words, as `curator info` titles it."""
     start: str | None
     """The file's start, rows joined by '/' (as a drawing is posted to `sliding/position`)."""
 
@@ -286,8 +299,9 @@ class LevelQuery(LevelFilters):
     limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
 
 
-class ArrangeQuery(LevelFilters):
-    """The options of `curator pack`: the filters, the pack's size and curve, and its pool."""
+class ArrangeIn(LevelFilters):
+    """The options of `curator pack`, as a JSON body: the filters (text ones in the syntax of
+    `select`), the pack's size and curve, and its pool."""
 
     size: int = Field(ge=1, le=MAX_PACK, description="Levels in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How difficulty rises over the pack.")
@@ -352,18 +366,30 @@ class BoardIn(BaseModel):
 
 class BoardMoveIn(BoardIn):
     """A drawn position and a move to play from it: the cell of what moves (a piece's anchor,
-    the Sokoban keeper) before and after."""
+    the Sokoban keeper) before and after (`move`), or under tilt moves the way the board tilts
+    (`tilt`)."""
 
-    move: Move
+    move: Move | None = None
+    tilt: Direction | None = None
 
 
-class SlidingMoveOut(Move):
+Direction = Literal["up", "right", "down", "left"]
+"""The way a tilt move tilts the board."""
+
+
+class SlidingMoveOut(BaseModel):
     """A legal move: what moves (a piece's letter, '@' for the Sokoban keeper), its cell before
-    (`from`) and after (`to`), and where it leads."""
+    (`from`) and after (`to`), and where it leads; or, under tilt moves, the `direction` the
+    board tilts (no piece, `from` and `to` null)."""
 
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: Cell | None = Field(alias="from")
+    to: Cell | None
+    direction: Direction | None = None
     piece: str
     text: str
-    """The move as solutions write it: 'V 2,0 -> 3,0' (Sokoban: one LURD letter)."""
+    """The move as solutions write it: 'V 2,0 -> 3,0', 'tilt up' (Sokoban: one LURD letter)."""
     cost: int
     """What it adds to a solution's length in the puzzle's metric."""
     distance: int | None

@@ -65,6 +65,14 @@ function svgEl(tag, attributes = {}) {
 const pictureUrl = (folder, position) => `/api/folders/${folder}/picture?position=${position.join(",")}`;
 const cellText = (cell) => `${cell[0]},${cell[1]}`;
 const figure = (value, digits = 2) => (value === null || value === undefined ? "-" : Number(value).toFixed(digits));
+// A chance as the command line shows it (curator/common/figures.py): a percentage with two
+// significant digits, so a small chance is never shown as 0.
+function chance(value) {
+  if (value === null || value === undefined) return "-";
+  const percent = 100 * Number(value);
+  if (percent <= 0 || percent >= 10) return `${percent.toFixed(0)}%`;
+  return `${percent.toFixed(1 - Math.floor(Math.log10(percent)))}%`;
+}
 const count = (value) => (value === null || value === undefined ? "-" : Number(value).toLocaleString("en"));
 const plural = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
 const levelName = (level) => (level.layer ? `${level.layer} #${level.rank}` : `#${level.rank}`);
@@ -123,7 +131,7 @@ function figuresText(folder) {
   return `${count(f.positions)} positions (${count(f.invalid)} of ${count(f.ranks)} ranks are not positions), ` +
     `${count(f.solvable)} solvable, ${count(f.unsolvable)} not; farthest ${count(f.max_distance)} from the goal; ` +
     `${count(f.clusters)} connected sets, the largest of ${count(f.largest_cluster)}; ` +
-    `${blocks.move} moves, ${blocks.metric} metric; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
+    `${blocks.rules}; pieces ${blocks.pieces.map((p) => p.letter).join(" ")}`;
 }
 
 // -- the layer table and its chart --------------------------------------------------------
@@ -235,7 +243,7 @@ function levelCard(folder, level) {
       el("strong", {}, `${level.layer} #${level.rank}`),
       el("span", {}, `${level.pieces} pieces, difficulty ${figure(level.difficulty)}`),
       el("span", {}, `${level.solutions} solution${level.solutions === 1 ? "" : "s"}, ` +
-        `win chance ${figure(level.win_chance, 3)}`),
+        `win chance ${chance(level.win_chance)}`),
       el("span", {}, `${level.safe_moves}/${level.legal_moves} safe first moves` +
         (level.unique ? ", unique" : "") + (level.all_moves ? ", all moves" : "")),
       el("span", {class: "buttons"}, play, add)));
@@ -422,13 +430,17 @@ function drawSlidingPlay() {
 function moveButton(move) {
   const kind = moveKind(move);
   const after = move.distance === null ? "lost" : `→ ${move.distance}`;
-  const button = el("button", {type: "button", class: kind, "data-from": cellText(move.from),
-                               "data-to": cellText(move.to), "data-distance": move.distance ?? "",
+  // A tilt moves every piece: its button names the direction, no piece is pointed at.
+  const where = move.direction ? {"data-tilt": move.direction}
+    : {"data-from": cellText(move.from), "data-to": cellText(move.to)};
+  const button = el("button", {type: "button", class: kind, ...where, "data-distance": move.distance ?? "",
                                title: `${move.text}: ${MOVE_KINDS.find(([k]) => k === kind)[1]}`},
     move.text, el("small", {}, after));
-  const piece = () => $(`#board .piece[data-cell="${state.cellIndex[cellText(move.from)]}"]`);
-  button.addEventListener("mouseenter", () => { const node = piece(); if (node) node.classList.add("pointed"); });
-  button.addEventListener("mouseleave", () => { const node = piece(); if (node) node.classList.remove("pointed"); });
+  if (!move.direction) {
+    const piece = () => $(`#board .piece[data-cell="${state.cellIndex[cellText(move.from)]}"]`);
+    button.addEventListener("mouseenter", () => { const node = piece(); if (node) node.classList.add("pointed"); });
+    button.addEventListener("mouseleave", () => { const node = piece(); if (node) node.classList.remove("pointed"); });
+  }
   button.addEventListener("click", () => guarded(() => playSlidingMove(move)));
   return button;
 }
@@ -444,19 +456,21 @@ function slidingStatus(report) {
 async function playSlidingMove(move) {
   const play = state.play;
   const board = current().board.join("/");
-  const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`,
-                                        {board, move: {from: move.from, to: move.to}})).json();
+  const played = move.direction ? {tilt: move.direction} : {move: {from: move.from, to: move.to}};
+  const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`, {board, ...played})).json();
   play.history.push(report);
   drawPlay();
 }
 
-const ARROWS = {ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowDown: [1, 0], ArrowLeft: [0, -1]};
+const ARROWS = {ArrowUp: ["up", -1, 0], ArrowRight: ["right", 0, 1], ArrowDown: ["down", 1, 0],
+                ArrowLeft: ["left", 0, -1]};
 
 function arrowMoves(key) {
-  // The legal moves that go the arrow's way: whatever moves ends in that direction from where it was.
-  const [dr, dc] = ARROWS[key];
-  return current().moves.filter((move) => Math.sign(move.to[0] - move.from[0]) === dr &&
-                                          Math.sign(move.to[1] - move.from[1]) === dc);
+  // The legal moves that go the arrow's way: a tilt that way, or whatever moves ends in that
+  // direction from where it was.
+  const [way, dr, dc] = ARROWS[key];
+  return current().moves.filter((move) => (move.direction ? move.direction === way
+    : Math.sign(move.to[0] - move.from[0]) === dr && Math.sign(move.to[1] - move.from[1]) === dc));
 }
 
 function onKey(event) {
@@ -604,17 +618,29 @@ async function download(format) {
 
 const FILTERS = ["solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude"];
 // The Levels tab's fields an arrangement takes (a pack is always canonical; it draws its own sample).
+const FLAGS = ["solvable", "unique", "all_moves"];
+const NUMBERS = ["size", "pool", "seed"];
+
+// The JSON body of an arrangement: the pack's fields and the Levels tab's filters, as the
+// API types them (numbers, true/false, text in the syntax of `curator select`).
+function arrangement() {
+  const body = {};
+  for (const [name, value] of filterQuery($("#arrange"))) body[name] = NUMBERS.includes(name) ? Number(value) : value;
+  for (const [name, value] of filterQuery($("#filters"))) {
+    if (FILTERS.includes(name)) body[name] = FLAGS.includes(name) ? value === "true" : value;
+  }
+  return body;
+}
 
 async function arrangePack(event) {
   event.preventDefault();
-  const query = new URLSearchParams(filterQuery($("#arrange")));
-  for (const [name, value] of filterQuery($("#filters"))) if (FILTERS.includes(name)) query.set(name, value);
+  const body = arrangement();
   const folder = state.folder.id;
   say("Rating the pool of candidate levels…");
   $("#arrange-go").disabled = true;
   let found;
   try {
-    found = await getJson(`/api/folders/${folder}/arrange?${query}`);
+    found = await (await postJson(`/api/folders/${folder}/arrange`, body)).json();
   } finally {
     $("#arrange-go").disabled = false;
   }

@@ -1,0 +1,222 @@
+"""The contract a kind of table implements: what the catalogue, the API, the command line and
+the workspace may ask of it (`Kind`), what an analysis is asked to do (`Run`), what `verify`
+found (`Verdict`), and the shape of every kind's results object (`Results`).
+
+Each pipeline implements it in the `kind.py` of its own package; `curator.catalogue` lists
+the kinds. This module sits below the pipelines and names none of them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from curator.common.errors import SelectionError
+from curator.common.exports import Exports
+from curator.common.keywords import Naming, same_name
+from curator.common.reading import PuzzleFile
+from curator.common.report import Report
+from curator.common.resources import Shortfall
+
+Warn = Callable[[str], None]
+DistanceDone = Callable[[int, int], None]
+
+
+class Results(Protocol):
+    """What every kind's results object answers (`curator.open` returns one)."""
+
+    kind: str
+    """The manifest's kind of its folder: the name of its `Kind`."""
+    directory: Path
+    exports: Exports | None
+    """What writes its items, handed over by `curator.catalogue.open`."""
+
+    @property
+    def puzzle(self) -> Any: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    @property
+    def layers(self) -> list[dict[str, Any]]: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+    def select(self, *args: Any, **keywords: Any) -> list[Any]: ...
+
+    def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> Any: ...
+
+    def verify(self, sample: int = ..., seed: int = 0) -> Any: ...
+
+    def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]: ...
+
+
+@dataclass(frozen=True)
+class Run:
+    """What an analysis is asked to do; each kind reads the fields that apply to it.
+
+    `max_pieces` and `executor` apply to kinds that name them in `Kind.analysis_options`;
+    `reporter` gets the progress of layered sweeps, `distance_done(distance, positions)` that
+    of breadth-first ones; `warn` takes one-line warnings.
+    """
+
+    directory: Path
+    workers: int
+    force: bool = False
+    max_pieces: int | None = None
+    executor: Any = None
+    reporter: Any = None
+    distance_done: DistanceDone | None = None
+    warn: Warn | None = None
+    name: Naming = same_name
+    """How errors name the keywords (the command line passes its options)."""
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a long search is bounded and followed: at most `limit` positions (None: the kind's
+    default), `progress(done, bound)` as it goes, `note(line)` for its estimate before it
+    starts."""
+
+    limit: int | None = None
+    progress: Callable[[int, int], None] | None = None
+    note: Callable[[str], None] | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What `verify` found, for people: lines to list, then one outcome."""
+
+    lines: tuple[str, ...]
+    """Problems and bad ranks, one per line (already cut to a readable number)."""
+    ok: bool
+    outcome: str
+    """One line: "ok (3 layers, 9 files, ...)" or "verification failed: ..."."""
+    error: str | None = None
+    """A problem that stops the check at once (a damaged table)."""
+
+
+class Kind(ABC):
+    """One kind of table: its puzzle files, its analysis and its results.
+
+    Subclasses set the class attributes and implement the methods; `catalogue.kinds()` lists
+    one instance of each. Keywords are API keywords (`max_pieces`, `must_include`): the
+    command line spells them as its options.
+    """
+
+    name: ClassVar[str]
+    """The manifest's `kind` of its results folders."""
+    puzzle_noun: ClassVar[str]
+    """Its puzzles in a sentence: "a sliding-block puzzle"."""
+    held: ClassVar[str]
+    """Its results in a sentence: "sliding-block tables"."""
+    item_noun: ClassVar[str] = "level"
+    """What `select` lists: levels, or positions of a table."""
+    families: ClassVar[frozenset[str] | None] = None
+    """The `[rules] family` values of its files; None: the families of `family_names()`, and
+    files that name none (its reader then says what is missing)."""
+    exporter: ClassVar[str]
+    """The module that writes its items: it defines `FORMATS` (format names) and
+    `write(format, puzzle, items, path, curve=None)`, returning the files written."""
+    analysis_options: ClassVar[frozenset[str]] = frozenset()
+    """Keywords of `analyze` it takes besides the folder, workers and force."""
+    selection_options: ClassVar[tuple[str, ...]] = ()
+    """Keywords of `select` it takes (also `export`; `count_only` if it counts matches)."""
+    pack_options: ClassVar[tuple[str, ...]] = ()
+    """Filter keywords of `pack`; empty if it makes no packs."""
+    solves: ClassVar[bool] = True
+    """Whether `solve` takes a drawn position of its puzzles."""
+    solve_options: ClassVar[frozenset[str]] = frozenset()
+    """Keywords of `solve` it takes besides the position and the folder ("limit": a bound on
+    the positions its search holds)."""
+    workspace: ClassVar[str | None] = None
+    """How the workspace plays its levels ("pieces", "blocks"), or None: tables only."""
+
+    def family_names(self) -> list[str]:
+        """The `[rules] family` values its files may name."""
+        return sorted(self.families or ())
+
+    @abstractmethod
+    def parse(self, file: PuzzleFile) -> Any:
+        """The puzzle of a file read and decoded once; PuzzleError naming the file and the
+        key if it is malformed."""
+
+    @abstractmethod
+    def estimate(self, puzzle: Any, run: Run) -> str:
+        """The size of an analysis in one line, before it runs."""
+
+    def subject(self, puzzle: Any, run: Run) -> str:
+        """What an analysis computes, in a few words ("klotski's tables")."""
+        return f"{puzzle.name}'s tables"
+
+    @abstractmethod
+    def shortfalls(self, puzzle: Any, run: Run) -> list[Shortfall]:
+        """What the analysis needs beyond the free memory and disk."""
+
+    @abstractmethod
+    def analyze(self, puzzle: Any, run: Run) -> None:
+        """Compute (or finish) the tables of `puzzle` in `run.directory`."""
+
+    @abstractmethod
+    def open(self, directory: Path, name: Naming = same_name) -> Results:
+        """The results stored in `directory`; `name` spells keywords in errors."""
+
+    @abstractmethod
+    def info(self, results: Any) -> Report:
+        """The table `curator info` shows."""
+
+    @abstractmethod
+    def verdict(self, results: Any, sample: int, seed: int) -> Verdict:
+        """Check the stored files and re-derive `sample` ranks (where the kind can)."""
+
+    @abstractmethod
+    def selection(self, results: Any, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
+        """The items `select` lists for these keywords, and how many positions matched (None
+        when the scan stopped early)."""
+
+    def count(self, results: Any, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:
+        """Matches of the filter keywords: the total, and per layer where there are layers."""
+        raise SelectionError(f"{self.held} have no match counts")
+
+    def nearest(self, results: Any, keywords: dict[str, Any], name: Naming = same_name) -> str | None:
+        """For a selection that matched nothing: one line saying where matches exist with the
+        other filters kept (e.g. at which distances), or None."""
+        return None
+
+    @abstractmethod
+    def items_report(self, results: Any, items: Sequence[Any], matched: int | None,
+                     keywords: dict[str, Any]) -> Report:
+        """Selected items as a table."""
+
+    @abstractmethod
+    def item_text(self, puzzle: Any, item: Any) -> str:
+        """One item of `puzzle` (a solved or shown position) as text."""
+
+    def solve(self, puzzle: Any, position: Any, directory: Path | None,
+              name: Naming = same_name, search: Search | None = None) -> tuple[Any, Path | None]:
+        """The item for a drawn `position`, using stored results of `directory` (default:
+        output/<name>); and the folder used, or None. `search` bounds and follows a long
+        search (kinds with "limit" in `solve_options`)."""
+        raise SelectionError(f"solve does not take {self.puzzle_noun}")
+
+    def pack(self, results: Any, size: int, curve: Any, pool: int | None, seed: int,
+             keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Any:
+        """A pack of `size` levels along `curve` from `pool` candidates matching `keywords`."""
+        raise SelectionError(f"{self.held} make no packs")
+
+    def pack_report(self, results: Any, pack: Any) -> Report:
+        """The slots of a pack as a table."""
+        raise NotImplementedError
+
+    def executor(self, address: str) -> Any:
+        """An executor computing on the cluster at `address` (kinds with "executor" in
+        `analysis_options`)."""
+        raise SelectionError(f"{self.held} are not computed on a cluster")
+
+    def detail(self, results: Any) -> dict[str, Any]:
+        """What the workspace shows of a folder besides its name: its table, and what it
+        takes to draw and play its levels."""
+        return {"layers": results.layers}
