@@ -201,8 +201,9 @@ async def list_folders(request: Request) -> list[dict[str, Any]]:
     """The results folders given on the command line (as they were when the server started:
     this never waits for a folder's work)."""
     folders: Folders = request.app.state.folders
-    return [{"id": e.id, "name": e.name, "kind": e.kind, "puzzle": e.puzzle, "title": e.title}
-            for e in folders.entries]
+    return [{"id": e.id, "name": e.name, "kind": e.kind, "held": kind.held, "workspace": kind.workspace,
+             "puzzle": e.puzzle, "title": e.title}
+            for e in folders.entries for kind in [catalogue.kind_named(e.kind)]]
 
 
 @router.get("/folders/{folder}", response_model=models.FolderDetail)
