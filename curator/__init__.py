@@ -9,8 +9,8 @@ and all-moves-solvable; then it selects, rates and exports levels.
 ('triangle', 15)
 
 `curator.analyze(path)` sweeps a puzzle and returns its results; `curator.open(directory)`
-opens stored results. Both give a `LayeredResults`, a `DistanceResults` or a `SlidingResults` (see the README,
-"Python API").
+opens stored results. Both give a `LayeredResults`, a `DistanceResults`, a `SlidingResults` or a
+`SokobanResults` (see the README, "Python API").
 """
 
 from curator.api import ResourceError, analyze, load, open
@@ -22,9 +22,11 @@ from curator.layered.puzzle import Puzzle
 from curator.layered.results import LayeredResults, StoredPosition
 from curator.sliding.puzzle import SlidingPuzzle
 from curator.sliding.results import SlidingLevel, SlidingResults
+from curator.sokoban.puzzle import SokobanPuzzle
+from curator.sokoban.results import SokobanLevel, SokobanResults
 from curator.version import __version__
 
-Results = LayeredResults | DistanceResults | SlidingResults
+Results = LayeredResults | DistanceResults | SlidingResults | SokobanResults
 """The results objects of the kinds curator ships; an installed kind's answer the same
 questions (`curator.kind.Results`)."""
 
@@ -43,6 +45,9 @@ __all__ = [
     "SlidingLevel",
     "SlidingPuzzle",
     "SlidingResults",
+    "SokobanLevel",
+    "SokobanPuzzle",
+    "SokobanResults",
     "StoreError",
     "StoredPosition",
     "__version__",

@@ -2,9 +2,9 @@
 
 `open` hides the kind of table behind one shape of results object (`LayeredResults` for
 puzzles whose moves remove pieces, `DistanceResults` for permutation puzzles, `SlidingResults`
-for sliding-block puzzles, and those of installed kinds), as python-chess's `open_tablebase`
-does for its table formats. Which kind a file or a folder is, the catalogue says
-(`curator.catalogue`).
+for sliding-block puzzles, `SokobanResults` for Sokoban rooms, and those of installed kinds),
+as python-chess's `open_tablebase` does for its table formats. Which kind a file or a folder
+is, the catalogue says (`curator.catalogue`).
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def thread_count(workers: int | None, name: Naming = same_name) -> int:
 
 def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A001 - as in open_tablebase
     """The results an analysis stored in `directory`: `LayeredResults`, `DistanceResults`,
-    `SlidingResults` or an installed kind's, which answer the same questions (`puzzle`,
+    `SlidingResults`, `SokobanResults` or an installed kind's, which answer the same questions (`puzzle`,
     `layers`, `count`, `select`, `solve`, `show`, `verify`, `export`). StoreError if the
     folder holds no readable results.
     """

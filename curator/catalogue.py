@@ -9,7 +9,7 @@ above the pipelines.
 
 >>> from curator import catalogue
 >>> [kind.name for kind in catalogue.kinds()]
-['layers', 'distance', 'sliding']
+['layers', 'distance', 'sliding', 'sokoban']
 >>> kind, puzzle = catalogue.read_puzzle("puzzles/klotski.toml")
 >>> kind.name, kind.held
 ('sliding', 'sliding-block tables')
@@ -33,8 +33,9 @@ from curator.export.pack import read_curve
 from curator.kind import Kind, Results
 from curator.layered.kind import KIND as LAYERED
 from curator.sliding.kind import KIND as SLIDING
+from curator.sokoban.kind import KIND as SOKOBAN
 
-BUILT_IN = (LAYERED, DISTANCE, SLIDING)
+BUILT_IN = (LAYERED, DISTANCE, SLIDING, SOKOBAN)
 """The kinds curator ships."""
 ENTRY_POINTS = "curator.kinds"
 """The entry-point group through which installed packages add kinds of tables."""

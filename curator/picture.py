@@ -7,7 +7,8 @@ by half a cell, so neighbours along the six directions touch.
 
 `state_picture` lays out a state of a permutation puzzle the same way: per piece set a grid
 of square tiles (its `layout`, or one row), each holding the numbered piece on it, with a
-mark showing the piece's orientation.
+mark showing the piece's orientation. `block_picture` draws sliding blocks as joined squares,
+and `sokoban_picture` a Sokoban room: walls, floor, goals, boxes and the keeper.
 """
 
 from __future__ import annotations
@@ -492,3 +493,48 @@ def _block_square(board, cell: int, piece: set[int], px) -> tuple[tuple[float, f
     top, bottom = -0.5 + inset(-1, 0), 0.5 - inset(1, 0)
     left, right = -0.5 + inset(0, -1), 0.5 - inset(0, 1)
     return tuple(px(c + x, r + y) for x, y in ((left, top), (right, top), (right, bottom), (left, bottom)))
+
+
+# -- Sokoban -----------------------------------------------------------------------------------
+
+WALL_TILE = ("#7b6a58", "#5a4c3e")
+"""Fill and edge of a wall."""
+FLOOR_TILE = ("#efe9dc", "#d5ccb8")
+"""Fill and edge of a floor cell (goal cells take GOAL_TILE)."""
+GOAL_MARK = "#c0392b"
+"""The dot on a goal, drawn over a box that stands on it."""
+BOX_COLOURS = ("#b9770e", "#1e8449")
+"""A box, and a box on a goal."""
+PLAYER_COLOUR = "#2471a3"
+BOX_INSET = 0.12
+"""Space between a box and its cell's edge, in cells."""
+
+
+def sokoban_picture(puzzle, position, title: str = "", unit: float = UNIT) -> Picture:
+    """Lay out a position of a Sokoban room: floor tiles in cell order (goal cells tinted),
+    then walls, a dot on each goal, each box as a square inside its cell (green on a goal),
+    and the player as a disc. Floor tiles, goal dots, boxes and the player carry the floor
+    cell's index (`data-cell`); walls carry -1."""
+    boxes, player = position
+    cells = puzzle.board.cells
+    shape = _tile_shape("square")
+    walls = sorted(puzzle.walls)
+    width, height, px = _frame([(float(c), float(r)) for r, c in [*cells, *walls]], shape, unit)
+
+    def square(r: int, c: int, inset: float) -> tuple[tuple[float, float], ...]:
+        half = 0.5 - inset
+        return tuple(px(c + dx * half / 0.5, r + dy * half / 0.5) for dx, dy in shape)
+
+    goals = set(puzzle.goals)
+    tiles = [Tile(i, square(r, c, 0.0), GOAL_TILE if i in goals else FLOOR_TILE[0], FLOOR_TILE[1])
+             for i, (r, c) in enumerate(cells)]
+    tiles += [Tile(-1, square(r, c, 0.0), *WALL_TILE) for r, c in walls]
+    for b in boxes:
+        colour = BOX_COLOURS[b in goals]
+        tiles.append(Tile(b, square(cells[b][0], cells[b][1], BOX_INSET), colour, _darker(colour)))
+    marks = tuple(Disc(g, *px(cells[g][1], cells[g][0]), round(0.12 * unit, 2), GOAL_MARK, GOAL_MARK)
+                  for g in sorted(goals))
+    r, c = cells[player]
+    you = Disc(player, *px(c, r), round(0.32 * unit, 2), PLAYER_COLOUR, _darker(PLAYER_COLOUR), "@")
+    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=marks, pieces=(you,),
+                   label_size=round(0.3 * unit, 2))

@@ -1203,6 +1203,7 @@ def test_all_lists_exactly_the_exports():
     assert {k for k in namespace if k != "__builtins__"} == set(curator.__all__)
     assert issubclass(curator.SelectionError, ValueError) and issubclass(curator.PuzzleError, ValueError)
     assert issubclass(curator.ResourceError, curator.StoreError)
-    assert curator.Results == curator.LayeredResults | curator.DistanceResults | curator.SlidingResults
+    assert curator.Results == (curator.LayeredResults | curator.DistanceResults | curator.SlidingResults
+                               | curator.SokobanResults)
     assert (Path(curator.__file__).parent / "py.typed").is_file()
     assert curator.__version__ == "0.1.0"

@@ -21,7 +21,8 @@ PACKAGE = Path(curator.__file__).parent
 
 def test_every_bundled_puzzle_gets_the_kind_its_family_names():
     expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "lunar-lockout": "sliding",
-                "tilt": "sliding", "pocket-cube": "distance", "eight-puzzle": "distance"}
+                "tilt": "sliding", "pocket-cube": "distance", "eight-puzzle": "distance",
+                "sokoban": "sokoban", "sokoban-hall": "sokoban"}
     for path in sorted(PUZZLES.glob("*.toml")):
         kind, puzzle = catalogue.read_puzzle(path)
         assert kind.name == expected.get(path.stem, "layers"), path
@@ -30,7 +31,7 @@ def test_every_bundled_puzzle_gets_the_kind_its_family_names():
 
 def test_the_kinds_are_listed_once_each_with_their_contract():
     names = [kind.name for kind in catalogue.kinds()]
-    assert names == ["layers", "distance", "sliding"]
+    assert names == ["layers", "distance", "sliding", "sokoban"]
     for kind in catalogue.kinds():
         assert isinstance(kind, Kind)
         assert catalogue.kind_named(kind.name) is kind
@@ -70,7 +71,7 @@ def test_an_unknown_family_names_every_kind_s_families(tmp_path):
         catalogue.read_puzzle(path)
     message = str(caught.value)
     assert "rules.family: unknown family 'hop'" in message
-    assert "jump" in message and "permutation" in message and "slide" in message
+    assert "jump" in message and "permutation" in message and "slide" in message and "push" in message
 
 
 def _isinstance_targets(path: Path) -> list[str]:

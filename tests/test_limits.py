@@ -24,6 +24,7 @@ from curator.distance.analysis import sweep_needs
 from curator.distance.puzzle import parse_permutation_puzzle
 from curator.layered.puzzle import parse_puzzle
 from curator.sliding.puzzle import parse_sliding_puzzle
+from curator.sokoban.puzzle import parse_sokoban_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = (ROOT / "puzzles" / "triangle.toml").read_text()
@@ -115,6 +116,9 @@ def test_titles_are_one_line_of_at_most_200_characters():
     klotski = (ROOT / "puzzles" / "klotski.toml").read_text()
     with pytest.raises(PuzzleError, match="title: has 201"):
         parse_sliding_puzzle(re.sub(r"(?m)^title = .*\n", long, klotski))
+    sokoban = (ROOT / "puzzles" / "sokoban.toml").read_text()
+    with pytest.raises(PuzzleError, match="title: has 201"):
+        parse_sokoban_puzzle(re.sub(r"(?m)^title = .*\n", long, sokoban))
 
 
 @pytest.mark.parametrize("layout, words", [
@@ -150,6 +154,18 @@ def test_sliding_shapes_are_bounded(cells, words):
     assert text != klotski
     with pytest.raises(PuzzleError, match=f"pieces.S.cells: {words}"):
         parse_sliding_puzzle(text, "k")
+
+
+@pytest.mark.parametrize("xsb, words", [
+    ("#" * 100_000 + "\n#@$.#\n#####", "spans 3 rows and 100000 columns; at most 66"),
+    ("#####\n#@$.#\n" + "#\n" * 100_000 + "#####", "spans 100003 rows and 5 columns; at most 66"),
+])
+def test_sokoban_drawings_are_bounded(xsb, words):
+    text = f'name = "s"\n[board]\nxsb = """\n{xsb}\n"""\n[rules]\nfamily = "push"\n'
+    before = peak_memory()
+    with pytest.raises(PuzzleError, match=f"board.xsb: {words}"):
+        parse_sokoban_puzzle(text, "s")
+    assert peak_memory() - before < 50_000_000
 
 
 # -- estimates before an analysis -----------------------------------------------------------------

@@ -177,8 +177,10 @@ def test_folders_are_listed_by_index_and_name(client, triangle, chess):
 
 def test_every_kind_of_folder_is_listed_and_detailed(blocks, klotski, eight):
     folders = blocks.get("/api/folders").json()
-    assert [(f["kind"], f["puzzle"]) for f in folders] == [
-        ("sliding", "klotski"), ("distance", "eight-puzzle"), ("layers", "triangle")]
+    assert [(f["kind"], f["puzzle"], f["workspace"]) for f in folders] == [
+        ("sliding", "klotski", "blocks"), ("distance", "eight-puzzle", None),
+        ("layers", "triangle", "pieces")]
+    assert [f["held"] for f in folders] == ["sliding-block tables", "a distance table", "layered results"]
     table = blocks.get("/api/folders/1").json()
     assert [(row["distance"], row["positions"]) for row in table["layers"]] == [
         (row["distance"], row["positions"]) for row in eight.layers]
@@ -267,7 +269,7 @@ def test_openapi_documents_every_endpoint(client):
     sliding = {p["name"] for p in paths["/api/folders/{folder}/sliding/levels"]["get"]["parameters"]}
     assert sliding == {"folder", "distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed",
                        "limit"}
-    assert schemas["Folder"]["properties"]["kind"]["enum"] == ["layers", "distance", "sliding"]
+    assert schemas["KindName"]["enum"] == ["layers", "distance", "sliding", "sokoban"]
 
 
 # -- levels --------------------------------------------------------------------------------------
@@ -591,7 +593,7 @@ def test_bad_sliding_queries_get_one_line(blocks, query, words):
 
 def test_sliding_endpoints_need_sliding_tables(blocks):
     assert problem(blocks.get("/api/folders/1/sliding/levels")) == (
-        "folder 1 (eight-puzzle) holds a distance table, not sliding-block tables")
+        "folder 1 (eight-puzzle) holds a distance table, not sliding-block tables or Sokoban tables")
     layered = blocks.post("/api/folders/2/sliding/position", json={"board": "x"})
     assert "holds layered results" in problem(layered)
     assert "no folder 3" in problem(blocks.get("/api/folders/3/sliding/levels"), 404)

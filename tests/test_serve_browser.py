@@ -5,7 +5,8 @@ Open the page, filter levels, play one to the goal by the hint alone, build a th
 pack, reorder it and download it; the download must be a valid level pack in that order.
 Arrange a pack from the filters: the download keeps its curve until the order is changed.
 On sliding-block tables (Klotski, the second folder): the distance table, the hardest levels,
-a move that brings a level closer lowers the distance shown by one, undo, and a pack.
+a move that brings a level closer lowers the distance shown by one, undo, and a pack. On
+Sokoban tables (the third folder): a level played to the goal with the arrow keys.
 """
 
 from __future__ import annotations
@@ -58,15 +59,21 @@ def tilt(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(triangle, klotski, tilt):
-    """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1) and Tilt
-    (folder 2), running on a free port in its own process."""
+def sokoban(tmp_path_factory):
+    output = tmp_path_factory.mktemp("e2e") / "sokoban"
+    return curator.analyze(ROOT / "puzzles" / "sokoban.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(triangle, klotski, tilt, sokoban):
+    """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1), Tilt (folder
+    2) and the Sokoban storeroom (folder 3), running on a free port in its own process."""
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     db = triangle.directory.parent / "workspace.sqlite"
     process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                str(klotski.directory), str(tilt.directory), "--port", str(port),
-                                "--db", str(db)],
+                                str(klotski.directory), str(tilt.directory), str(sokoban.directory),
+                                "--port", str(port), "--db", str(db)],
                                env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -285,6 +292,39 @@ def test_sliding_hardest_levels_play_closer_and_pack(page, klotski):
     assert [x["rank"] for x in pack["levels"]] == [expected.levels[2].rank, expected.levels[0].rank]
 
 
+ARROWS = {"u": "ArrowUp", "r": "ArrowRight", "d": "ArrowDown", "l": "ArrowLeft"}
+
+
+def test_sokoban_plays_with_the_arrow_keys(page, sokoban):
+    page.locator("#layer-table tbody tr").first.wait_for()
+    page.select_option("#folder", "3")
+    page.wait_for_function("() => document.body.classList.contains('sliding')")
+    assert page.inner_text("#puzzle-title").endswith("Sokoban tables")
+    page.click(".tab[data-tab=levels]")
+    page.fill("#sliding-filters [name=distance]", "5")
+    page.fill("#sliding-filters [name=limit]", "1")
+    page.click("#sliding-find")
+    page.wait_for_selector("figure.level")
+    level = sokoban.select(distance=5, limit=1)[0]
+    page.locator("figure.level button.play").click()
+    page.wait_for_selector("#board svg .piece")
+    assert page.inner_text("#distance-now") == "5"
+    letters = "".join(level.solution)
+    legal = {move.text.lower() for move in sokoban.moves(level.position)}
+    for letter in [letter for letter in ARROWS if letter not in legal][:1]:
+        page.keyboard.press(ARROWS[letter])
+        page.wait_for_function("() => document.querySelector('#message').textContent.includes('No move')")
+    for played, letter in enumerate(letters, start=1):
+        page.keyboard.press(ARROWS[letter.lower()])
+        page.wait_for_function(MOVES_MADE, arg=played)
+    assert page.locator("#solved").is_visible()
+    assert page.inner_text("#distance-now") == "0"
+    # The room's own start, drawn with spaces outside its walls, loads as it is.
+    assert page.input_value("#load-board [name=board]").startswith(" #")
+    page.click("#load-board button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#distance-now').textContent === '26'")
+
+
 def test_tilt_is_played_with_its_tilts(page, tilt):
     page.locator("#layer-table tbody tr").first.wait_for()
     page.select_option("#folder", "2")
@@ -302,3 +342,7 @@ def test_tilt_is_played_with_its_tilts(page, tilt):
     page.click("#move-list button[data-tilt=left]")
     page.wait_for_function(MOVES_MADE, arg=1)
     assert page.inner_text("#distance-now") == "13"
+    # The arrow keys tilt the board their way.
+    way = tilt.moves(tilt.tilt(start, "left").position)[0].direction
+    page.keyboard.press(ARROWS[way[0]])
+    page.wait_for_function(MOVES_MADE, arg=2)

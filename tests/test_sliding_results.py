@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import curator
+from curator.common import goal_tables
 from curator.common.errors import PuzzleError, SelectionError, StoreError
-from curator.sliding import analysis
 from curator.sliding.puzzle import load_sliding_puzzle, parse_sliding_puzzle
 from curator.sliding.select import move_text
 from curator.sliding.store import TABLES
@@ -280,7 +280,7 @@ def test_damaged_table_is_refused(klotski, tmp_path):
 def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
     source = PUZZLES / f"{name}.toml"
     whole = curator.analyze(source, tmp_path / "whole")
-    monkeypatch.setattr(analysis, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(goal_tables, "CHECKPOINT_SECONDS", 0.0)
 
     def stop(distance, positions):
         if distance == 4:

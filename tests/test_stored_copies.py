@@ -38,7 +38,10 @@ def commands(directory: Path, out: Path, kind: str) -> list[tuple[str, ...]]:
     sliding = [("select", "--distance", "10..12", "--limit", "3", "--json"), ("show", "5", "--json"),
                ("export", "--hardest", "--limit", "3", "--format", "json", "--out", str(out)),
                ("pack", "--size", "3", "--format", "json", "--out", str(out))]
-    chosen = {"layers": layered, "distance": distance, "sliding": sliding}[kind]
+    sokoban = [("select", "--distance", "20..26", "--limit", "3", "--json"),
+               ("export", "--hardest", "--limit", "3", "--format", "json", "--out", str(out)),
+               ("pack", "--size", "3", "--format", "json", "--out", str(out))]
+    chosen = {"layers": layered, "distance": distance, "sliding": sliding, "sokoban": sokoban}[kind]
     return [(name, str(directory), *rest) for name, *rest in common + chosen]
 
 
@@ -62,6 +65,8 @@ def folders(tmp_path_factory):
                                     workers=1).directory,
         "sliding": curator.analyze(ROOT / "puzzles" / "klotski.toml", output=base / "klotski",
                                    workers=1).directory,
+        "sokoban": curator.analyze(ROOT / "puzzles" / "sokoban.toml", output=base / "sokoban",
+                                   workers=1).directory,
     }
 
 
@@ -82,7 +87,7 @@ def resign_puzzle(directory: Path, text: str) -> None:
 # -- edits refused by every command -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["layers", "distance", "sliding"])
+@pytest.mark.parametrize("kind", ["layers", "distance", "sliding", "sokoban"])
 def test_an_edited_puzzle_copy_is_refused_by_every_command(copy, tmp_path, kind):
     directory = copy(kind)
     path = directory / PUZZLE_COPY
@@ -99,7 +104,7 @@ def test_an_edited_puzzle_copy_is_refused_by_every_command(copy, tmp_path, kind)
         curator.open(directory)
 
 
-@pytest.mark.parametrize("kind", ["layers", "distance", "sliding"])
+@pytest.mark.parametrize("kind", ["layers", "distance", "sliding", "sokoban"])
 def test_edited_manifest_figures_are_refused_by_every_command(copy, tmp_path, kind):
     directory = copy(kind)
     path = directory / MANIFEST

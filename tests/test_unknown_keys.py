@@ -1,7 +1,7 @@
 """A misspelt key in any table of any kind of puzzle file is named, with the key it most
 likely meant, in one line naming the file; `curator analyze` exits with code 2.
 
-The kind of a file (layered, sliding-block, permutation) is decided by `[rules] family`: a
+The kind of a file (layered, sliding-block, permutation, Sokoban) is decided by `[rules] family`: a
 misspelt `family` key must be reported as such, not read by another kind's reader.
 """
 
@@ -43,6 +43,10 @@ CASES = [
     ("pocket-cube", 'metric = "half"', 'metirc = "half"', "rules.metirc", "metric"),
     ("pocket-cube", "orientations = 3", "orientatoins = 3", "pieces.corners.orientatoins", "orientations"),
     ("pocket-cube", "[moves.U]\ncycles", "[moves.U]\ncylces", "moves.U.cylces", "cycles"),
+    ("sokoban", "title =", "titel =", "titel", "title"),
+    ("sokoban", '[board]\nxsb = """', '[board]\nxbs = """', "board.xbs", "xsb"),
+    ("sokoban", 'family = "push"', 'familly = "push"', "rules.familly", "family"),
+    ("sokoban", 'metric = "pushes"', 'metrik = "pushes"', "rules.metrik", "metric"),
 ]
 IDS = [f"{file}-{key}" for file, _, _, key, _ in CASES]
 
@@ -77,7 +81,7 @@ def test_analyze_names_the_misspelt_key_and_exits_with_2(tmp_path, file, old, ne
 
 
 @pytest.mark.parametrize(("file", "family"), [("klotski", "slide"), ("triangle", "jump"),
-                                              ("pocket-cube", "permutation")])
+                                              ("pocket-cube", "permutation"), ("sokoban", "push")])
 def test_a_misspelt_family_is_named_with_the_family_it_meant(tmp_path, file, family):
     wrong = family[:-1]
     path = misspelt(tmp_path, file, f'family = "{family}"', f'family = "{wrong}"')

@@ -202,8 +202,9 @@ def analyze_command(
     """Sweep every layer of a puzzle and store the solvable / unique / all-moves bits.
 
     For a permutation puzzle, sweep the distance of every position from the solved state;
-    for a sliding-block puzzle, the distance to the goal of every placement of its pieces,
-    whether the shortest solution is unique, and the connected sets.
+    for a sliding-block puzzle or a Sokoban room, the distance to the goal of every placement
+    of its pieces (boxes and keeper), whether the shortest solution is unique, and the
+    connected sets.
     Finished layers are kept: running the same command again continues where it stopped.
     An analysis whose estimate exceeds the free memory or disk is refused (exit code 1).
     """
@@ -378,13 +379,15 @@ def select_command(
     ),
     distance: str | None = typer.Option(
         None, "--distance", metavar="A..B",
-        help="Distances to the goal (distance tables of permutation and sliding-block puzzles).",
+        help="Distances to the goal (distance tables; sliding-block and Sokoban tables).",
     ),
     cluster: str | None = typer.Option(
-        None, "--cluster", metavar="A..B", help="Sliding blocks: positions in the level's connected set.",
+        None, "--cluster", metavar="A..B",
+        help="Sliding blocks, Sokoban: positions in the level's connected set.",
     ),
     hardest: bool = typer.Option(
-        False, "--hardest", help="Sliding blocks: one level per connected set, the farthest from the goal.",
+        False, "--hardest",
+        help="Sliding blocks, Sokoban: one level per connected set, the farthest from the goal.",
     ),
     sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
@@ -402,8 +405,9 @@ def select_command(
 
     See the README section "Selecting levels" for the order of these steps and the metrics.
     On the distance table of a permutation puzzle, `--distance A..B` picks positions (with
-    --sample, --seed, --limit), each with an optimal solution. On sliding-block tables,
-    --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest first.
+    --sample, --seed, --limit), each with an optimal solution. On sliding-block and Sokoban
+    tables, --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest
+    first.
     """
     given = _parsed({name: value for name, value in locals().items() if name not in ("directory", "as_json")})
     kind, results = _open(directory)
@@ -663,7 +667,8 @@ def pack_command(
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for the pool [0]."),
     variety: str | None = typer.Option(
         None, "--variety", metavar="RULES",
-        help="Variety rules to keep, comma-separated (layered: counts, share, openings; sliding: sets); "
+        help="Variety rules to keep, comma-separated (layered: counts, share, openings; sliding, Sokoban: "
+        "sets); "
         "none: the curve alone [all].",
     ),
     fmt: str = typer.Option(
@@ -680,8 +685,8 @@ def pack_command(
     easier than the one before by more than 5% of the pack's difficulty range. Within that,
     the variety rules (--variety) show every piece count of the pool, cap each count's share
     and part neighbours that open with the same move. Prints the slots; json, csv and html
-    record the curve (docs/level-pack.md). On sliding-block tables the difficulty is the
-    distance, and the levels come from as many connected sets as the curve allows.
+    record the curve (docs/level-pack.md). On sliding-block and Sokoban tables the difficulty
+    is the distance, and the levels come from as many connected sets as the curve allows.
     """
     count = parse_number(size, "--size", 1)
     candidates = optional_number(pool, "--pool", 1)

@@ -27,6 +27,9 @@ PACKAGE = Path(__file__).resolve().parents[1]
 """The curator package: every kernel's name carries a digest of all its sources."""
 
 Bindings = dict[str, Callable[..., Any]]
+LONGEST_LABEL = 100
+"""Longest part of a copy's name that names the functions bound to its slots; a longer one
+is replaced by a digest of it (numba names cache files after the function)."""
 
 
 class Slot:
@@ -43,6 +46,10 @@ class Slot:
 
     def __repr__(self) -> str:
         return f"Slot({self.name!r})"
+
+    def __call__(self, *args: Any) -> Any:
+        """Only a compiled copy calls what is bound to a slot; the slot itself is never called."""
+        raise TypeError(f"slot {self.name!r} is called only in a kernel built with it bound")
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +103,8 @@ def _build(template: Template, bindings: Bindings) -> _Copy:
         scope, callees = _scope(func, bindings)
         bound = sorted((name, _qualified(value)) for name, value in bindings.items())
         label = "".join("__" + re.sub(r"\W", "_", qualified) for _, qualified in bound)
+        if len(label) > LONGEST_LABEL:  # the cache's file names must stay within the file system's
+            label = "__" + hashlib.sha256(label.encode()).hexdigest()[:16]
         _built[key] = _compile(func, scope, callees, template.options, label, repr(bound),
                                named=_importable(template, func))
     return _built[key]

@@ -13,7 +13,8 @@ write, and returns the paths it wrote:
     write_play(puzzle, levels, "play.html")    # a page that plays them (needs a Puzzle)
 
 `curator.export.distance` has the same writers for positions picked from the distance table of
-a permutation puzzle, and `curator.export.sliding` for levels of sliding-block tables; all
+a permutation puzzle, and `curator.export.sliding` and `curator.export.sokoban` (over
+`curator.export.goals`) for levels of sliding-block and Sokoban tables; all
 share `curator.export.writing` and the gallery and CSV helpers, and the editors' files and the
 playable page are written from what each kind makes of its levels (`curator.export.engines`,
 `ldtk`, `tiled`, `play`).

@@ -12,8 +12,9 @@ page. How a position is drawn is the game's `board`:
   x, y pairs, fill and edge colour), `centres` (per cell), `radius` of a piece, `hole` (its
   colour and radius, or null) and `types` (per letter its fill and edge colour, and whether
   pieces show their letter), `label` (the letters' size);
-- `"kind": "blocks"` (sliding blocks; a position lists the anchor cell of every piece, group
-  by group): `tiles`, `centres`, `groups` (per group its letter, colour, cells as (row,
+- `"kind": "blocks"` (sliding blocks, and a Sokoban room's boxes and keeper as one-cell
+  blocks, its walls as tiles after the floor's; a position lists the anchor cell of every
+  piece, group by group): `tiles`, `centres`, `groups` (per group its letter, colour, cells as (row,
   column) offsets from the anchor, and its number of pieces), `gap` (pixels between
   neighbouring blocks) and `label`.
 
@@ -53,7 +54,8 @@ class Node:
     state: int
     """LOST, OPEN or WON."""
     distance: int | None = None
-    """Moves to the goal at best, where the kind counts them (sliding blocks)."""
+    """Moves to the goal at best, where the kind counts them (goal tables: in the puzzle's
+    metric)."""
 
     def to_json(self) -> list[Any]:
         return [self.position, [v for move in self.moves for v in move], self.hint, self.state, self.distance]

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from curator.common.goal_sweep import Graph
 from curator.common.ranking import bit_count, rank_colex_mask, unrank_colex_mask
 from curator.sliding.puzzle import DIRECTIONS, METRICS, MOVES, STEERING, SlidingPuzzle
 
@@ -475,6 +476,29 @@ def moves(k: Kernel, pos: np.ndarray, occupied: np.uint64, metric: int, backward
 
 
 @numba.njit(cache=True)
+def children(k: Kernel, pos: np.ndarray, occupied: np.uint64, ranks: np.ndarray, costs: np.ndarray,
+             scratch: np.ndarray) -> int:
+    """The children of a position under the puzzle's metric (the goal sweep's `children`)."""
+    return moves(k, pos, occupied, k.metric, False, ranks, costs, scratch)
+
+
+@numba.njit(cache=True)
+def parents(k: Kernel, pos: np.ndarray, occupied: np.uint64, ranks: np.ndarray, costs: np.ndarray,
+            scratch: np.ndarray) -> int:
+    """The parents of a position under the puzzle's metric (the goal sweep's `parents`; tilt
+    moves have none, their sweep pulls instead, see `sweep.expand`)."""
+    return moves(k, pos, occupied, k.metric, True, ranks, costs, scratch)
+
+
+@numba.njit(cache=True)
+def slides(k: Kernel, pos: np.ndarray, occupied: np.uint64, ranks: np.ndarray, costs: np.ndarray,
+           scratch: np.ndarray) -> int:
+    """Every position one slide of the move rule away: what all_moves and the connected sets
+    count (the goal sweep's `moves`)."""
+    return moves(k, pos, occupied, LINE_METRIC, False, ranks, costs, scratch)
+
+
+@numba.njit(cache=True)
 def room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Scratch for `moves` (one set per thread): pos, ranks, costs, scratch."""
     pieces = k.first[-1]
@@ -483,4 +507,8 @@ def room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(pieces * space, dtype=np.int64), np.zeros((4, space), dtype=np.int64))
 
 
-__all__ = ["Kernel", "build_kernel", "is_goal", "moves", "place", "rank", "room", "tilts", "unrank"]
+GRAPH = Graph(unrank=unrank, children=children, parents=parents, moves=slides, room=room, is_goal=is_goal)
+"""The position code the goal sweep and its walks call."""
+
+__all__ = ["GRAPH", "Kernel", "build_kernel", "children", "is_goal", "moves", "parents", "place", "rank",
+           "room", "slides", "tilts", "unrank"]

@@ -28,12 +28,11 @@ from curator import catalogue
 from curator.arrange import PackCurve
 from curator.common.errors import DamagedResults, PuzzleError, SelectionError, StoreError, one_line
 from curator.export import ExportError, write
+from curator.goals import GoalLevel, GoalResults
 from curator.layered.level import Level
 from curator.layered.results import LayeredResults
 from curator.options import parse_cells, parse_counts, parse_range
-from curator.picture import block_picture, picture, svg_text
-from curator.sliding.puzzle import Position, SlidingPuzzle
-from curator.sliding.results import SlidingLevel, SlidingResults
+from curator.picture import picture, svg_text
 from curator.version import __version__
 from curator.web import database, models
 from curator.web.folders import Busy, Entry, Folders
@@ -185,7 +184,7 @@ def _played(results: Any, entry: Entry, workspace: str) -> Any:
     if workspace == "pieces":
         raise HTTPException(422, f"{entry.label} holds {kind.held}: it has no levels to "
                                  "select or play here")
-    wanted = next(other.held for other in catalogue.kinds() if other.workspace == workspace)
+    wanted = " or ".join(other.held for other in catalogue.kinds() if other.workspace == workspace)
     raise HTTPException(422, f"{entry.label} holds {kind.held}, not {wanted}")
 
 
@@ -193,13 +192,14 @@ def _layered(results: Any, entry: Entry) -> LayeredResults:
     return _played(results, entry, "pieces")
 
 
-def _sliding(results: Any, entry: Entry) -> SlidingResults:
+def _sliding(results: Any, entry: Entry) -> GoalResults:
     return _played(results, entry, "blocks")
 
 
 def _folder(entry: Entry, results: Any) -> dict[str, Any]:
-    return {"id": entry.id, "name": entry.name, "kind": results.kind, "puzzle": results.puzzle.name,
-            "title": results.puzzle.title}
+    kind = catalogue.kind_for(results)
+    return {"id": entry.id, "name": entry.name, "kind": results.kind, "held": kind.held,
+            "workspace": kind.workspace, "puzzle": results.puzzle.name, "title": results.puzzle.title}
 
 
 @router.get("/folders", response_model=list[models.Folder])
@@ -207,16 +207,17 @@ async def list_folders(request: Request) -> list[dict[str, Any]]:
     """The results folders given on the command line (as they were when the server started:
     this never waits for a folder's work)."""
     folders: Folders = request.app.state.folders
-    return [{"id": e.id, "name": e.name, "kind": e.kind, "puzzle": e.puzzle, "title": e.title}
-            for e in folders.entries]
+    return [{"id": e.id, "name": e.name, "kind": e.kind, "held": kind.held, "workspace": kind.workspace,
+             "puzzle": e.puzzle, "title": e.title}
+            for e in folders.entries for kind in [catalogue.kind_named(e.kind)]]
 
 
 @router.get("/folders/{folder}", response_model=models.FolderDetail)
 def folder_detail(request: Request, folder: int) -> dict[str, Any]:
     """A folder's table (what `curator info` shows): layers of layered results, with the
     board; positions per distance of a distance table; positions, unique and all-moves ones
-    per distance of sliding-block tables, with their counts and what it takes to draw and
-    play them."""
+    per distance of goal tables (sliding blocks, Sokoban), with their counts and what it
+    takes to draw and play them."""
     with _work(request, folder) as (entry, results, _):
         return {**_folder(entry, results), "complete": results.complete,
                 **catalogue.kind_for(results).detail(results)}
@@ -383,22 +384,19 @@ def _curve(curve: models.CurveIn | None, levels: Sequence[Level]) -> PackCurve |
                      tuple(level.difficulty for level in levels))
 
 
-# -- sliding-block tables -------------------------------------------------------------------
+# -- goal tables (the "blocks" workspace: sliding blocks, Sokoban) ---------------------------
 
 
-def _block_svg(puzzle: SlidingPuzzle, position: Position, prefix: str) -> str:
-    return svg_text(block_picture(puzzle, position), standalone=False, id_prefix=prefix)
-
-
-def _sliding_level(puzzle: SlidingPuzzle, level: SlidingLevel) -> dict[str, Any]:
-    return {**level.to_json(), "picture": _block_svg(puzzle, level.position, f"level{level.rank}")}
+def _sliding_level(level: GoalLevel) -> dict[str, Any]:
+    picture_svg = svg_text(level.picture(), standalone=False, id_prefix=f"level{level.rank}")
+    return {**level.to_json(), "picture": picture_svg}
 
 
 @router.get("/folders/{folder}/sliding/levels", response_model=models.SlidingSelection)
 def sliding_levels(request: Request, folder: int,
                    query: Annotated[models.SlidingQuery, Query()]) -> dict[str, Any]:
-    """Levels chosen as `curator select` chooses them on sliding-block tables: solvable,
-    unsolved positions passing the filters, farthest from the goal first, then by rank;
+    """Levels chosen as `curator select` chooses them on goal tables: solvable, unsolved
+    positions passing the filters, farthest from the goal first, then by rank;
     sampled, then limited. At most 200 levels in one request."""
     with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
@@ -409,17 +407,17 @@ def sliding_levels(request: Request, folder: int,
         chosen = sliding.selection(**keywords, sample=query.sample, seed=query.seed, limit=query.limit,
                                    cap=models.MAX_LEVELS)
         return {"puzzle": sliding.puzzle.name, "matched": chosen.matched,
-                "levels": [_sliding_level(sliding.puzzle, level) for level in chosen.levels]}
+                "levels": [_sliding_level(level) for level in chosen.levels]}
 
 
-def _sliding_report(results: SlidingResults, position: Position) -> dict[str, Any]:
+def _sliding_report(results: GoalResults, position: Any) -> dict[str, Any]:
     level = results.solve(position)
     moves = [{"piece": m.piece, "from": m.source, "to": m.target, "text": m.text, "cost": m.cost,
               "distance": m.distance, "closer": m.closer, "solvable": m.solvable,
               **({"direction": m.direction} if m.direction is not None else {})}
              for m in results.moves(position)]
     return {**level.to_json(), "goal": results.puzzle.is_goal(position), "solvable": level.solvable,
-            "moves": moves, "picture": _block_svg(results.puzzle, position, "board")}
+            "moves": moves, "picture": svg_text(level.picture(), standalone=False, id_prefix="board")}
 
 
 @router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport,
@@ -436,8 +434,9 @@ def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dic
 @router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport,
              response_model_exclude_unset=True)
 def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dict[str, Any]:
-    """Play one move (a piece's anchor cell before and after, or the way a tilt puzzle's board
-    tilts): the report of the position it leads to; 422 if it is not legal."""
+    """Play one move (the cell of what moves before and after: a piece's anchor, the Sokoban
+    keeper), or the way a tilt puzzle's board tilts: the report of the position it leads to;
+    422 if it is not legal."""
     with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
         if (body.move is None) == (body.tilt is None):
@@ -453,8 +452,8 @@ def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dic
     "application/json": {}, "text/html": {}}, "description": "The pack as a file to download."}})
 def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
                  format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
-    """The levels of these ranks, in order, as a sliding-block level pack (format
-    curator-sliding-pack/1, docs/level-pack.md) or an HTML gallery, to download."""
+    """The levels of these ranks, in order, as the kind's level pack (curator-sliding-pack/1,
+    curator-sokoban-pack/1, ...; docs/level-pack.md) or an HTML gallery, to download."""
     with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
         chosen = []

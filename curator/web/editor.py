@@ -16,7 +16,7 @@ from curator.common.errors import SelectionError
 from curator.kind import Search
 from curator.picture import picture, svg_text
 from curator.web import models
-from curator.web.app import _block_svg, _layered, _level, _position, _work
+from curator.web.app import _layered, _level, _position, _work
 
 router = APIRouter(prefix="/api", responses={
     404: {"model": models.Problem, "description": "No such folder."},
@@ -78,4 +78,5 @@ def _item(results: Any, workspace: str, item: Any) -> dict[str, Any]:
     from `picture`), sliding-block levels with their picture."""
     if workspace == "pieces":
         return _level(item)
-    return {**item.to_json(), "picture": _block_svg(results.puzzle, item.position, f"variant{item.rank}")}
+    drawn = svg_text(item.picture(), standalone=False, id_prefix=f"variant{item.rank}")
+    return {**item.to_json(), "picture": drawn}

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from curator import catalogue
 from curator.arrange import CURVES
 from curator.common.ranking import MAX_CELLS
 
@@ -31,6 +32,8 @@ MAX_DRAWING = 1_000
 
 CurveName = Enum("CurveName", {name: name for name in CURVES}, type=str)  # type: ignore[misc]
 """A named curve of `curator.arrange.CURVES` (the workspace takes no curve files)."""
+KindName = Enum("KindName", {kind.name: kind.name for kind in catalogue.kinds()}, type=str)  # type: ignore[misc]
+"""The kinds of results of the catalogue, built-in and installed."""
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
@@ -46,9 +49,16 @@ class Folder(BaseModel):
     id: int
     name: str
     """The folder's name (made unique with a suffix when two share one)."""
-    kind: Literal["layers", "distance", "sliding"]
-    """Layered results (levels to select and play), a permutation puzzle's distance table, or
-    a sliding-block puzzle's tables (levels under `/api/folders/{id}/sliding/`)."""
+    kind: KindName  # type: ignore[valid-type]
+    """The kind of results (the catalogue's): layered results (levels to select and play), a
+    permutation puzzle's distance table, or goal tables of a sliding-block puzzle or a
+    Sokoban room (levels under `/api/folders/{id}/sliding/`)."""
+    held: str
+    """What the folder holds, in words ("sliding-block tables")."""
+    workspace: str | None
+    """How the page plays its levels: "pieces" (click a piece, then where it goes), "blocks"
+    (every legal move listed with the distance it leads to; arrow keys too), or null: tables
+    only."""
     puzzle: str
     title: str
 
@@ -60,7 +70,7 @@ class LayerRow(BaseModel):
     pieces: int | None = None
     """Pieces of the layer's positions (layered results)."""
     distance: int | None = None
-    """Distance from the solved state (distance tables), or to the goal (sliding blocks)."""
+    """Distance from the solved state (distance tables), or to the goal (goal tables)."""
     solvable: int | None = None
     unique: int | None = None
     all_moves: int | None = None
@@ -82,7 +92,7 @@ class BoardShape(BaseModel):
 
 
 class SlidingFigures(BaseModel):
-    """The counts of a sliding-block folder (what `curator info` shows); null while the
+    """The counts of a folder of goal tables (what `curator info` shows); null while the
     analysis is not finished."""
 
     ranks: int | None
@@ -99,7 +109,8 @@ class SlidingFigures(BaseModel):
 
 
 class BlockPiece(BaseModel):
-    """A kind of piece of a sliding-block puzzle, named by the letter that draws it."""
+    """A kind of piece of a puzzle with goal tables, named by the letter (or XSB sign) that
+    draws it."""
 
     letter: str
     cells: list[Cell]
@@ -110,8 +121,9 @@ class BlockPiece(BaseModel):
 
 
 class BlockBoard(BaseModel):
-    """What a client needs to draw and play a sliding-block puzzle: the board's box and cells,
-    the pieces, the goal, the move rule and metric, and the file's start if it draws one."""
+    """What a client needs to draw and play a puzzle with goal tables: the board's box and
+    cells, the pieces, the goal, the move rule and metric, and the file's start if it draws
+    one."""
 
     rows: int
     cols: int
@@ -141,7 +153,7 @@ class BlockBoard(BaseModel):
 
 class FolderDetail(Folder):
     """A folder with its table (layers, or positions per distance), the board for layered
-    results, and the counts and board of sliding-block tables."""
+    results, and the counts and board of goal tables."""
 
     complete: bool
     layers: list[LayerRow]
@@ -298,11 +310,11 @@ class ArrangeIn(LevelFilters):
     canonical: bool = Field(True, description="Always true: a pack keeps one level per class.")
 
 
-# -- sliding-block tables ------------------------------------------------------------------
+# -- goal tables (the "blocks" workspace) -------------------------------------------------
 
 
 class SlidingQuery(BaseModel):
-    """The options of `curator select` on sliding-block tables, as query parameters."""
+    """The options of `curator select` on goal tables, as query parameters."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -317,11 +329,12 @@ class SlidingQuery(BaseModel):
 
 
 class SlidingLevelOut(BaseModel):
-    """A level as `curator select --json` prints it on sliding-block tables, with its picture."""
+    """A level as `curator select --json` prints it on goal tables, with its picture."""
 
     rank: int
     board: list[str]
-    """The drawing, one string per row: letters for pieces, '.' empty, '#' wall."""
+    """The drawing, one string per row: letters for pieces, '.' empty, '#' wall (Sokoban:
+    XSB)."""
     distance: int | None
     """Moves to the goal in the puzzle's metric; null if it cannot be solved."""
     unique: bool
@@ -329,9 +342,11 @@ class SlidingLevelOut(BaseModel):
     cluster: int
     """Positions in its connected set."""
     solution: list[str]
-    """One shortest solution, moves written 'V 2,0 -> 3,0' (letter, anchor before and after)."""
+    """One shortest solution, moves written 'V 2,0 -> 3,0' (letter, anchor before and after;
+    Sokoban: LURD letters per move)."""
     picture: str
-    """The position as SVG markup (pieces' labels carry data-cell, their anchor's index)."""
+    """The position as SVG markup (what moves carries data-cell: a piece's label its anchor's
+    index, the Sokoban keeper its cell's)."""
 
 
 class SlidingSelection(BaseModel):
@@ -343,15 +358,16 @@ class SlidingSelection(BaseModel):
 
 
 class BoardIn(BaseModel):
-    """A position of a sliding-block puzzle, drawn as `draw` writes it."""
+    """A position of a puzzle with goal tables, drawn as `draw` writes it."""
 
     board: str = Field(min_length=1, max_length=MAX_DRAWING,
                        description="Rows joined by '/' (or line breaks), e.g. VSSV/VSSV/VHHV/VNNV/N..N.")
 
 
 class BoardMoveIn(BoardIn):
-    """A drawn position and a move to play from it: a piece's anchor cell before and after
-    (`move`), or under tilt moves the way the board tilts (`tilt`)."""
+    """A drawn position and a move to play from it: the cell of what moves (a piece's anchor,
+    the Sokoban keeper) before and after (`move`), or under tilt moves the way the board tilts
+    (`tilt`)."""
 
     move: Move | None = None
     tilt: Direction | None = None
@@ -362,8 +378,9 @@ Direction = Literal["up", "right", "down", "left"]
 
 
 class SlidingMoveOut(BaseModel):
-    """A legal move: the piece, its anchor before (`from`) and after (`to`), and where it leads;
-    or, under tilt moves, the `direction` the board tilts (no piece, `from` and `to` null)."""
+    """A legal move: what moves (a piece's letter, '@' for the Sokoban keeper), its cell before
+    (`from`) and after (`to`), and where it leads; or, under tilt moves, the `direction` the
+    board tilts (no piece, `from` and `to` null)."""
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -372,13 +389,14 @@ class SlidingMoveOut(BaseModel):
     direction: Direction | None = None
     piece: str
     text: str
-    """The move as solutions write it: 'V 2,0 -> 3,0', or 'tilt up'."""
+    """The move as solutions write it: 'V 2,0 -> 3,0', 'tilt up' (Sokoban: one LURD letter)."""
     cost: int
     """What it adds to a solution's length in the puzzle's metric."""
     distance: int | None
     """The distance of the position it leads to; null if that cannot be solved."""
     closer: bool
-    """It starts a shortest solution (its distance plus its cost is the one before)."""
+    """It starts a shortest solution and costs something (its distance plus its cost is the
+    one before)."""
     solvable: bool
 
 

@@ -1,7 +1,8 @@
 // The workspace page: layer tables, level search, play with hints, and pack building,
-// all through the JSON API under /api/ (see /openapi.json). Sliding-block tables have their
-// own level search, play (legal moves as buttons with the distance each leads to) and packs,
-// under /api/folders/{id}/sliding/.
+// all through the JSON API under /api/ (see /openapi.json). Goal tables (a folder whose
+// workspace is "blocks": sliding blocks, Sokoban) have their own level search, play (legal
+// moves as buttons with the distance each leads to, and the arrow keys) and packs, under
+// /api/folders/{id}/sliding/.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -12,7 +13,8 @@ const state = {
   cellIndex: {},      // "row,col" -> cell index
   levels: [],         // the levels last found
   play: null,         // {folder, kind, level, history: [report], selected, hint}
-  pack: {folder: null, kind: null, items: [], curve: null},  // curve: {name, pool, targets} of an arranged pack
+  pack: {folder: null, kind: null, items: [], curve: null},  // kind: its folder's workspace;
+  // curve: {name, pool, targets} of an arranged pack
 };
 
 // -- talking to the API -------------------------------------------------------------------
@@ -101,7 +103,8 @@ async function loadFolders() {
   if (folders.length) await openFolder(folders[0].id);
 }
 
-const KIND_NAMES = {layers: "layers", distance: "distance table", sliding: "sliding-block tables"};
+const tableKind = (folder) => (folder.workspace === "blocks" ? "blocks" : folder.kind);
+// How a folder's table is shown: layers, a distance table, or goal tables ("blocks").
 
 async function openFolder(id) {
   const folder = await getJson(`/api/folders/${id}`);
@@ -109,10 +112,10 @@ async function openFolder(id) {
   state.cellIndex = {};
   const cells = folder.board ? folder.board.cells : folder.blocks ? folder.blocks.cells : [];
   cells.forEach((cell, i) => { state.cellIndex[cellText(cell)] = i; });
-  $("#puzzle-title").textContent = `${folder.title}: ${KIND_NAMES[folder.kind]}` +
+  $("#puzzle-title").textContent = `${folder.title}: ${folder.held}` +
     `${folder.complete ? "" : " (incomplete)"}`;
   document.body.classList.toggle("typed", Boolean(folder.board && folder.board.piece_types.length > 1));
-  document.body.classList.toggle("sliding", folder.kind === "sliding");
+  document.body.classList.toggle("sliding", folder.workspace === "blocks");
   document.body.classList.toggle("distances", folder.kind === "distance");
   $("#figures").textContent = figuresText(folder);
   showLayers(folder);
@@ -121,7 +124,7 @@ async function openFolder(id) {
   if (state.play && state.play.folder !== folder.id) clearPlay();
   if (folder.blocks) $("#load-board [name=board]").value = folder.blocks.start || "";
   const tab = document.querySelector(".tab.active");
-  if (folder.kind === "distance" && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
+  if (!folder.workspace && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
   announce("folder", {folder});
   if (typeof editorFolderChanged === "function") editorFolderChanged();  // editor.js
 }
@@ -155,21 +158,21 @@ const COLUMNS = {
   layers: [["pieces", "pieces"], ["positions", "positions"], ["solvable", "solvable"], ["unique", "unique"],
            ["all_moves", "all moves"]],
   distance: [["distance", "distance"], ["positions", "positions"]],
-  sliding: [["distance", "distance"], ["positions", "positions"], ["unique", "unique"], ["all_moves", "all moves"]],
+  blocks: [["distance", "distance"], ["positions", "positions"], ["unique", "unique"], ["all_moves", "all moves"]],
 };
 const SERIES = [["solvable", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]];
 const KIND_SERIES = {layers: SERIES, distance: [["positions", "#2f7d32"]],
-                     sliding: [["positions", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]]};
+                     blocks: [["positions", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]]};
 
 function showLayers(folder) {
-  const columns = COLUMNS[folder.kind];
+  const columns = COLUMNS[tableKind(folder)];
   const rows = folder.kind === "layers" ? byPieces(folder.layers) : folder.layers;
   $("#layer-table thead").replaceChildren(el("tr", {}, ...columns.map(([, heading]) => el("th", {}, heading))));
   const body = $("#layer-table tbody");
   body.replaceChildren(...rows.map((row) => el("tr", {},
     ...columns.map(([name]) => el("td", {}, count(row[name]))))));
   const key = columns[0][0];
-  $("#chart").replaceChildren(countChart(rows, KIND_SERIES[folder.kind], key));
+  $("#chart").replaceChildren(countChart(rows, KIND_SERIES[tableKind(folder)], key));
 }
 
 function countChart(rows, series = SERIES, key = "pieces") {
@@ -482,10 +485,45 @@ async function playSlidingMove(move) {
   announce("play", {event: "move"});
 }
 
+const ARROWS = {ArrowUp: ["up", -1, 0], ArrowRight: ["right", 0, 1], ArrowDown: ["down", 1, 0],
+                ArrowLeft: ["left", 0, -1]};
+
+function arrowMoves(key) {
+  // The legal moves that go the arrow's way: a tilt that way, or whatever moves ends in that
+  // direction from where it was.
+  const [way, dr, dc] = ARROWS[key];
+  return current().moves.filter((move) => (move.direction ? move.direction === way
+    : Math.sign(move.to[0] - move.from[0]) === dr && Math.sign(move.to[1] - move.from[1]) === dc));
+}
+
+function onKey(event) {
+  // Arrow keys on the Play tab of goal tables play the one move that goes their way.
+  const play = state.play;
+  if (!(event.key in ARROWS) || !play || play.kind !== "sliding" || $("#play").hidden) return;
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  event.preventDefault();
+  if (play.busy || current().goal) return;
+  guarded(async () => {
+    const moves = arrowMoves(event.key);
+    if (moves.length !== 1) {
+      say(moves.length ? `${moves.length} moves go that way: pick one from the list.` : "No move goes that way here.",
+          !moves.length);
+      return;
+    }
+    play.busy = true;
+    try {
+      await playSlidingMove(moves[0]);
+    } finally {
+      play.busy = false;
+    }
+  });
+}
+
 async function loadBoard(event) {
   event.preventDefault();
-  const board = $("#load-board [name=board]").value.trim();
-  if (!board) throw new Error("Draw a position first: its rows joined by '/'.");
+  // Sent as typed: a drawing's leading spaces may be part of it (outside a Sokoban room's walls).
+  const board = $("#load-board [name=board]").value;
+  if (!board.trim()) throw new Error("Draw a position first: its rows joined by '/'.");
   await startSlidingPlay(board);
 }
 
@@ -498,7 +536,7 @@ function addToPack(folder, level) {
     return;
   }
   pack.folder = folder;
-  pack.kind = state.folder.kind;
+  pack.kind = state.folder.workspace;
   pack.items.push(level);
   pack.curve = null;
   say(`Added ${levelName(level)}: the pack holds ${pack.items.length} levels.`);
@@ -528,7 +566,7 @@ function packChanged() {
 
 function drawPack() {
   const {folder, kind, items, curve} = state.pack;
-  const sliding = kind === "sliding";
+  const sliding = kind === "blocks";
   $("#pack-count").textContent = items.length;
   $("#pack-list").replaceChildren(...items.map((level, i) => {
     const buttons = [["up", "↑", () => moveItem(i, -1)], ["down", "↓", () => moveItem(i, 1)],
@@ -590,7 +628,7 @@ async function download(format) {
   const {folder, items, curve} = state.pack;
   if (!items.length) throw new Error("The pack is empty: add levels first.");
   let response;
-  if (state.pack.kind === "sliding") {
+  if (state.pack.kind === "blocks") {
     response = await postJson(`/api/folders/${folder}/sliding/pack?format=${format}`,
                               {ranks: items.map((level) => level.rank)});
   } else {
@@ -635,7 +673,7 @@ async function arrangePack(event) {
   } finally {
     $("#arrange-go").disabled = false;
   }
-  state.pack = {folder, kind: "layers", items: found.levels,
+  state.pack = {folder, kind: "pieces", items: found.levels,
                 curve: {name: found.curve, pool: found.pool, targets: found.levels.map((level) => level.target)}};
   say(`Arranged ${found.levels.length} levels along ${found.curve} from a pool of ` +
       `${found.pool.toLocaleString("en")}.`);
@@ -660,6 +698,7 @@ function wire() {
   $("#download-html").addEventListener("click", () => guarded(() => download("html")));
   $("#pack-clear").addEventListener("click", () => { state.pack.items = []; state.pack.curve = null; packChanged(); });
   $("#arrange").addEventListener("submit", (e) => guarded(() => arrangePack(e)));
+  document.addEventListener("keydown", onKey);
   showTab("layers");
   drawPack();
   guarded(loadFolders);

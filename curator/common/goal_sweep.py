@@ -1,0 +1,457 @@
+"""The retrograde sweep of goal tables, and the compiled walks over them: what sliding-block
+and Sokoban tables share.
+
+A goal table holds, for every rank of a puzzle, the distance to the goal (or "not solvable",
+or "not a position"), a flags byte (unique shortest solution, all moves keep it solvable) and
+the connected set. Every goal position starts at distance 0; distance d's positions are taken
+from their bucket, their unique bits set from their children, and their parents get distance
+d + cost when that is shorter and go into that distance's bucket (Dial's algorithm; with
+moves of cost 1 it is a breadth-first sweep). Moves whose parents are not cheap to list (the
+tilts of sliding blocks) pull instead: their children are tabled once and each distance takes
+the positions with a child at the one before (`Graph.pull`). Then all_moves, and the
+connected sets.
+
+The kernels are templates that call a pipeline's position code through slots, bound by a
+`Graph` (see `curator.common.kernels`):
+
+- `unrank(k, rank, pos)`: fill `pos` with the position of a rank; non-zero if the rank is a
+  position, 0 if it is not;
+- `children(k, pos, occupied, ranks, costs, scratch)` and `parents(...)`: the moves as the
+  metric counts them, forwards and backwards: ranks and costs, returning how many;
+- `moves(k, pos, occupied, ranks, costs, scratch)`: every legal move once (costs unused), as
+  all_moves and the connected sets count them;
+- `room(k)`: scratch for those (pos, ranks, costs, scratch), one set per thread;
+- `is_goal(k, pos)`: whether the position is solved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+
+from curator.common.kernels import Slot, Template, build, kernel
+
+INVALID = 0xFFFF
+"""Distance entry of a rank that is not a position."""
+UNSOLVABLE = 0xFFFE
+"""Distance entry of a valid position with no way to the goal."""
+MAX_DISTANCE = 0xFFFD
+UNIQUE, ALL_MOVES = 1, 2
+"""Bits of a position's flags byte."""
+NO_CLUSTER = 0xFFFFFFFF
+"""Cluster entry of a rank that is not a position."""
+CHUNK = 1 << 14
+"""Ranks per parallel task."""
+RELAX_ENTRIES = 1 << 21
+"""Parents gathered per call of the relaxing kernel (a buffer of int64)."""
+
+Progress = Callable[[int, int], None]
+"""Called with (distance, positions) as each distance is finished."""
+
+unrank = Slot("unrank")
+children = Slot("children")
+parents = Slot("parents")
+moves = Slot("moves")
+room = Slot("room")
+is_goal = Slot("is_goal")
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A pipeline's compiled position code (see the module's slots), and the sweep and the
+    walks of the kernels here over it."""
+
+    unrank: Dispatcher
+    children: Dispatcher
+    parents: Dispatcher
+    moves: Dispatcher
+    room: Dispatcher
+    is_goal: Dispatcher
+
+    def build(self, template: Template) -> Dispatcher:
+        """The compiled copy of `template` calling this pipeline's code (bound to the slots it
+        names, so that its cache entries stay with the functions it calls)."""
+        names = set(template.py_func.__code__.co_names)
+        return build(template, **{slot: code for slot, code in self.__dict__.items() if slot in names})
+
+    def scan(self, k: Any, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The distance table before the sweep, the zeroed flags and the solved ranks, found by
+        unranking every rank (for tables whose ranks are mostly positions)."""
+        distances = np.full(size, INVALID, dtype=np.uint16)
+        self.build(_scan)(k, distances)
+        return distances, np.zeros(size, dtype=np.uint8), np.flatnonzero(distances == 0)
+
+    def expand(self, k: Any, distances: np.ndarray, flags: np.ndarray, first: int,
+               solved: np.ndarray | None = None) -> Iterator[tuple[int, int]]:
+        """Sweep distances first, first + 1, ... (those before are done; `solved` lists the
+        ranks at distance 0 when first is 0, else the given distances are read from the
+        table): yield (distance, positions) for each distance that has positions."""
+        buckets: dict[int, list[np.ndarray]] = {}
+        waiting = solved if solved is not None else self.build(_pending)(distances, first)
+        _file(buckets, distances, waiting)
+        most = len(self.room(k)[1])
+        per_call = max(1, RELAX_ENTRIES // most)
+        given = np.empty(per_call * most, dtype=np.int64)
+        unique, relax = self.build(_unique), self.build(_relax)
+        while buckets:
+            distance = min(buckets)
+            if distance > MAX_DISTANCE - 64:
+                raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
+            ranks = np.unique(np.concatenate(buckets.pop(distance)))
+            ranks = ranks[distances[ranks] == distance]  # those given a shorter distance since left
+            if not len(ranks):
+                continue
+            unique(k, distances, flags, ranks, distance)
+            for at in range(0, len(ranks), per_call):
+                found = relax(k, distances, ranks[at:at + per_call], distance, given)
+                _file(buckets, distances, given[:found].copy())
+            yield distance, len(ranks)
+
+    def pull(self, k: Any, distances: np.ndarray, flags: np.ndarray, first: int,
+             solved: np.ndarray | None, width: int) -> Iterator[tuple[int, int]]:
+        """`expand` for moves that cost 1 and whose parents are not enumerated (tilts): every
+        position's children (`moves`, at most `width` of them) are tabled once, then each
+        distance d takes the positions not reached yet that have a child at d - 1."""
+        table = np.empty((len(distances), width), dtype=np.int32)
+        self.build(_children)(k, distances, table)
+        unique, pull = self.build(_unique), self.build(_pull)
+        distance = first
+        if first == 0:
+            ranks = solved if solved is not None else np.flatnonzero(distances == 0)
+            unique(k, distances, flags, ranks, 0)
+            if len(ranks):
+                yield 0, len(ranks)
+            distance = 1
+        while True:
+            if distance > MAX_DISTANCE - 64:
+                raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
+            pull(table, distances, distance)
+            ranks = np.flatnonzero(distances == distance)
+            if not len(ranks):
+                return
+            unique(k, distances, flags, ranks, distance)
+            yield distance, len(ranks)
+            distance += 1
+
+    def finish(self, k: Any, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:
+        """Set the all_moves bits; return the clusters."""
+        self.build(_all_moves)(k, distances, flags)
+        clusters: np.ndarray = self.build(_clusters)(k, distances)
+        return clusters
+
+    def solutions(self, k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int
+                  ) -> list[list[int] | None]:
+        """For each rank, the ranks its shortest solution passes through (None if it has
+        none): each step takes the first move in the pipeline's move order whose child's
+        distance plus the move's cost is the position's distance. ValueError if a walk gets
+        stuck: the tables do not belong to these moves."""
+        lengths, steps = self.build(_paths)(k, distances, np.asarray(ranks, dtype=np.int64), longest)
+        if (lengths == -2).any():
+            raise ValueError("a stored distance has no move leading one step closer")
+        return [None if n < 0 else steps[i, :n].tolist() for i, n in enumerate(lengths)]
+
+    def recheck(self, k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
+                ranks: np.ndarray) -> list[tuple[int, list[str]]]:
+        """The ranks whose stored entries do not follow from their children's, each with what
+        is wrong (see RECHECKED)."""
+        wrong = self.build(_recheck)(k, distances, flags, clusters, np.asarray(ranks, dtype=np.int64))
+        return [(int(r), [name for bit, name in enumerate(RECHECKED) if w >> bit & 1])
+                for r, w in zip(ranks, wrong) if w]
+
+
+# -- the sweep ------------------------------------------------------------------------------
+
+
+@kernel(parallel=True)
+def _scan(k: Any, distances: np.ndarray) -> None:
+    """Mark every position solved (0) or not yet solvable, the other ranks staying invalid."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos = room(k)[0]
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if unrank(k, r, pos) != 0:
+                distances[r] = 0 if is_goal(k, pos) else UNSOLVABLE
+
+
+@kernel(parallel=True)
+def _pending(distances: np.ndarray, first: int) -> np.ndarray:
+    """The ranks whose distance is at least `first` (given, not yet swept), ascending."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    counts = np.zeros(chunks + 1, dtype=np.int64)
+    for chunk in numba.prange(chunks):
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if first <= distances[r] < UNSOLVABLE:
+                counts[chunk + 1] += 1
+    starts = np.cumsum(counts)
+    out = np.empty(starts[-1], dtype=np.int64)
+    for chunk in numba.prange(chunks):
+        at = starts[chunk]
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if first <= distances[r] < UNSOLVABLE:
+                out[at] = r
+                at += 1
+    return out
+
+
+@kernel(parallel=True)
+def _unique(k: Any, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarray, distance: int) -> None:
+    """Set the unique bit of the positions `ranks`, all at `distance`: exactly one child lies
+    on a shortest solution, and it is unique itself (solved positions are unique)."""
+    chunks = (len(ranks) + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, found, costs, scratch = room(k)
+        for i in range(chunk * CHUNK, min(len(ranks), (chunk + 1) * CHUNK)):
+            r = ranks[i]
+            if distance == 0:
+                flags[r] |= UNIQUE
+                continue
+            occupied = unrank(k, r, pos)
+            n = children(k, pos, occupied, found, costs, scratch)
+            on_path = 0
+            last = -1
+            for j in range(n):
+                c = found[j]
+                if distances[c] < UNSOLVABLE and distances[c] + costs[j] == distance:
+                    on_path += 1
+                    last = c
+            if on_path == 1 and flags[last] & UNIQUE:
+                flags[r] |= UNIQUE
+
+
+@kernel
+def _relax(k: Any, distances: np.ndarray, ranks: np.ndarray, distance: int, given: np.ndarray) -> int:
+    """Give the parents of the positions `ranks` (at `distance`) distance + cost where that is
+    shorter; write their ranks into `given` and return how many."""
+    pos, found, costs, scratch = room(k)
+    out = 0
+    for i in range(len(ranks)):
+        occupied = unrank(k, ranks[i], pos)
+        n = parents(k, pos, occupied, found, costs, scratch)
+        for j in range(n):
+            p = found[j]
+            d = distance + costs[j]
+            if distances[p] > d:
+                distances[p] = d
+                given[out] = p
+                out += 1
+    return out
+
+
+@kernel(parallel=True)
+def _children(k: Any, distances: np.ndarray, table: np.ndarray) -> None:
+    """Every position's children (`moves`; -1 after them)."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, found, costs, scratch = room(k)
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            table[r, :] = -1
+            if distances[r] == INVALID:
+                continue
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, found, costs, scratch)
+            for j in range(n):
+                table[r, j] = found[j]
+
+
+@kernel(parallel=True)
+def _pull(table: np.ndarray, distances: np.ndarray, distance: int) -> None:
+    """Give `distance` to every position not reached yet with a child at distance - 1 (the
+    entries written now are neither, so the threads need not wait for each other)."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] != UNSOLVABLE:
+                continue
+            for j in range(table.shape[1]):
+                c = table[r, j]
+                if c >= 0 and distances[c] == distance - 1:
+                    distances[r] = distance
+                    break
+
+
+@kernel(parallel=True)
+def _all_moves(k: Any, distances: np.ndarray, flags: np.ndarray) -> None:
+    """Set the all_moves bit of the positions not solved with a move, all of whose moves keep
+    them solvable."""
+    size = len(distances)
+    chunks = (size + CHUNK - 1) // CHUNK
+    for chunk in numba.prange(chunks):
+        pos, found, costs, scratch = room(k)
+        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
+            if distances[r] == INVALID or distances[r] == 0:
+                continue
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, found, costs, scratch)
+            ok = n > 0
+            for j in range(n):
+                ok &= distances[found[j]] < UNSOLVABLE
+            if ok:
+                flags[r] |= ALL_MOVES
+
+
+@numba.njit(cache=True)
+def _root(parent: np.ndarray, x: int) -> int:
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@kernel
+def _clusters(k: Any, distances: np.ndarray) -> np.ndarray:
+    """Each rank's connected set, numbered 0, 1, ... in order of its smallest rank
+    (NO_CLUSTER for ranks that are not positions). Moves join positions in both directions."""
+    size = len(distances)
+    parent = np.arange(size, dtype=np.uint32)
+    pos, found, costs, scratch = room(k)
+    for r in range(size):
+        if distances[r] == INVALID:
+            continue
+        occupied = unrank(k, r, pos)
+        n = moves(k, pos, occupied, found, costs, scratch)
+        for j in range(n):
+            a = _root(parent, r)
+            b = _root(parent, found[j])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    # Every set's root is its smallest rank and every parent is a smaller rank. In ascending
+    # order a rank's parent has already been replaced by its set's number: copy it.
+    count = 0
+    for r in range(size):
+        if distances[r] == INVALID:
+            parent[r] = NO_CLUSTER
+        elif parent[r] == r:
+            parent[r] = count
+            count += 1
+        else:
+            parent[r] = parent[parent[r]]
+    return parent
+
+
+def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np.ndarray) -> None:
+    """Put ranks into the buckets of their (tentative) distances."""
+    values = distances[ranks]
+    for value in np.unique(values):
+        buckets.setdefault(int(value), []).append(ranks[values == value])
+
+
+# -- walks over stored tables ---------------------------------------------------------------
+
+
+@kernel(parallel=True)
+def _paths(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ranks each position's shortest solution passes through (after it), and their
+    number; -1 for a position not solvable, -2 if the walk gets stuck (damaged tables)."""
+    lengths = np.full(len(ranks), -1, dtype=np.int64)
+    steps = np.zeros((len(ranks), max(longest, 1)), dtype=np.int64)
+    for i in numba.prange(len(ranks)):
+        pos, found, costs, scratch = room(k)
+        r = ranks[i]
+        d = np.int64(distances[r])
+        if d >= UNSOLVABLE:
+            continue
+        s = 0
+        while d > 0 and s < longest:
+            occupied = unrank(k, r, pos)
+            n = children(k, pos, occupied, found, costs, scratch)
+            following = -1
+            for j in range(n):
+                c = found[j]
+                if distances[c] < UNSOLVABLE and distances[c] + costs[j] == d:
+                    following = c
+                    break
+            if following < 0:
+                break
+            steps[i, s] = following
+            s += 1
+            r = following
+            d = np.int64(distances[r])
+        lengths[i] = s if d == 0 else -2
+    return lengths, steps
+
+
+@kernel(parallel=True)
+def _recheck(k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
+             ranks: np.ndarray) -> np.ndarray:
+    """For each rank, what of its stored entries does not follow from its children's under the
+    rules: bit 0 validity, 1 distance, 2 unique, 3 all_moves, 4 connected set (0: all agree)."""
+    wrong = np.zeros(len(ranks), dtype=np.int64)
+    for i in numba.prange(len(ranks)):
+        pos, found, costs, scratch = room(k)
+        r = ranks[i]
+        occupied = unrank(k, r, pos)
+        if (occupied == 0) != (distances[r] == INVALID) or (occupied == 0) != (clusters[r] == NO_CLUSTER):
+            wrong[i] = 1
+            continue
+        if occupied == 0:
+            continue
+        n = children(k, pos, occupied, found, costs, scratch)
+        d = np.int64(distances[r])
+        best = np.int64(UNSOLVABLE)
+        on_path = 0
+        last = -1
+        for j in range(n):
+            c = found[j]
+            if distances[c] < UNSOLVABLE:
+                best = min(best, np.int64(distances[c]) + costs[j])
+                if np.int64(distances[c]) + costs[j] == d:
+                    on_path += 1
+                    last = c
+        goal = is_goal(k, pos)
+        if (goal and d != 0) or (not goal and d != best):
+            wrong[i] |= 2
+        unique = goal or (d < UNSOLVABLE and on_path == 1 and (flags[last] & UNIQUE) != 0)
+        if unique != ((flags[r] & UNIQUE) != 0):
+            wrong[i] |= 4
+        n = moves(k, pos, occupied, found, costs, scratch)
+        every = n > 0 and not goal
+        for j in range(n):
+            every &= distances[found[j]] < UNSOLVABLE
+            if clusters[found[j]] != clusters[r]:
+                wrong[i] |= 16
+        if every != ((flags[r] & ALL_MOVES) != 0):
+            wrong[i] |= 8
+    return wrong
+
+
+RECHECKED = ("valid", "distance", "unique", "all_moves", "connected set")
+"""What each bit of a rechecked rank names."""
+
+
+# -- filters over whole tables --------------------------------------------------------------
+
+
+def matching(distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray, sizes: np.ndarray,
+             distance: tuple[int, int], unique: bool, all_moves: bool, cluster: tuple[int, int] | None,
+             hardest: bool) -> np.ndarray:
+    """The ranks of the solvable positions that pass the filters, farthest first then by rank;
+    with `hardest`, only the first of each connected set."""
+    keep = (distances >= distance[0]) & (distances <= distance[1]) & (distances < UNSOLVABLE)
+    if unique:
+        keep &= (flags & UNIQUE) > 0
+    if all_moves:
+        keep &= (flags & ALL_MOVES) > 0
+    ranks = np.flatnonzero(keep)
+    if cluster is not None:
+        size = sizes[clusters[ranks]]
+        ranks = ranks[(size >= cluster[0]) & (size <= cluster[1])]
+    order = np.lexsort((ranks, -distances[ranks].astype(np.int64)))
+    ranks = ranks[order]
+    if hardest:
+        _, first = np.unique(clusters[ranks], return_index=True)
+        ranks = ranks[np.sort(first)]
+    return ranks
+
+
+def cluster_sizes(clusters: np.ndarray) -> np.ndarray:
+    """The number of positions in each connected set."""
+    return np.bincount(clusters[clusters != NO_CLUSTER])
