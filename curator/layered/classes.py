@@ -60,8 +60,10 @@ from curator.common.ranking import (
     image_mask,
     lowest_bit,
     multinomial,
+    rank_board_wide,
     rank_multiset_sequence,
     unrank_colex_mask,
+    unrank_colex_wide,
     unrank_multiset_sequence,
 )
 from curator.layered.puzzle import Puzzle
@@ -401,6 +403,40 @@ def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, on
         out[i] = (count + 1) * distinct
 
 
+@numba.njit(cache=True)
+def _wide_class_sizes(ranks, n, counts, perms, out):
+    """`_class_sizes` on boards of more than 64 cells, where classes are by symmetries only:
+    the number of distinct images of each position."""
+    counts = counts.copy()
+    k = counts.sum()
+    arrangements = multinomial(counts)
+    cells = np.empty(max(k, 1), dtype=np.int64)
+    seq = np.empty(max(k, 1), dtype=np.int64)
+    scratch = np.empty(counts.shape[0], dtype=np.int64)
+    board = np.zeros(n, dtype=np.int64)
+    image = np.zeros(n, dtype=np.int64)
+    found = np.empty(perms.shape[0], dtype=np.int64)
+    for i in range(ranks.shape[0]):
+        r = ranks[i]
+        unrank_colex_wide(r // arrangements, n, k, cells)
+        unrank_multiset_sequence(r % arrangements, counts, seq)
+        board[:] = 0
+        for j in range(k):
+            board[cells[j]] = seq[j] + 1
+        distinct = 0
+        for s in range(perms.shape[0]):
+            for cell in range(n):
+                image[perms[s, cell]] = board[cell]
+            found[s] = rank_board_wide(image, scratch, seq)
+            new = True
+            for u in range(s):
+                if found[u] == found[s]:
+                    new = False
+                    break
+            distinct += new
+        out[i] = distinct
+
+
 def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None
             ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernels' arguments for a layer: its translations, or none (no vector)."""
@@ -421,7 +457,9 @@ def class_sizes(puzzle: Puzzle, layer: Layer, ranks: Sequence[int] | np.ndarray,
         moves = translations(puzzle, layer.pieces)
     perms = np.array(puzzle.symmetries(), dtype=np.int64).reshape(-1, puzzle.board.size)
     out = np.zeros(ranks.shape[0], dtype=np.int64)
-    if ranks.shape[0]:
+    if ranks.shape[0] and puzzle.rules.mask_words > 1:  # no translations there
+        _wide_class_sizes(ranks, layer.cells, np.array(layer.counts, dtype=np.int64), perms, out)
+    elif ranks.shape[0]:
         counts = np.array(layer.counts, dtype=np.int64)
         _class_sizes(ranks, layer.cells, counts, perms, *_tables(puzzle, layer, moves), out)
     return out

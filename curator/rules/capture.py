@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from curator.common.board import DIAGONAL, ORTHOGONAL
-from curator.common.ranking import lowest_bit
+from curator.common.ranking import lowest_bit, wide_next, wide_set
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 KNIGHT = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
@@ -91,11 +91,54 @@ def capture_children(mask, board, tables, out_masks, out_boards, out_removed, ou
     return count
 
 
+@numba.njit(cache=True)
+def capture_children_wide(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
+    """`capture_children` on multi-word masks (lines[c, d] and leaps[t, c] wide masks)."""
+    lines, forward, leaps, slides, protected = tables
+    words = mask.shape[0]
+    targets = np.empty(words, dtype=np.uint64)
+    count = 0
+    for w in range(words):
+        movers = mask[w]
+        while movers:
+            src = w * 64 + lowest_bit(movers)
+            movers &= movers - ONE
+            mover = np.int64(board[src])
+            for v in range(words):
+                targets[v] = leaps[mover, src, v] & mask[v]
+            along = slides[mover]
+            while along:
+                d = lowest_bit(along)
+                along &= along - ONE
+                hit = wide_next(mask, lines[src, d], forward[d])
+                if hit >= 0:
+                    wide_set(targets, hit)
+            for v in range(words):
+                while targets[v]:
+                    dst = v * 64 + lowest_bit(targets[v])
+                    targets[v] &= targets[v] - ONE
+                    victim = np.int64(board[dst])
+                    if protected[victim]:
+                        continue
+                    child = out_masks[count]
+                    child[:] = mask
+                    child[src >> 6] ^= ONE << np.uint64(src & 63)
+                    for c in range(board.shape[0]):
+                        out_boards[count, c] = board[c]
+                    out_boards[count, dst] = mover
+                    out_boards[count, src] = 0
+                    out_removed[count] = victim
+                    out_moves[count] = encode_move(src, dst)
+                    count += 1
+    return count
+
+
 class CaptureRules(Rules):
     family = "capture"
     sweep_kernel = "captures"
     typed = True
     params: ClassVar[dict[str, type]] = {"king_safe": bool}
+    wide = True
 
     @classmethod
     def check(cls, board, piece_types, params):
@@ -115,12 +158,12 @@ class CaptureRules(Rules):
         slides[t]: bit d set if type t slides along line d; protected[t]: cannot be taken."""
         n = self.board.size
         types = len(self.piece_types) + 1  # index 0 is the empty cell
-        lines = np.zeros((n, len(LINES)), dtype=np.uint64)
+        lines = np.zeros((n, len(LINES)), dtype=object)
         for c, cell in enumerate(self.board.cells):
             for d, line in enumerate(LINES):
                 lines[c, d] = sum(1 << i for i in self.board.ray(cell, line))
         forward = np.array([dr > 0 or (dr == 0 and dc > 0) for dr, dc in LINES], dtype=np.bool_)
-        leaps = np.zeros((types, n), dtype=np.uint64)
+        leaps = np.zeros((types, n), dtype=object)
         slides = np.zeros(types, dtype=np.uint64)
         protected = np.zeros(types, dtype=np.bool_)
         for t, letter in enumerate(self.piece_types, start=1):
@@ -131,11 +174,11 @@ class CaptureRules(Rules):
                 targets = (self.board.step(cell, step) for step in steps) if kind == LEAPER else ()
                 leaps[t, c] = sum(1 << i for i in targets if i is not None)
             protected[t] = letter == "K" and self.options.get("king_safe", False)
-        return lines, forward, leaps, slides, protected
+        return self.mask_array(lines), forward, self.mask_array(leaps), slides, protected
 
     @property
     def children(self) -> Callable:
-        return capture_children
+        return capture_children if self.mask_words == 1 else capture_children_wide
 
     def captures(self) -> tuple[Callable, np.ndarray]:
         protected = self.tables()[4]

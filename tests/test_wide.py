@@ -1,0 +1,138 @@
+"""Boards of more than 64 cells: multi-word masks rank like the scalar functions, the sweep
+on 65- to 100-cell boards agrees with the plain reference, and a board that fits one word
+gives the same bits through the multi-word path."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_sweep import Case, RECT_4x4, check_case, sweep_all
+
+from curator.common import ranking
+from curator.common.ranking import (
+    BINOMIAL,
+    BINOMIAL_WIDE,
+    RANK_LIMIT,
+    from_words,
+    mask_words,
+    next_colex_cells,
+    rank_colex_wide,
+    rank_combination,
+    to_words,
+    unrank_colex_wide,
+)
+from curator.layered.bits import PROPERTIES
+from curator.layered.puzzle import largest_layer
+
+
+def test_binomials_are_exact_below_the_rank_limit():
+    assert np.array_equal(BINOMIAL_WIDE[:65, :65], BINOMIAL)
+    for n in (65, 100, 200, 256):
+        for k in range(n + 1):
+            exact = math.comb(n, k)
+            assert BINOMIAL_WIDE[n, k] == (exact if exact < RANK_LIMIT else RANK_LIMIT - 1)
+
+
+def test_mask_words_follow_the_board():
+    assert [mask_words(n) for n in (1, 64, 65, 128, 129, 256)] == [1, 1, 2, 2, 3, 4]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_wide_colex_ranks_match_the_scalar_ranks(data):
+    n = data.draw(st.integers(1, 256))
+    k = data.draw(st.integers(0, min(n, 9)))
+    cells = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=k, max_size=k)))
+    words = mask_words(n)
+    mask = to_words(sum(1 << c for c in cells), words)
+    rank = rank_combination(cells, n, "colex")
+    assert rank_colex_wide(mask) == rank
+    out = np.zeros(max(k, 1), dtype=np.int64)
+    unrank_colex_wide(rank, n, k, out)
+    assert out[:k].tolist() == cells
+    if rank + 1 < math.comb(n, k):
+        next_colex_cells(out, k)
+        assert rank_combination(out[:k].tolist(), n, "colex") == rank + 1
+    assert from_words(mask) == sum(1 << c for c in cells)
+
+
+def test_largest_layer_is_the_most_even_split():
+    import itertools
+
+    for limits, pieces in (((1, 2, 5), 4), ((3, 3), 5), ((1, 1, 1, 4), 6)):
+        best = max(math.comb(20, pieces) * math.factorial(pieces) // math.prod(map(math.factorial, c))
+                   for c in itertools.product(*(range(x + 1) for x in limits)) if sum(c) == pieces)
+        assert largest_layer(20, limits, pieces)[1] == best
+
+
+WIDE = "\n".join(["." * 11] * 6)  # 66 cells: two words
+HOLED_WIDE = "\n".join(["." * 10] * 3 + ["....##...."] + ["." * 10] * 3)  # 68 cells
+
+WIDE_CASES = [
+    Case("jump-6x11-diagonal", WIDE, "jump", rules={"diagonal": True}, max_pieces=3),
+    Case("jump-7x10-holed-cells", HOLED_WIDE, "jump", goal={"cells": [[6, 9], [0, 0], [5, 5]]},
+         max_pieces=3),
+    Case("fling-6x11-once", WIDE, "fling", goal={"final_step_once": True}, max_pieces=3),
+    Case("fling-1x70", "." * 70, "fling", max_pieces=3),
+    Case("capture-8x9", "\n".join(["." * 9] * 8), "capture", pieces={"Q": 1, "N": 1, "P": 1}, max_pieces=2),
+    Case("capture-5x13-king-safe", "\n".join(["." * 13] * 5), "capture", rules={"king_safe": True},
+         pieces={"K": 1, "B": 1}, goal={"piece": "K"}),
+]
+
+
+@pytest.mark.parametrize("case", WIDE_CASES, ids=lambda c: c.id)
+def test_wide_boards_match_reference(case):
+    assert case.puzzle().rules.mask_words > 1
+    computed = check_case(case)
+    assert any(bits.solvable.any() for layer, bits in computed.items() if layer.pieces > 1)
+
+
+@pytest.mark.slow
+def test_three_typed_pieces_on_a_wide_board_match_reference():
+    case = Case("capture-7x10-king-safe", "\n".join(["." * 10] * 7), "capture", rules={"king_safe": True},
+                pieces={"K": 1, "R": 2}, goal={"piece": "K"})
+    check_case(case)
+
+
+@pytest.fixture
+def forced_wide(monkeypatch):
+    """Every board of at most 128 cells takes two-word masks while the fixture is active."""
+    monkeypatch.setattr(ranking, "_forced_words", 2)
+
+
+BOARD_8x8 = "\n".join(["........"] * 8)
+NARROW_CASES = [
+    Case("jump-8x8", BOARD_8x8, "jump", rules={"diagonal": True}, goal={"cells": [[7, 7], [0, 0]]},
+         max_pieces=3),
+    Case("fling-8x8", BOARD_8x8, "fling", goal={"final_step_once": True}, max_pieces=3),
+    Case("capture-4x4", RECT_4x4, "capture", rules={"king_safe": True},
+         pieces={"K": 1, "R": 1, "N": 1, "P": 1}),
+]
+
+
+@pytest.mark.parametrize("case", NARROW_CASES, ids=lambda c: c.id)
+def test_the_wide_path_gives_the_one_word_bits(case, monkeypatch):
+    narrow = sweep_all(case.puzzle())
+    monkeypatch.setattr(ranking, "_forced_words", 2)
+    puzzle = case.puzzle()
+    assert puzzle.rules.mask_words == 2
+    wide = sweep_all(puzzle)
+    assert list(wide) == list(narrow)
+    for layer, bits in narrow.items():
+        for name in PROPERTIES:
+            assert np.array_equal(getattr(bits, name), getattr(wide[layer], name)), (layer.key, name)
+
+
+def test_a_layer_past_64_bit_ranks_is_refused_before_the_analysis():
+    from curator.common.errors import SelectionError
+    from curator.layered.analysis import sweep_depth
+
+    puzzle = Case("jump-16x16", "\n".join(["." * 16] * 16), "jump").puzzle()
+    assert sweep_depth(puzzle, 11) == 11
+    with pytest.raises(SelectionError, match=r"^max_pieces: the layer of 12 pieces has "
+                                             r"127,[0-9,]+ positions, more than a 64-bit rank holds"):
+        sweep_depth(puzzle, None)
