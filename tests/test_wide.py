@@ -4,14 +4,17 @@ gives the same bits through the multi-word path."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sweep import Case, RECT_4x4, check_case, sweep_all
+from test_sweep import Case, RECT_4x4, check_case, oracle_for, sweep_all
 
+import curator
 from curator.common import ranking
 from curator.common.ranking import (
     BINOMIAL,
@@ -24,9 +27,12 @@ from curator.common.ranking import (
     rank_combination,
     to_words,
     unrank_colex_wide,
+    unrank_placement,
 )
 from curator.layered.bits import PROPERTIES
+from curator.layered.level import replay
 from curator.layered.puzzle import largest_layer
+from curator.layered.space import StateSpace
 
 
 def test_binomials_are_exact_below_the_rank_limit():
@@ -136,3 +142,76 @@ def test_a_layer_past_64_bit_ranks_is_refused_before_the_analysis():
     with pytest.raises(SelectionError, match=r"^max_pieces: the layer of 12 pieces has "
                                              r"127,[0-9,]+ positions, more than a 64-bit rank holds"):
         sweep_depth(puzzle, None)
+
+
+# -- every command's path on a wide board, and the files of the forced wide path ---------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _files(directory: Path) -> dict[str, object]:
+    """The bit files' bytes and the manifest's layers without their timings."""
+    manifest = json.loads((directory / "manifest.json").read_text())
+    layers = [{k: v for k, v in layer.items() if k != "seconds"} for layer in manifest["layers"]]
+    bits = {path.name: path.read_bytes() for path in sorted(directory.glob("*.bits"))}
+    return {"layers": layers, "bits": bits}
+
+
+@pytest.mark.parametrize(("name", "max_pieces"), [("triangle", None), ("solitaire-chess", 4), ("fling", 3)])
+def test_the_wide_path_writes_the_one_word_files(tmp_path, monkeypatch, name, max_pieces):
+    path = ROOT / "puzzles" / f"{name}.toml"
+    curator.analyze(path, tmp_path / "narrow", max_pieces=max_pieces)
+    monkeypatch.setattr(ranking, "_forced_words", 2)
+    assert curator.load(path).rules.mask_words == 2
+    curator.analyze(path, tmp_path / "wide", max_pieces=max_pieces)
+    assert _files(tmp_path / "narrow") == _files(tmp_path / "wide")
+
+
+WIDE_FILE = Case("capture-8x9-file", "\n".join(["." * 9] * 8), "capture", rules={"king_safe": True},
+                 pieces={"K": 1, "R": 2}, max_pieces=3)
+
+
+@pytest.fixture(scope="module")
+def wide_results(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("wide")
+    path = directory / "capture.toml"
+    path.write_text(WIDE_FILE.text())
+    return curator.analyze(path, directory / "out")
+
+
+def test_a_wide_analysis_verifies_and_selects(wide_results):
+    assert wide_results.verify().ok
+    oracle = oracle_for(WIDE_FILE, wide_results.puzzle)
+    unique = wide_results.count(unique=True, pieces=(3, 3))
+    want = sum(oracle.result(oracle.position(p)).unique
+               for layer in StateSpace(wide_results.puzzle).layers_with(3)
+               for p in (unrank_placement(r, layer.cells, layer.counts) for r in range(layer.size)))
+    assert unique == want > 0
+    # Classes by the board's eight symmetries: a canonical level per class, its size the
+    # number of distinct images.
+    levels = wide_results.select(unique=True, pieces=(3, 3), canonical=True, sample=20, seed=1)
+    assert levels
+    for level in levels:
+        images = {tuple(level.position[perm.index(c)] for c in range(72)) for perm in
+                  wide_results.puzzle.symmetries()}
+        assert level.class_size == len(images)
+        space = StateSpace(wide_results.puzzle)
+        assert space.rank(level.position)[1] == min(space.rank(p)[1] for p in images)
+
+
+def test_a_wide_solve_counts_like_the_reference(wide_results):
+    puzzle = wide_results.puzzle
+    oracle = oracle_for(WIDE_FILE, puzzle)
+    for level in wide_results.select(solvable=True, pieces=(3, 3), sample=10, seed=2):
+        report = wide_results.solve(level.position)
+        result = oracle.result(oracle.position(level.position))
+        assert (report.solvable, report.solutions) == (True, result.solutions)
+        assert replay(puzzle, level.position, report.solution)[-1].count(0) == 71
+
+
+def test_a_wide_board_exports_and_packs(wide_results, tmp_path):
+    levels = wide_results.select(unique=True, pieces=(3, 3), sample=3, seed=3)
+    for fmt in ("json", "csv", "svg", "ldtk", "tiled", "play"):
+        assert wide_results.export(levels, tmp_path / fmt, format=fmt)
+    pack = wide_results.pack(3, pool=200)
+    assert len(pack.levels) == 3
