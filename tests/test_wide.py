@@ -215,3 +215,21 @@ def test_a_wide_board_exports_and_packs(wide_results, tmp_path):
         assert wide_results.export(levels, tmp_path / fmt, format=fmt)
     pack = wide_results.pack(3, pool=200)
     assert len(pack.levels) == 3
+
+
+def test_the_workspace_serves_a_wide_board(wide_results):
+    from fastapi.testclient import TestClient
+
+    from curator.web.app import create_app
+
+    client = TestClient(create_app([wide_results.directory]), base_url="http://127.0.0.1:8000")
+    assert client.get("/api/folders/0").status_code == 200
+    found = client.get("/api/folders/0/levels", params={"pieces": "3", "unique": "true", "limit": 3})
+    assert found.status_code == 200, found.text
+    level = wide_results.select(unique=True, pieces=(3, 3), sample=1, seed=4)[0]
+    report = client.post("/api/folders/0/position", json={"position": list(level.position)})
+    assert report.status_code == 200 and report.json()["unique"], report.text
+    picture = client.get("/api/folders/0/picture", params={"position": ",".join(map(str, level.position))})
+    assert picture.status_code == 200
+    packed = client.post("/api/folders/0/arrange", json={"size": 2, "pool": 30})
+    assert packed.status_code == 200, packed.text
