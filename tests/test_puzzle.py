@@ -27,6 +27,7 @@ BUNDLED = {
     "french.toml": (37, 8, "jump", ("o",)),
     "fling.toml": (56, 4, "fling", ("o",)),
     "solitaire-chess.toml": (16, 2, "capture", ("K", "Q", "R", "B", "N", "P")),
+    "chess-9x9.toml": (81, 8, "capture", ("R", "B", "N")),
 }
 
 

@@ -89,8 +89,11 @@ BINOMIAL = _binomial_table(WORD_CELLS)
 BINOMIAL_WIDE = _binomial_table(MAX_CELLS)
 """BINOMIAL_WIDE[n, k] = C(n, k) for 0 <= k <= n <= 256 (int64), exact wherever C(n, k) < 2**63
 and 2**63 - 1 beyond. Ranking a k-subset of n cells reads only C(c, i) with c < n and i <= k,
-each at most C(n, k), the size of its layer: every layer accepted (`check_size`) reads exact
-entries only."""
+each at most C(n, k), the size of its layer: every layer accepted (at most 2**63 - 1
+positions, `curator.layered.puzzle.layer_past_ranks`) reads exact entries only."""
+BINOMIAL_BY_SIZE = np.ascontiguousarray(BINOMIAL_WIDE.T)
+"""BINOMIAL_BY_SIZE[k, n] = BINOMIAL_WIDE[n, k]: the wide ranks read C(c, i) for one i and
+many c, a row here."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -284,14 +287,20 @@ def wide_next(mask: np.ndarray, line: np.ndarray, forward: bool) -> np.int64:
 @numba.njit(cache=True)
 def rank_colex_wide(mask: np.ndarray) -> np.int64:
     """`rank_colex_mask` of a wide mask: the sum of C(c_i, i) over its cells c_1 < c_2 < ...
-    (exact for every layer `check_size` accepts, see `BINOMIAL_WIDE`)."""
+    (exact for every layer accepted, see `BINOMIAL_WIDE`)."""
+    return rank_colex_row(mask.reshape(1, -1), 0)
+
+
+@numba.njit(cache=True, inline="always")
+def rank_colex_row(masks: np.ndarray, row: int | np.int64) -> np.int64:
+    """`rank_colex_wide` of row `row` of a 2-d array of wide masks (no view per call)."""
     rank = np.int64(0)
     ones = 0
-    for w in range(mask.shape[0]):
-        m = mask[w]
+    for w in range(masks.shape[1]):
+        m = masks[row, w]
         while m:
             ones += 1
-            rank += BINOMIAL_WIDE[w * 64 + lowest_bit(m), ones]
+            rank += BINOMIAL_BY_SIZE[ones, w * 64 + lowest_bit(m)]
             m &= m - np.uint64(1)
     return rank
 
@@ -303,9 +312,9 @@ def unrank_colex_wide(rank: int | np.int64, n: int | np.int64, k: int | np.int64
     r = np.int64(rank)
     c = n - 1
     for i in range(k, 0, -1):
-        while BINOMIAL_WIDE[c, i] > r:
+        while BINOMIAL_BY_SIZE[i, c] > r:
             c -= 1
-        r -= BINOMIAL_WIDE[c, i]
+        r -= BINOMIAL_BY_SIZE[i, c]
         cells[i - 1] = c
         c -= 1
 
@@ -323,9 +332,25 @@ def next_colex_cells(cells: np.ndarray, k: int | np.int64) -> None:
 
 
 @numba.njit(cache=True, inline="always")
+def next_colex_wide(cells: np.ndarray, k: int | np.int64, mask: np.ndarray) -> None:
+    """`next_colex_cells`, flipping in the wide `mask` only the cells that change (a cell
+    moved back to j never meets a cell still to move: those lie above j)."""
+    i = 0
+    while i + 1 < k and cells[i] + 1 == cells[i + 1]:
+        wide_flip(mask, cells[i])
+        cells[i] = i
+        wide_flip(mask, i)
+        i += 1
+    wide_flip(mask, cells[i])
+    cells[i] += 1
+    wide_flip(mask, cells[i])
+
+
+@numba.njit(cache=True, inline="always")
 def wide_from_cells(cells: np.ndarray, k: int | np.int64, mask: np.ndarray) -> None:
     """Write into the wide `mask` the cells cells[:k]."""
-    mask[:] = 0
+    for w in range(mask.shape[0]):
+        mask[w] = 0
     for i in range(k):
         wide_flip(mask, cells[i])
 

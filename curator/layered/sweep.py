@@ -28,9 +28,10 @@ from curator.common.ranking import (
     multinomial,
     next_colex_cells,
     next_colex_mask,
+    next_colex_wide,
     rank_colex_mask,
     rank_colex_masks,
-    rank_colex_wide,
+    rank_colex_row,
     rank_multiset_indexed,
     to_words,
     unrank_colex_mask,
@@ -860,14 +861,15 @@ def _wide_binary_chunk(args, lo, hi, base, out_s, out_u, out_a):
     cells = np.empty(max(k, 1), dtype=np.int64)
     mask = np.zeros(words, dtype=np.uint64)
     unrank_colex_wide(lo, n, k, cells)
+    wide_from_cells(cells, k, mask)
     for r in range(lo, hi):
-        wide_from_cells(cells, k, mask)
         count = children(mask, tables, masks, moves)
         for j in range(count):
-            ranks[j] = rank_colex_wide(masks[j])
+            ranks[j] = rank_colex_row(masks, j)
         s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
-        next_colex_cells(cells, k)
+        if r + 1 < hi and k > 0:
+            next_colex_wide(cells, k, mask)
 
 
 @kernel
@@ -897,11 +899,10 @@ def _wide_typed_chunk(args, lo, hi, base, out_s, out_u, out_a):
         count = children(mask, board, tables, masks, boards, removed, moves)
         for j in range(count):
             t = removed[j]
-            child = masks[j]
-            within = rank_colex_wide(child) * child_orderings[t]
+            within = rank_colex_row(masks, j) * child_orderings[t]
             at = index - weights[t - 1]
             for w in range(words):
-                m = child[w]
+                m = masks[j, w]
                 while m:
                     item = boards[j, w * 64 + lowest_bit(m)] - 1
                     within += prefix[at, item]
@@ -911,8 +912,7 @@ def _wide_typed_chunk(args, lo, hi, base, out_s, out_u, out_a):
         s, u, a = _classify(ranks, count, solvable, unique, step_once)
         _record(r, base, s, u, a, out_s, out_u, out_a)
         if r + 1 < hi and _next_sequence(seq) < 0:
-            next_colex_cells(cells, k)
-            wide_from_cells(cells, k, mask)
+            next_colex_wide(cells, k, mask)
             unrank_multiset_sequence(0, counts, seq)
 
 

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from curator.common.board import DIAGONAL, ORTHOGONAL
-from curator.common.ranking import lowest_bit, wide_next, wide_set
+from curator.common.ranking import lowest_bit, wide_next
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 KNIGHT = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
@@ -91,12 +91,28 @@ def capture_children(mask, board, tables, out_masks, out_boards, out_removed, ou
     return count
 
 
+@numba.njit(cache=True, inline="always")
+def _with_cell(t0, t1, t2, t3, cell):
+    """Words t0..t3 of a wide mask (at most four: 256 cells) with `cell` set."""
+    bit = ONE << np.uint64(cell & 63)
+    w = cell >> 6
+    if w == 0:
+        return t0 | bit, t1, t2, t3
+    if w == 1:
+        return t0, t1 | bit, t2, t3
+    if w == 2:
+        return t0, t1, t2 | bit, t3
+    return t0, t1, t2, t3 | bit
+
+
 @numba.njit(cache=True)
 def capture_children_wide(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
-    """`capture_children` on multi-word masks (lines[c, d] and leaps[t, c] wide masks)."""
+    """`capture_children` on multi-word masks (lines[c, d] and leaps[t, c] wide masks). A
+    piece's targets are gathered in four scalar words (no array per position), so its
+    captures come in increasing cell order as in the one-word code."""
     lines, forward, leaps, slides, protected = tables
     words = mask.shape[0]
-    targets = np.empty(words, dtype=np.uint64)
+    zero = np.uint64(0)
     count = 0
     for w in range(words):
         movers = mask[w]
@@ -104,25 +120,29 @@ def capture_children_wide(mask, board, tables, out_masks, out_boards, out_remove
             src = w * 64 + lowest_bit(movers)
             movers &= movers - ONE
             mover = np.int64(board[src])
-            for v in range(words):
-                targets[v] = leaps[mover, src, v] & mask[v]
+            jumps = leaps[mover, src]
+            t0 = jumps[0] & mask[0]
+            t1 = jumps[1] & mask[1] if words > 1 else zero
+            t2 = jumps[2] & mask[2] if words > 2 else zero
+            t3 = jumps[3] & mask[3] if words > 3 else zero
             along = slides[mover]
             while along:
                 d = lowest_bit(along)
                 along &= along - ONE
                 hit = wide_next(mask, lines[src, d], forward[d])
                 if hit >= 0:
-                    wide_set(targets, hit)
+                    t0, t1, t2, t3 = _with_cell(t0, t1, t2, t3, hit)
             for v in range(words):
-                while targets[v]:
-                    dst = v * 64 + lowest_bit(targets[v])
-                    targets[v] &= targets[v] - ONE
+                targets = t0 if v == 0 else t1 if v == 1 else t2 if v == 2 else t3
+                while targets:
+                    dst = v * 64 + lowest_bit(targets)
+                    targets &= targets - ONE
                     victim = np.int64(board[dst])
                     if protected[victim]:
                         continue
-                    child = out_masks[count]
-                    child[:] = mask
-                    child[src >> 6] ^= ONE << np.uint64(src & 63)
+                    for u in range(words):
+                        out_masks[count, u] = mask[u]
+                    out_masks[count, src >> 6] ^= ONE << np.uint64(src & 63)
                     for c in range(board.shape[0]):
                         out_boards[count, c] = board[c]
                     out_boards[count, dst] = mover

@@ -86,7 +86,8 @@ def fling_children_wide(mask, tables, out_masks, out_moves):
                     continue
                 stop = steps[hit, back]
                 child = out_masks[count]
-                child[:] = mask
+                for v in range(mask.shape[0]):
+                    child[v] = mask[v]
                 wide_flip(child, src)
                 wide_set(child, stop)
                 # The struck ball carries the impulse on along the same line.
