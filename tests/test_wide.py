@@ -233,3 +233,39 @@ def test_the_workspace_serves_a_wide_board(wide_results):
     assert picture.status_code == 200
     packed = client.post("/api/folders/0/arrange", json={"size": 2, "pool": 30})
     assert packed.status_code == 200, packed.text
+
+
+def test_a_family_without_wide_moves_is_refused_on_a_wide_board():
+    from curator.common.board import Board
+    from curator.rules import ParamError
+    from curator.rules.jump import JumpRules
+
+    class Narrow(JumpRules):
+        family = "narrow"
+        wide = False
+
+    board = Board.from_art("square", "\n".join(["." * 13] * 5))
+    with pytest.raises(ParamError, match="^family 'narrow' plays on at most 64 cells .* the board has 65$"):
+        Narrow.from_params(board, ("o",), {})
+    assert JumpRules.from_params(board, ("o",), {}).mask_words == 2
+
+
+@pytest.mark.slow  # the fixed boards above cover each family fast
+@settings(max_examples=6, deadline=None)
+@given(st.data())
+def test_random_wide_boards_match_reference(data):
+    cols = data.draw(st.integers(9, 20))
+    rows = data.draw(st.integers(-(-65 // cols), 100 // cols))
+    art = [["."] * cols for _ in range(rows)]
+    for _ in range(data.draw(st.integers(0, 3))):  # a few holes, never the whole first row
+        art[data.draw(st.integers(1, rows - 1))][data.draw(st.integers(0, cols - 1))] = "#"
+    drawing = "\n".join("".join(row) for row in art)
+    family = data.draw(st.sampled_from(["jump", "capture"]))
+    if drawing.count(".") <= 64:
+        return
+    if family == "jump":
+        diagonal = data.draw(st.booleans())
+        case = Case("jump-random", drawing, "jump", rules={"diagonal": diagonal}, max_pieces=3)
+    else:
+        case = Case("capture-random", drawing, "capture", pieces={"Q": 1, "N": 1}, max_pieces=2)
+    check_case(case)

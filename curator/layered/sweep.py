@@ -853,7 +853,7 @@ def _wide_goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
 @kernel
 def _wide_binary_chunk(args, lo, hi, base, out_s, out_u, out_a):
     """`_binary_chunk` on multi-word masks (boards of more than 64 cells): the position's
-    cells step through colex order and its mask is rebuilt from them."""
+    cells step through colex order, and its mask flips the cells that change."""
     n, k, words, solvable, unique, step_once, tables = args
     masks = np.empty((MAX_CHILDREN, words), dtype=np.uint64)
     moves = np.empty(MAX_CHILDREN, dtype=np.int64)
