@@ -3,8 +3,8 @@
     python3 benchmarks/wide.py --threads 1        # every case below
     python3 benchmarks/wide.py --quick            # fewer words per layer
 
-Each case times one layer two ways in one process, on random bits below (a quarter
-solvable, as in benchmarks/kernels.py): the general kernel of a family on a board of at most
+Each case times one layer two ways in one process, in turn on the same windows, on random bits
+below (a quarter solvable, as in benchmarks/kernels.py): the general kernel of a family on a board of at most
 64 cells (one-word masks), and the multi-word kernel on a comparable board: the same board
 taken through the two-word path ("forced"), or a board of more than 64 cells with the same
 pieces. Prints positions per second and the cost per position of the wide kernel relative to
@@ -55,29 +55,41 @@ CASES = [
 ]
 
 
-def rate(puzzle: Puzzle, pieces: int, words: int, repeats: int, general: str | None) -> tuple[float, str]:
-    """Positions per second of the sweep of the largest layer of `pieces` pieces (`general`:
-    the one-word general kernel by name; None: the puzzle's own choice, here the wide one)."""
+def setup(puzzle: Puzzle, pieces: int, general: str | None) -> sweep.LayerSweep:
+    """The sweep of the largest layer of `pieces` pieces on random bits below (`general`: the
+    one-word general kernel by name; None: the puzzle's own choice, here the wide one),
+    compiled."""
     below = random_tier(puzzle, pieces - 1, np.random.default_rng(pieces))
     layer = max(StateSpace(puzzle).layers_with(pieces), key=lambda item: item.size)
     run = sweep.LayerSweep(puzzle, layer, below, general)
     run.compute(0, 1)  # compile outside the timing
-    span = min(words, layer.words)
-    starts = [i * (layer.words - span) // 3 for i in range(4)]
-    best = [float("inf")] * len(starts)
-    for _ in range(repeats):
-        for w, first in enumerate(starts):
-            start = time.perf_counter()
-            run.compute(first, first + span)
-            best[w] = min(best[w], time.perf_counter() - start)
-    return len(starts) * span * 64 / sum(best), layer.key
+    return run
+
+
+def rates(runs: dict[str, sweep.LayerSweep], words: int, repeats: int) -> dict[str, float]:
+    """Positions per second of each sweep: 4 windows spread over its layer, the sweeps timed in
+    turn on each (the order alternating), the best of `repeats` times per window counting."""
+    best: dict[str, list[float]] = {name: [float("inf")] * 4 for name in runs}
+    order = list(runs)
+    positions = {}
+    for repeat in range(repeats):
+        for w in range(4):
+            for name in order if repeat % 2 == 0 else order[::-1]:
+                run = runs[name]
+                span = min(words, run.layer.words)
+                first = w * (run.layer.words - span) // 3
+                start = time.perf_counter()
+                run.compute(first, first + span)
+                best[name][w] = min(best[name][w], time.perf_counter() - start)
+                positions[name] = 4 * span * 64
+    return {name: positions[name] / sum(times) for name, times in best.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer words per layer")
     parser.add_argument("--threads", type=int, default=numba.config.NUMBA_NUM_THREADS)
-    parser.add_argument("--repeats", type=int, default=3, help="timings per window and kernel")
+    parser.add_argument("--repeats", type=int, default=5, help="timings per window and kernel")
     parser.add_argument("--json", type=Path, help="where to write the figures")
     args = parser.parse_args()
     numba.set_num_threads(args.threads)
@@ -86,22 +98,20 @@ def main() -> None:
               "repeats": args.repeats, "cases": []}
     for name, narrow_art, wide_art, family, pieces, count in CASES:
         general = "boards" if pieces else "masks"
-        narrow, layer = rate(parse_puzzle(text(narrow_art, family, pieces), "bench"), count, words,
-                             args.repeats, general)
-        if wide_art is None:
-            ranking._forced_words = 2
-            try:
-                wide, _ = rate(parse_puzzle(text(narrow_art, family, pieces), "bench"), count, words,
-                               args.repeats, None)
-            finally:
-                ranking._forced_words = None
-        else:
-            wide, _ = rate(parse_puzzle(text(wide_art, family, pieces), "bench"), count, words, args.repeats,
-                           None)
-        case = {"case": name, "layer": layer, "one_word_positions_per_second": round(narrow),
-                "wide_positions_per_second": round(wide), "cost_ratio": round(narrow / wide, 2)}
+        narrow = setup(parse_puzzle(text(narrow_art, family, pieces), "bench"), count, general)
+        ranking._forced_words = 2 if wide_art is None else None
+        try:
+            wide = setup(parse_puzzle(text(wide_art or narrow_art, family, pieces), "bench"), count, None)
+        finally:
+            ranking._forced_words = None
+        figures = rates({"narrow": narrow, "wide": wide}, words, args.repeats)
+        narrow_rate, wide_rate, layer = figures["narrow"], figures["wide"], narrow.layer.key
+        case = {"case": name, "layer": layer, "one_word_positions_per_second": round(narrow_rate),
+                "wide_positions_per_second": round(wide_rate),
+                "cost_ratio": round(narrow_rate / wide_rate, 2)}
         report["cases"].append(case)
-        print(f"{name:<22} {layer:<14} one word {narrow / 1e6:6.2f} M/s  wide {wide / 1e6:6.2f} M/s  "
+        print(f"{name:<22} {layer:<14} one word {narrow_rate / 1e6:6.2f} M/s  "
+              f"wide {wide_rate / 1e6:6.2f} M/s  "
               f"cost per position x{case['cost_ratio']:.2f}", flush=True)
     write_figures(report, "wide", args.json)
 
