@@ -29,6 +29,7 @@ from curator.common.ranking import (
     unrank_colex_wide,
     unrank_placement,
 )
+from curator.layered import classes
 from curator.layered.bits import PROPERTIES
 from curator.layered.level import replay
 from curator.layered.puzzle import largest_layer
@@ -160,11 +161,18 @@ def _files(directory: Path) -> dict[str, object]:
 @pytest.mark.parametrize(("name", "max_pieces"), [("triangle", None), ("solitaire-chess", 4), ("fling", 3)])
 def test_the_wide_path_writes_the_one_word_files(tmp_path, monkeypatch, name, max_pieces):
     path = ROOT / "puzzles" / f"{name}.toml"
-    curator.analyze(path, tmp_path / "narrow", max_pieces=max_pieces)
+    narrow = curator.analyze(path, tmp_path / "narrow", max_pieces=max_pieces)
+    picked = [(level.rank, level.class_size) for level in
+              narrow.select(solvable=True, canonical=True, sample=40, seed=5, sort="rank")]
     monkeypatch.setattr(ranking, "_forced_words", 2)
+    classes.translations.cache_clear()
     assert curator.load(path).rules.mask_words == 2
-    curator.analyze(path, tmp_path / "wide", max_pieces=max_pieces)
+    wide = curator.analyze(path, tmp_path / "wide", max_pieces=max_pieces)
     assert _files(tmp_path / "narrow") == _files(tmp_path / "wide")
+    # The same canonical levels (symmetries and translations) and class sizes.
+    assert picked == [(level.rank, level.class_size) for level in
+                      wide.select(solvable=True, canonical=True, sample=40, seed=5, sort="rank")]
+    classes.translations.cache_clear()
 
 
 WIDE_FILE = Case("capture-8x9-file", "\n".join(["." * 9] * 8), "capture", rules={"king_safe": True},
@@ -187,16 +195,17 @@ def test_a_wide_analysis_verifies_and_selects(wide_results):
                for layer in StateSpace(wide_results.puzzle).layers_with(3)
                for p in (unrank_placement(r, layer.cells, layer.counts) for r in range(layer.size)))
     assert unique == want > 0
-    # Classes by the board's eight symmetries: a canonical level per class, its size the
-    # number of distinct images.
+    # Classes by the board's symmetries and translations, against their plain-Python members.
+    puzzle = wide_results.puzzle
     levels = wide_results.select(unique=True, pieces=(3, 3), canonical=True, sample=20, seed=1)
     assert levels
     for level in levels:
-        images = {tuple(level.position[perm.index(c)] for c in range(72)) for perm in
-                  wide_results.puzzle.symmetries()}
-        assert level.class_size == len(images)
-        space = StateSpace(wide_results.puzzle)
-        assert space.rank(level.position)[1] == min(space.rank(p)[1] for p in images)
+        assert level.class_size == len(classes.members(puzzle, level.position)) > 1
+        assert classes.canonical_rank(puzzle, level.position) == level.rank
+    # One level per class of the two-rook layer: their class sizes add up to the layer.
+    every = wide_results.select(pieces=(2, 2), counts={"K": 0}, canonical=True)
+    assert sum(level.class_size for level in every) == math.comb(72, 2)
+    assert all(classes.canonical_rank(puzzle, level.position) == level.rank for level in every)
 
 
 def test_a_wide_solve_counts_like_the_reference(wide_results):
@@ -231,7 +240,7 @@ def test_the_workspace_serves_a_wide_board(wide_results):
     assert report.status_code == 200 and report.json()["unique"], report.text
     picture = client.get("/api/folders/0/picture", params={"position": ",".join(map(str, level.position))})
     assert picture.status_code == 200
-    packed = client.post("/api/folders/0/arrange", json={"size": 2, "pool": 30})
+    packed = client.post("/api/folders/0/arrange", json={"size": 2, "pool": 200})
     assert packed.status_code == 200, packed.text
 
 

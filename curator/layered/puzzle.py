@@ -132,9 +132,8 @@ class Puzzle:
         """How far around the pieces of a position with `pieces` pieces the board must look
         the same for moving them all by one vector to give an equivalent position (see
         `Rules.translation_margin`); None if moving them changes the game: the family's
-        moves depend on where the pieces stand, or the goal names cells. On boards of more
-        than 64 cells classes are by symmetries only: the translation kernels are one-word."""
-        if self.goal.cells is not None or self.rules.mask_words > 1:
+        moves depend on where the pieces stand, or the goal names cells."""
+        if self.goal.cells is not None:
             return None
         return self.rules.translation_margin(pieces, self.goal.pieces)
 

@@ -34,7 +34,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import numba
 import numpy as np
 
 from curator.common.errors import DamagedResults, SelectionError, StoreError
@@ -46,9 +45,7 @@ from curator.common.ranking import (
     image_mask,
     multinomial,
     rank_board,
-    rank_board_wide,
     unrank_colex_mask,
-    unrank_colex_wide,
     unrank_multiset_sequence,
 )
 from curator.layered import classes
@@ -253,44 +250,6 @@ def _keep_typed_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonic
         keep[i] = ok
 
 
-@kernel
-def _keep_wide_chunk(ranks, lo, hi, n, counts, include, exclude, perms, canonical, keep):
-    """`_keep_typed_chunk` on boards of more than 64 cells (one kind of piece is one type),
-    working on cells: `include` and `exclude` are the filter's cells as bool arrays."""
-    counts = counts.copy()  # the multiset rankers use it as scratch space
-    k = counts.sum()
-    arrangements = multinomial(counts)
-    cells = np.empty(max(k, 1), dtype=np.int64)
-    seq = np.empty(max(k, 1), dtype=np.int64)
-    scratch = np.empty(counts.shape[0], dtype=np.int64)
-    board = np.zeros(n, dtype=np.int64)
-    image = np.zeros(n, dtype=np.int64)
-    for i in range(lo, hi):
-        r = ranks[i]
-        unrank_colex_wide(r // arrangements, n, k, cells)
-        unrank_multiset_sequence(r % arrangements, counts, seq)
-        board[:] = 0
-        for j in range(k):
-            board[cells[j]] = seq[j] + 1
-        ok = _passes_cells(board, include, exclude)
-        if ok and canonical:
-            for s in range(1, perms.shape[0]):
-                for cell in range(n):
-                    image[perms[s, cell]] = board[cell]
-                if _passes_cells(image, include, exclude) and rank_board_wide(image, scratch, seq) < r:
-                    ok = False
-                    break
-        keep[i] = ok
-
-
-@numba.njit(cache=True, inline="always")
-def _passes_cells(board, include, exclude):
-    for cell in range(board.shape[0]):
-        if (include[cell] and board[cell] == 0) or (exclude[cell] and board[cell] != 0):
-            return False
-    return True
-
-
 class Matcher:
     """Finds the ranks of a layer's positions that pass the filters, a block at a time."""
 
@@ -344,14 +303,17 @@ class Matcher:
         keep = np.zeros(ranks.shape[0], dtype=np.bool_)
         moves = self.translations(layer.pieces) if self.filters.canonical else None
         args: tuple[Any, ...]
-        if self.puzzle.rules.mask_words > 1:  # on cells; classes by symmetries (no translations)
+        if self.puzzle.rules.mask_words > 1:  # on cells, symmetries and translations alike
             cells = np.zeros((2, layer.cells), dtype=np.bool_)
             cells[0, list(self.filters.include)] = True
             cells[1, list(self.filters.exclude)] = True
-            canonical = self.filters.canonical and self.perms.shape[0] > 1
-            counts = np.array(layer.counts, dtype=np.int64)
-            build(_keep_wide_chunk)(ranks, 0, ranks.shape[0], layer.cells, counts, cells[0], cells[1],
-                                    self.perms, canonical, keep)
+            perms = self.perms if self.filters.canonical else self.perms[:1]
+            tables = classes.wide_tables(self.puzzle, layer, moves)
+            args = (np.array(layer.counts, dtype=np.int64), cells[0], cells[1], perms, *tables, keep)
+            if ranks.shape[0] > 4 * classes.CHUNK:
+                build(classes.in_chunks, chunk=classes.keep_wide_chunk)(ranks, layer.cells, *args)
+            else:
+                build(classes.keep_wide_chunk)(ranks, 0, ranks.shape[0], layer.cells, *args)
             return ranks[keep]
         if moves is not None:
             # keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of
