@@ -32,7 +32,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             sha256 TEXT NOT NULL,
             UNIQUE (name, sha256))""",
         """CREATE TABLE packs (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             puzzle INTEGER NOT NULL REFERENCES puzzles (id),
             name TEXT NOT NULL,
             curve TEXT,

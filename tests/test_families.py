@@ -91,7 +91,7 @@ def test_an_installed_family_is_named_listed_and_described(site):
     puzzle = parse_puzzle(munch_puzzle(), "munch.toml")
     assert type(puzzle.rules).__module__ == "munch_a" and puzzle.board.size == 7
     (munch,) = [f for f in registry.list_families(warn=pytest.fail) if f.name == "munch"]
-    assert munch.to_json() == {"name": "munch", "typed": False, "sweep_kernel": "masks",
+    assert munch.to_json() == {"name": "munch", "typed": False, "sweep_kernel": "masks", "max_cells": 64,
                                "options": {"greedy": "bool"}, "source": "package curator-munch 1.2.3",
                                "summary": "Munch: a piece steps onto an orthogonally neighbouring piece "
                                           "and eats it."}
@@ -111,6 +111,7 @@ def test_a_family_listed_on_the_command_line(site):
     assert list(listed) == ["jump", "fling", "capture", "munch"]
     assert listed["munch"]["source"] == "package curator-munch 1.2.3"
     assert listed["capture"] == {"name": "capture", "typed": True, "sweep_kernel": "captures",
+                                 "max_cells": 256,
                                  "options": {"king_safe": "bool"}, "source": "built-in",
                                  "summary": "Solitaire Chess: chess pieces of one colour, and every move "
                                             "must capture."}

@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 
 from curator.cli import app
 from curator.common.errors import PuzzleError
+from curator.common.ranking import MAX_CELLS
 from curator.common.reading import NAME_PATTERN
-from curator.layered.puzzle import MAX_CELLS, Puzzle, parse_puzzle
+from curator.layered.puzzle import Puzzle, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOURCE = "fuzz/puzzle.toml"
@@ -294,7 +295,7 @@ def test_deeply_nested_toml(depth):
 
 
 @pytest.mark.parametrize(("art", "words"), [("", "no cells"), ("#  #", "no cells"),
-                                            ("\n".join(["." * 13] * 5), "65 cells")])
+                                            ("\n".join(["." * 16] * 17), "272 cells")])
 def test_boards_of_no_cells_or_too_many(art, words):
     result = read(toml_document({"name": "x", "board": {"art": art}, "rules": {"family": "jump"}}))
     assert isinstance(result, PuzzleError) and words in str(result)

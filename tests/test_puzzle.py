@@ -9,7 +9,8 @@ import pytest
 
 from curator.common.board import Board
 from curator.common.errors import PuzzleError
-from curator.layered.puzzle import MAX_CELLS, load_puzzle, parse_puzzle
+from curator.common.ranking import MAX_CELLS
+from curator.layered.puzzle import load_puzzle, parse_puzzle
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 SOURCE = "levels/test.toml"
@@ -26,6 +27,7 @@ BUNDLED = {
     "french.toml": (37, 8, "jump", ("o",)),
     "fling.toml": (56, 4, "fling", ("o",)),
     "solitaire-chess.toml": (16, 2, "capture", ("K", "Q", "R", "B", "N", "P")),
+    "chess-9x9.toml": (81, 8, "capture", ("R", "B", "N")),
 }
 
 
@@ -246,7 +248,10 @@ ERRORS = [
     ("max-pieces-too-big", edit(BASE, "max_pieces = 4", "max_pieces = 9"), "max_pieces", "9"),
     ("board-no-cells", art("   \n # "), "board.art", "no cells"),
     ("board-empty-art", art(""), "board.art", "no cells"),
-    ("board-65-cells", art("\n".join(["." * 13] * 5)), "board.art", "65"),
+    ("board-272-cells", art("\n".join(["." * 16] * 17)), "board.art", "272"),
+    ("layer-past-64-bit-ranks",
+     art("\n".join(["." * 10] * 10)).replace("max_pieces = 4\n", "max_pieces = 20\n"), "max_pieces",
+     "the layer of 18 pieces has 30,664,510,802,988,208,300 positions"),
     ("board-bad-char", art("..x.\n...."), "board.art", "'x'"),
     ("board-tab", art("..\t.\n...."), "board.art", "'\\t'"),
     ("unknown-grid", edit(BASE, '"square"', '"hex"'), "board.grid", "'hex'"),
@@ -323,9 +328,9 @@ def test_error_message_is_one_line_even_for_strange_keys(text):
     assert "\n" not in message, message
 
 
-def test_64_cells_are_accepted():
-    puzzle = parse_puzzle(art("\n".join(["." * 8] * 8)), SOURCE)
-    assert puzzle.board.size == MAX_CELLS == 64
+def test_256_cells_are_accepted():
+    puzzle = parse_puzzle(art("\n".join(["." * 16] * 16)), SOURCE)
+    assert puzzle.board.size == MAX_CELLS == 256 and puzzle.rules.mask_words == 4
 
 
 def test_board_art_details():

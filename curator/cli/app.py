@@ -841,7 +841,7 @@ def families_command(
     else:
         rows = tuple((family.name, yes(family.typed),
                       ", ".join(f"{name} ({kind})" for name, kind in family.options.items()) or "-",
-                      family.sweep_kernel, family.source) for family in found)
+                      family.sweep_kernel, str(family.max_cells), family.source) for family in found)
         heads = tuple(Column(name, right=False, no_wrap=name in ("family", "source"))
-                      for name in ("family", "typed", "options", "sweep kernel", "source"))
+                      for name in ("family", "typed", "options", "sweep kernel", "cells", "source"))
         _show(Report("rule families", heads, rows, width=160))

@@ -47,8 +47,31 @@ else:
     from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
     from numba.extending import intrinsic
 
-MAX_CELLS = 64
-"""No board has more cells: positions are 64-bit masks."""
+WORD_CELLS = 64
+"""Cells one uint64 mask holds: boards of at most this many cells use one-word masks."""
+MAX_CELLS = 256
+"""No board has more cells (the one home of the limit): a position is a mask of at most
+MAX_CELLS // WORD_CELLS words."""
+RANK_LIMIT = 2**63
+"""Ranks are signed 64-bit: a layer or table must have fewer positions than this."""
+
+_forced_words: int | None = None
+"""Internal, for tests only: a word count `mask_words` gives every board that fits it, so that
+a board of at most 64 cells can be run through the multi-word path."""
+
+
+def mask_words(cells: int) -> int:
+    """The number of uint64 words of a position's mask on a board of `cells` cells: one up to
+    64 cells (today's one-word code and fast kernels), else one per 64 cells. Decided once per
+    board; everything else asks the puzzle.
+
+    >>> mask_words(64), mask_words(65), mask_words(256)
+    (1, 2, 4)
+    """
+    words = max(1, -(-cells // WORD_CELLS))
+    if _forced_words is not None and cells <= _forced_words * WORD_CELLS:
+        return max(words, _forced_words)
+    return words
 
 
 def _binomial_table(size: int) -> np.ndarray:
@@ -56,13 +79,21 @@ def _binomial_table(size: int) -> np.ndarray:
     for n in range(size + 1):
         table[n, 0] = 1
         for k in range(1, n + 1):
-            # C(64, 32) < 2**63, so every entry fits in int64.
-            table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
+            # Python ints, saturated: an entry past int64 is never read (see BINOMIAL_WIDE).
+            table[n, k] = min(int(table[n - 1, k - 1]) + int(table[n - 1, k]), RANK_LIMIT - 1)
     return table
 
 
-BINOMIAL = _binomial_table(MAX_CELLS)
-"""BINOMIAL[n, k] = C(n, k) for 0 <= k <= n <= 64 (int64); 0 for k > n."""
+BINOMIAL = _binomial_table(WORD_CELLS)
+"""BINOMIAL[n, k] = C(n, k) for 0 <= k <= n <= 64 (int64, exact: C(64, 32) < 2**63); 0 for k > n."""
+BINOMIAL_WIDE = _binomial_table(MAX_CELLS)
+"""BINOMIAL_WIDE[n, k] = C(n, k) for 0 <= k <= n <= 256 (int64), exact wherever C(n, k) < 2**63
+and 2**63 - 1 beyond. Ranking a k-subset of n cells reads only C(c, i) with c < n and i <= k,
+each at most C(n, k), the size of its layer: every layer accepted (at most 2**63 - 1
+positions, `curator.layered.puzzle.layer_past_ranks`) reads exact entries only."""
+BINOMIAL_BY_SIZE = np.ascontiguousarray(BINOMIAL_WIDE.T)
+"""BINOMIAL_BY_SIZE[k, n] = BINOMIAL_WIDE[n, k]: the wide ranks read C(c, i) for one i and
+many c, a row here."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -102,15 +133,15 @@ def _colex_byte_table() -> np.ndarray:
     At most 56 bits lie below the last byte, so c stops at 56: the table then stays under
     numba's 10**6-byte limit for arrays frozen into compiled code, and the kernels that read
     it can be cached (a larger global array is read through its address, which cannot)."""
-    below_max = MAX_CELLS - 8
-    table = np.zeros((MAX_CELLS // 8, 256, below_max + 1), dtype=np.int64)
+    below_max = WORD_CELLS - 8
+    table = np.zeros((WORD_CELLS // 8, 256, below_max + 1), dtype=np.int64)
     values = np.arange(256)
     below = np.arange(below_max + 1)
-    for j in range(MAX_CELLS // 8):
+    for j in range(WORD_CELLS // 8):
         for i in range(8):
             has_bit = (values >> i) & 1 == 1
             ones_before = np.array([bin(v & ((1 << i) - 1)).count("1") for v in values])
-            index = np.minimum(below[None, :] + ones_before[:, None] + 1, MAX_CELLS)
+            index = np.minimum(below[None, :] + ones_before[:, None] + 1, WORD_CELLS)
             contribution = np.where(index <= 8 * j + i, BINOMIAL[8 * j + i][index], 0)
             table[j] += np.where(has_bit[:, None], contribution, 0)
     return table
@@ -213,6 +244,129 @@ def unrank_colex_masks(ranks: np.ndarray, n: int, k: int) -> np.ndarray:
         rest -= BINOMIAL[cell, i]
         out |= np.uint64(1) << cell.astype(np.uint64)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Compiled helpers: combinations as multi-word masks (boards of more than 64 cells)
+# ---------------------------------------------------------------------------------------
+# A wide mask is a (words,) uint64 array: cell c is bit c % 64 of word c // 64. Helpers
+# write into arrays they are given, so the loops that call them allocate nothing.
+
+
+@numba.njit(cache=True, inline="always")
+def wide_test(mask: np.ndarray, cell: int | np.int64) -> bool:
+    """Whether `cell` is set in the wide mask."""
+    return bool((mask[cell >> 6] >> np.uint64(cell & 63)) & np.uint64(1) != 0)
+
+
+@numba.njit(cache=True, inline="always")
+def wide_flip(mask: np.ndarray, cell: int | np.int64) -> None:
+    """Toggle `cell` in the wide mask."""
+    mask[cell >> 6] ^= np.uint64(1) << np.uint64(cell & 63)
+
+
+@numba.njit(cache=True, inline="always")
+def wide_set(mask: np.ndarray, cell: int | np.int64) -> None:
+    """Set `cell` in the wide mask."""
+    mask[cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+
+
+@numba.njit(cache=True, inline="always")
+def wide_next(mask: np.ndarray, line: np.ndarray, forward: bool) -> np.int64:
+    """The first cell of `mask & line` met along a line (the lowest going forward, the highest
+    going back), or -1 if they share none."""
+    words = mask.shape[0]
+    for i in range(words):
+        w = i if forward else words - 1 - i
+        both = mask[w] & line[w]
+        if both:
+            return np.int64(w * 64) + (lowest_bit(both) if forward else highest_bit(both))
+    return np.int64(-1)
+
+
+@numba.njit(cache=True)
+def rank_colex_wide(mask: np.ndarray) -> np.int64:
+    """`rank_colex_mask` of a wide mask: the sum of C(c_i, i) over its cells c_1 < c_2 < ...
+    (exact for every layer accepted, see `BINOMIAL_WIDE`)."""
+    return rank_colex_row(mask.reshape(1, -1), 0)
+
+
+@numba.njit(cache=True, inline="always")
+def rank_colex_row(masks: np.ndarray, row: int | np.int64) -> np.int64:
+    """`rank_colex_wide` of row `row` of a 2-d array of wide masks (no view per call)."""
+    rank = np.int64(0)
+    ones = 0
+    for w in range(masks.shape[1]):
+        m = masks[row, w]
+        while m:
+            ones += 1
+            rank += BINOMIAL_BY_SIZE[ones, w * 64 + lowest_bit(m)]
+            m &= m - np.uint64(1)
+    return rank
+
+
+@numba.njit(cache=True)
+def unrank_colex_wide(rank: int | np.int64, n: int | np.int64, k: int | np.int64, cells: np.ndarray) -> None:
+    """Write into cells[:k] the ascending cells of the k-subset of n cells of colex rank
+    `rank` (inverse of `rank_colex_wide`); no validation."""
+    r = np.int64(rank)
+    c = n - 1
+    for i in range(k, 0, -1):
+        while BINOMIAL_BY_SIZE[i, c] > r:
+            c -= 1
+        r -= BINOMIAL_BY_SIZE[i, c]
+        cells[i - 1] = c
+        c -= 1
+
+
+@numba.njit(cache=True, inline="always")
+def next_colex_cells(cells: np.ndarray, k: int | np.int64) -> None:
+    """Advance the ascending cells[:k] to the next k-subset in colex order (the wide
+    `next_colex_mask`): the lowest cell that can move up one does, the cells below it go back
+    to 0, 1, ...; stepping past the last subset gives a meaningless one."""
+    i = 0
+    while i + 1 < k and cells[i] + 1 == cells[i + 1]:
+        cells[i] = i
+        i += 1
+    cells[i] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def next_colex_wide(cells: np.ndarray, k: int | np.int64, mask: np.ndarray) -> None:
+    """`next_colex_cells`, flipping in the wide `mask` only the cells that change (a cell
+    moved back to j never meets a cell still to move: those lie above j)."""
+    i = 0
+    while i + 1 < k and cells[i] + 1 == cells[i + 1]:
+        wide_flip(mask, cells[i])
+        cells[i] = i
+        wide_flip(mask, i)
+        i += 1
+    wide_flip(mask, cells[i])
+    cells[i] += 1
+    wide_flip(mask, cells[i])
+
+
+@numba.njit(cache=True, inline="always")
+def wide_from_cells(cells: np.ndarray, k: int | np.int64, mask: np.ndarray) -> None:
+    """Write into the wide `mask` the cells cells[:k]."""
+    for w in range(mask.shape[0]):
+        mask[w] = 0
+    for i in range(k):
+        wide_flip(mask, cells[i])
+
+
+def to_words(mask: int, words: int) -> np.ndarray:
+    """A Python-int mask as a (words,) uint64 array.
+
+    >>> to_words((1 << 70) | 3, 2).tolist()
+    [3, 64]
+    """
+    return np.array([(mask >> (64 * w)) & 0xFFFFFFFFFFFFFFFF for w in range(words)], dtype=np.uint64)
+
+
+def from_words(mask: np.ndarray) -> int:
+    """The Python int of a wide mask (inverse of `to_words`)."""
+    return sum(int(v) << (64 * w) for w, v in enumerate(mask))
 
 
 # ---------------------------------------------------------------------------------------
@@ -382,6 +536,22 @@ def rank_board(board: np.ndarray, counts: np.ndarray, seq: np.ndarray) -> np.int
             counts[t - 1] += 1
             k += 1
     return rank_colex_mask(mask) * multinomial(counts) + rank_multiset_sequence(seq[:k], counts)
+
+
+@numba.njit(cache=True)
+def rank_board_wide(board: np.ndarray, counts: np.ndarray, seq: np.ndarray) -> np.int64:
+    """`rank_board` on a board of any number of cells (the colex rank from `BINOMIAL_WIDE`)."""
+    counts[:] = 0
+    colex = np.int64(0)
+    k = 0
+    for cell in range(board.shape[0]):
+        t = board[cell]
+        if t:
+            k += 1
+            colex += BINOMIAL_WIDE[cell, k]
+            seq[k - 1] = t - 1
+            counts[t - 1] += 1
+    return colex * multinomial(counts) + rank_multiset_sequence(seq[:k], counts)
 
 
 # ---------------------------------------------------------------------------------------
@@ -608,7 +778,7 @@ def unrank_combination(rank: int, n: int, k: int, order: str = "lex") -> tuple[i
 
 
 def cells_to_mask(cells: Sequence[int], n: int) -> int:
-    """Bit mask (as an int) of distinct cells of a board of n <= 64 cells, for the mask helpers.
+    """Bit mask (as an int) of distinct cells of a board of n <= 256 cells, for the mask helpers.
 
     >>> bin(cells_to_mask([0, 2, 3], 8))
     '0b1101'
@@ -619,7 +789,7 @@ def cells_to_mask(cells: Sequence[int], n: int) -> int:
 
 
 def mask_to_cells(mask: int, n: int) -> tuple[int, ...]:
-    """Ascending cells of the set bits of `mask` on a board of n <= 64 cells.
+    """Ascending cells of the set bits of `mask` on a board of n <= 256 cells.
 
     >>> mask_to_cells(0b1101, 8)
     (0, 2, 3)

@@ -19,7 +19,7 @@ from curator.common.files import exclusive
 from curator.common.keywords import Naming, same_name
 from curator.common.resources import Shortfall, shortfalls, threads
 from curator.layered.bits import PROPERTIES, LayerBits
-from curator.layered.puzzle import Puzzle
+from curator.layered.puzzle import Puzzle, layer_past_ranks
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import PACK_RATIO, LayerRecord, LayerStore
 from curator.layered.sweep import Progress, goal_layer, sweep_layer
@@ -124,6 +124,10 @@ def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name
         raise SelectionError(
             f"{name('max_pieces')} must be between {puzzle.goal.pieces} and {total}, got {depth!r}"
         )
+    problem = layer_past_ranks(puzzle.board.size, puzzle.piece_types, puzzle.piece_limits,
+                               puzzle.goal.pieces, depth)
+    if problem:
+        raise SelectionError(f"{name('max_pieces')}: {problem}")
     return depth
 
 

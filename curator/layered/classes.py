@@ -60,8 +60,10 @@ from curator.common.ranking import (
     image_mask,
     lowest_bit,
     multinomial,
+    rank_board_wide,
     rank_multiset_sequence,
     unrank_colex_mask,
+    unrank_colex_wide,
     unrank_multiset_sequence,
 )
 from curator.layered.puzzle import Puzzle
@@ -113,10 +115,11 @@ def translations(puzzle: Puzzle, pieces: int) -> Translations | None:
     low = [min(axis) for axis in zip(*raw)]
     axes = np.array([[x - lo for x, lo in zip(coords, low)] for coords in raw], dtype=np.int64)
     length = int(axes.max()) + 1
-    upto = np.zeros((axes.shape[1], length + 1), dtype=np.uint64)
+    upto = np.zeros((axes.shape[1], length + 1), dtype=object)
     for a in range(axes.shape[1]):
         for x in range(length + 1):
             upto[a, x] = sum(1 << c for c in range(board.size) if axes[c, a] < x)
+    upto = puzzle.rules.mask_array(upto)  # a last axis of words on boards of more than 64 cells
     vectors, images = [], []
     for vector in board.translations():
         image = [board.moved(c, vector) for c in range(board.size)]
@@ -127,9 +130,9 @@ def translations(puzzle: Puzzle, pieces: int) -> Translations | None:
         return None
     images_array = np.array(images, dtype=np.int64)
     shifts = np.array([board.axes(v) for v in vectors], dtype=np.int64)
-    onto = np.array([sum(1 << c for c in range(board.size) if row[c] >= 0) for row in images],
-                    dtype=np.uint64)
-    usable = _usable(pieces, margin, axes, upto, shifts, onto, length)
+    onto = puzzle.rules.mask_array([sum(1 << c for c in range(board.size) if row[c] >= 0) for row in images])
+    usable = (_usable(pieces, margin, axes, upto, shifts, onto, length) if puzzle.rules.mask_words == 1
+              else np.ones(len(vectors), dtype=np.bool_))  # `_usable` only saves work
     if not usable.any():
         return None
     keep = np.flatnonzero(usable)
@@ -223,6 +226,123 @@ def _alike_vectors(mask, margin, axes, upto, shifts, onto, lo, hi, out):
             out[count] = v
             count += 1
     return count
+
+
+@numba.njit(cache=True, inline="always")
+def _wide_span(upto, a, lo, hi, w):
+    """Word w of `_span` on boards of more than 64 cells (upto holds wide masks)."""
+    top = upto.shape[1] - 1
+    first = min(max(lo, 0), top)
+    stop = min(max(hi + 1, 0), top)
+    return upto[a, stop, w] & ~upto[a, first, w]
+
+
+@numba.njit(cache=True)
+def _wide_alike_vectors(board, margin, axes, upto, shifts, onto, lo, hi, out):
+    """`_alike_vectors` of the pieces of `board` on a board of more than 64 cells."""
+    dims = axes.shape[1]
+    seen = False
+    for cell in range(board.shape[0]):
+        if board[cell]:
+            for a in range(dims):
+                lo[a] = axes[cell, a] if not seen else min(lo[a], axes[cell, a])
+                hi[a] = axes[cell, a] if not seen else max(hi[a], axes[cell, a])
+            seen = True
+    if not seen:
+        return 0
+    count = 0
+    for v in range(shifts.shape[0]):
+        ok = True
+        for cell in range(board.shape[0]):
+            if board[cell] and not (onto[v, cell >> 6] >> np.uint64(cell & 63)) & ONE:
+                ok = False
+                break
+        around_count = moved_count = 0
+        for w in range(upto.shape[2]):
+            if not ok:
+                break
+            around = ALL
+            moved = ALL
+            for a in range(dims):
+                around &= _wide_span(upto, a, lo[a] - margin, hi[a] + margin, w)
+                moved &= _wide_span(upto, a, lo[a] - margin + shifts[v, a], hi[a] + margin + shifts[v, a], w)
+            ok = (around & ~onto[v, w]) == 0
+            around_count += bit_count(around)
+            moved_count += bit_count(moved)
+        if ok and around_count == moved_count:
+            out[count] = v
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _wide_position(r, n, counts, arrangements, cells, seq, board):
+    """Into `board` (one entry per cell, 0 empty, t type t): the position of rank r of the
+    layer with `counts`, on a board of n > 64 cells."""
+    k = counts.sum()
+    unrank_colex_wide(r // arrangements, n, k, cells)
+    unrank_multiset_sequence(r % arrangements, counts, seq)
+    board[:] = 0
+    for j in range(k):
+        board[cells[j]] = seq[j] + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _wide_image(board, row, moved_by, perm, out):
+    """`_moved_board` (cells moved by `row` if `moved_by`, then mapped by `perm`)."""
+    out[:] = 0
+    for cell in range(board.shape[0]):
+        if board[cell]:
+            to = row[cell] if moved_by else cell
+            out[perm[to]] = board[cell]
+
+
+@numba.njit(cache=True, inline="always")
+def _cells_pass(board, include, exclude):
+    for cell in range(board.shape[0]):
+        if (include[cell] and board[cell] == 0) or (exclude[cell] and board[cell] != 0):
+            return False
+    return True
+
+
+@kernel
+def keep_wide_chunk(ranks, lo, hi, n, counts, include, exclude, perms,
+                    margin, axes, upto, shifts, images, onto, centre, keep):
+    """keep[i] for ranks[lo:hi] on a board of more than 64 cells (as `keep_typed_chunk`, on
+    cells: `include` and `exclude` are bool arrays; one kind of piece is one type)."""
+    counts = counts.copy()  # the multiset rankers use it as scratch space
+    k = counts.sum()
+    arrangements = multinomial(counts)
+    cells = np.empty(max(k, 1), dtype=np.int64)
+    seq = np.empty(max(k, 1), dtype=np.int64)
+    scratch = np.empty(counts.shape[0], dtype=np.int64)
+    board = np.zeros(n, dtype=np.int64)
+    image = np.zeros(n, dtype=np.int64)
+    found = np.empty(shifts.shape[0], dtype=np.int64)
+    low = np.zeros(axes.shape[1], dtype=np.int64)
+    high = np.zeros(axes.shape[1], dtype=np.int64)
+    for i in range(lo, hi):
+        r = ranks[i]
+        _wide_position(r, n, counts, arrangements, cells, seq, board)
+        ok = _cells_pass(board, include, exclude)
+        if ok:
+            count = _wide_alike_vectors(board, margin, axes, upto, shifts, onto, low, high, found)
+            own = _offset(low, high, shifts, -1, centre)
+            for t in range(-1, count):
+                offset = own if t < 0 else _offset(low, high, shifts, found[t], centre)
+                if offset > own:
+                    continue  # each image of this translate is less centred
+                row = images[found[t]] if t >= 0 else perms[0]
+                for s in range(1 if t < 0 else 0, perms.shape[0]):
+                    _wide_image(board, row, t >= 0, perms[s], image)
+                    if not _cells_pass(image, include, exclude):
+                        continue
+                    if offset < own or rank_board_wide(image, scratch, seq) < r:
+                        ok = False
+                        break
+                if not ok:
+                    break
+        keep[i] = ok
 
 
 @numba.njit(cache=True, inline="always")
@@ -401,15 +521,58 @@ def _class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, on
         out[i] = (count + 1) * distinct
 
 
+@numba.njit(cache=True)
+def _wide_class_sizes(ranks, n, counts, perms, margin, axes, upto, shifts, images, onto, centre, out):
+    """`_class_sizes` on boards of more than 64 cells: (translates + 1) x the number of
+    distinct smallest members of the T(g(P)), each found by its rank."""
+    counts = counts.copy()
+    k = counts.sum()
+    arrangements = multinomial(counts)
+    cells = np.empty(max(k, 1), dtype=np.int64)
+    seq = np.empty(max(k, 1), dtype=np.int64)
+    scratch = np.empty(counts.shape[0], dtype=np.int64)
+    board = np.zeros(n, dtype=np.int64)
+    image = np.zeros(n, dtype=np.int64)
+    found = np.empty(shifts.shape[0], dtype=np.int64)
+    low = np.empty(axes.shape[1], dtype=np.int64)
+    high = np.empty(axes.shape[1], dtype=np.int64)
+    smallest = np.empty(perms.shape[0], dtype=np.int64)
+    for i in range(ranks.shape[0]):
+        _wide_position(ranks[i], n, counts, arrangements, cells, seq, board)
+        count = _wide_alike_vectors(board, margin, axes, upto, shifts, onto, low, high, found)
+        distinct = 0
+        for s in range(perms.shape[0]):
+            _wide_image(board, perms[0], False, perms[s], image)
+            best = rank_board_wide(image, scratch, seq)
+            for t in range(count):
+                _wide_image(board, images[found[t]], True, perms[s], image)
+                best = min(best, rank_board_wide(image, scratch, seq))
+            smallest[s] = best
+            new = True
+            for u in range(s):
+                if smallest[u] == best:
+                    new = False
+                    break
+            distinct += new
+        out[i] = (count + 1) * distinct
+
+
 def _tables(puzzle: Puzzle, layer: Layer, moves: Translations | None
             ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernels' arguments for a layer: its translations, or none (no vector)."""
     if moves is not None:
         return moves.arrays()
     n = puzzle.board.size
-    return (0, np.zeros((n, 1), dtype=np.int64), np.zeros((1, 2), dtype=np.uint64),
+    words = () if puzzle.rules.mask_words == 1 else (puzzle.rules.mask_words,)
+    return (0, np.zeros((n, 1), dtype=np.int64), np.zeros((1, 2, *words), dtype=np.uint64),
             np.zeros((0, 1), dtype=np.int64), np.zeros((0, n), dtype=np.int64),
-            np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64))
+            np.zeros((0, *words), dtype=np.uint64), np.zeros(1, dtype=np.int64))
+
+
+def wide_tables(puzzle: Puzzle, layer: Layer, moves: Translations | None
+                ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`keep_wide_chunk`'s translation arguments for a layer (none when `moves` is None)."""
+    return _tables(puzzle, layer, moves)
 
 
 def class_sizes(puzzle: Puzzle, layer: Layer, ranks: Sequence[int] | np.ndarray,
@@ -421,7 +584,10 @@ def class_sizes(puzzle: Puzzle, layer: Layer, ranks: Sequence[int] | np.ndarray,
         moves = translations(puzzle, layer.pieces)
     perms = np.array(puzzle.symmetries(), dtype=np.int64).reshape(-1, puzzle.board.size)
     out = np.zeros(ranks.shape[0], dtype=np.int64)
-    if ranks.shape[0]:
+    if ranks.shape[0] and puzzle.rules.mask_words > 1:
+        _wide_class_sizes(ranks, layer.cells, np.array(layer.counts, dtype=np.int64), perms,
+                          *_tables(puzzle, layer, moves), out)
+    elif ranks.shape[0]:
         counts = np.array(layer.counts, dtype=np.int64)
         _class_sizes(ranks, layer.cells, counts, perms, *_tables(puzzle, layer, moves), out)
     return out

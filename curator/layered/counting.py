@@ -18,7 +18,15 @@ import numba
 import numpy as np
 
 from curator.common.kernels import Slot, build, kernel
-from curator.common.ranking import bit_count, lowest_bit, rank_board, rank_colex_mask, unrank_colex_mask
+from curator.common.ranking import (
+    bit_count,
+    lowest_bit,
+    rank_board,
+    rank_board_wide,
+    rank_colex_mask,
+    unrank_colex_mask,
+    wide_flip,
+)
 from curator.rules import MAX_CHILDREN
 
 children = Slot("children")
@@ -42,6 +50,26 @@ def board_mask(board: np.ndarray) -> np.uint64:
         if board[cell]:
             mask |= np.uint64(1) << np.uint64(cell)
     return mask
+
+
+@numba.njit(cache=True)
+def board_wide_mask(board: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """`board_mask` into a multi-word mask (boards of more than 64 cells); returns `mask`."""
+    mask[:] = 0
+    for cell in range(board.shape[0]):
+        if board[cell]:
+            wide_flip(mask, cell)
+    return mask
+
+
+@numba.njit(cache=True)
+def board_key_wide(board, radix, offsets, counts, seq):
+    """`board_key` on a board of any number of cells."""
+    within = rank_board_wide(board, counts, seq)
+    slot = 0
+    for t in range(radix.shape[0]):
+        slot = slot * radix[t] + counts[t]
+    return offsets[slot] + within
 
 
 @numba.njit(cache=True)

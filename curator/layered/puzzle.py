@@ -7,13 +7,14 @@ is wrong. The format is described in docs/puzzle-format.md.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from curator.common.board import Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.ranking import MAX_CELLS
+from curator.common.ranking import RANK_LIMIT, multinomial
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 from curator.rules import FamilyError, ParamError, Rules, find_family
 
@@ -60,6 +61,34 @@ class Goal:
         if self.cells is not None and any(i not in self.cells for i, _ in occupied):
             return False
         return self.piece is None or all(v == self.piece for _, v in occupied)
+
+
+def largest_layer(cells: int, limits: Sequence[int], pieces: int) -> tuple[tuple[int, ...], int]:
+    """The counts per type and the size of the largest layer of `pieces` pieces on `cells`
+    cells: the counts as even as the limits allow (k! / prod(c!) is largest there).
+
+    >>> largest_layer(9, (1, 2, 5), 4)
+    ((1, 2, 1), 1512)
+    """
+    counts = [0] * len(limits)
+    for _ in range(pieces):
+        t = min((t for t in range(len(limits)) if counts[t] < limits[t]), key=lambda t: counts[t])
+        counts[t] += 1
+    return tuple(counts), math.comb(cells, pieces) * multinomial.py_func(counts)
+
+
+def layer_past_ranks(cells: int, piece_types: tuple[str, ...], limits: Sequence[int], lowest: int,
+                     highest: int) -> str | None:
+    """What is wrong when a layer of `lowest`..`highest` pieces has more positions than a
+    signed 64-bit rank holds (ranks, binomials and multinomials are int64 in compiled code),
+    or None when every layer fits."""
+    for pieces in range(lowest, highest + 1):
+        counts, size = largest_layer(cells, limits, pieces)
+        if size >= RANK_LIMIT:
+            typed = " ".join(f"{t}{c}" for t, c in zip(piece_types, counts) if c) if len(limits) > 1 else ""
+            return (f"the layer of {pieces} pieces{f' ({typed})' if typed else ''} has {size:,} positions, "
+                    f"more than a 64-bit rank holds; sweep at most {pieces - 1} pieces")
+    return None
 
 
 @dataclass(frozen=True)
@@ -191,6 +220,12 @@ class _Reader(TableReader):
             raise self.fail(
                 "max_pieces", f"must be between goal.pieces ({goal.pieces}) and {total}, got {max_pieces}"
             )
+        # A depth the file names must fit 64-bit ranks; the default (every piece) is checked
+        # when an analysis starts (`sweep_depth`), so that a file still loads to solve positions.
+        problem = layer_past_ranks(board.size, piece_types, limits, goal.pieces, max_pieces) \
+            if "max_pieces" in data else None
+        if problem:
+            raise self.fail("max_pieces", problem)
         return Puzzle(name, title, board, rules, piece_types, limits, goal, max_pieces, text, self.source)
 
     def board(self, table: dict) -> Board:
@@ -201,9 +236,7 @@ class _Reader(TableReader):
             board = Board.from_art(grid, art)
         except BoardError as exc:
             raise self.fail(f"board.{exc.part}", str(exc))
-        if board.size > MAX_CELLS:
-            raise self.fail("board.art", f"has {board.size} cells; at most {MAX_CELLS} are supported")
-        return board
+        return board  # Board.from_art refuses more than MAX_CELLS cells
 
     def pieces(self, data: dict, board: Board) -> tuple[tuple[str, ...], tuple[int, ...]]:
         if "pieces" not in data:

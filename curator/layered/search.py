@@ -23,13 +23,15 @@ import numpy as np
 
 from curator.common.errors import SearchTooLarge
 from curator.common.kernels import Slot, build, kernel
-from curator.common.ranking import rank_colex_mask
+from curator.common.ranking import rank_colex_mask, rank_colex_wide, to_words
 from curator.common.resources import bytes_text
 from curator.layered.counting import (
     DENSE_WORDS,
     Index,
     board_key,
+    board_key_wide,
     board_mask,
+    board_wide_mask,
     count_boards,
     count_masks,
     reachable_masks,
@@ -114,6 +116,89 @@ def _expand_boards(tables, boards):
             moves[total] = buf_moves[j]
             total += 1
     return parents[:total], kids[:total], moves[:total]
+
+
+@kernel
+def _expand_wide_masks(tables, masks):
+    """`_expand_masks` on multi-word masks (one row per position)."""
+    words = masks.shape[1]
+    buf = np.empty((MAX_CHILDREN, words), dtype=np.uint64)
+    buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    parents = np.empty(16, dtype=np.int64)
+    kids = np.empty((16, words), dtype=np.uint64)
+    moves = np.empty(16, dtype=np.int64)
+    total = 0
+    for i in range(masks.shape[0]):
+        count = children(masks[i], tables, buf, buf_moves)
+        if total + count > parents.shape[0]:
+            size = max(total + count, 2 * parents.shape[0])
+            parents = _grow(parents, size)
+            moves = _grow(moves, size)
+            bigger = np.empty((size, words), dtype=np.uint64)
+            for r in range(total):  # element loops: a slice copy compiles a costly error path
+                for w in range(words):
+                    bigger[r, w] = kids[r, w]
+            kids = bigger
+        for j in range(count):
+            parents[total] = i
+            for w in range(words):
+                kids[total, w] = buf[j, w]
+            moves[total] = buf_moves[j]
+            total += 1
+    return parents[:total], kids[:total], moves[:total]
+
+
+@kernel
+def _expand_wide_boards(tables, boards, words):
+    """`_expand_boards` on boards of more than 64 cells (multi-word masks)."""
+    n = boards.shape[1]
+    mask = np.empty(words, dtype=np.uint64)
+    buf_masks = np.empty((MAX_CHILDREN, words), dtype=np.uint64)
+    buf = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+    removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+    buf_moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    parents = np.empty(16, dtype=np.int64)
+    kids = np.empty((16, n), dtype=np.int8)
+    moves = np.empty(16, dtype=np.int64)
+    total = 0
+    for i in range(boards.shape[0]):
+        count = children(board_wide_mask(boards[i], mask), boards[i], tables, buf_masks, buf, removed,
+                         buf_moves)
+        if total + count > parents.shape[0]:
+            size = max(total + count, 2 * parents.shape[0])
+            parents = _grow(parents, size)
+            moves = _grow(moves, size)
+            bigger = np.empty((size, n), dtype=np.int8)
+            for r in range(total):
+                for cell in range(n):
+                    bigger[r, cell] = kids[r, cell]
+            kids = bigger
+        for j in range(count):
+            parents[total] = i
+            for cell in range(n):
+                kids[total, cell] = buf[j, cell]
+            moves[total] = buf_moves[j]
+            total += 1
+    return parents[:total], kids[:total], moves[:total]
+
+
+@kernel
+def _wide_board_keys(boards, radix, offsets):
+    """`_board_keys` on boards of more than 64 cells."""
+    keys = np.empty(boards.shape[0], dtype=np.int64)
+    counts = np.empty(radix.shape[0], dtype=np.int64)
+    seq = np.empty(boards.shape[1], dtype=np.int64)
+    for i in range(boards.shape[0]):
+        keys[i] = board_key_wide(boards[i], radix, offsets, counts, seq)
+    return keys
+
+
+@kernel
+def _wide_mask_keys(masks):
+    keys = np.empty(masks.shape[0], dtype=np.int64)
+    for i in range(masks.shape[0]):
+        keys[i] = rank_colex_wide(masks[i])
+    return keys
 
 
 @kernel
@@ -225,6 +310,8 @@ class Explorer:
         self.tables = self.rules.tables()
         self.stored = stored or {}
         self.allowed = puzzle.goal.cells_mask(puzzle.board.size)
+        self.words = self.rules.mask_words
+        """Words per mask: on wider boards than 64 cells, masks are rows of `words` words."""
         self._tier_words: dict[int, np.ndarray | None] = {}
 
     # -- positions as arrays ---------------------------------------------------------------
@@ -232,9 +319,17 @@ class Explorer:
     def _states(self, position: Sequence[int]) -> np.ndarray:
         if self.rules.typed:
             return np.array([position], dtype=np.int8)
-        return np.array([sum(1 << i for i, v in enumerate(position) if v)], dtype=np.uint64)
+        mask = sum(1 << i for i, v in enumerate(position) if v)
+        if self.words > 1:
+            return to_words(mask, self.words)[None, :]
+        return np.array([mask], dtype=np.uint64)
 
     def _expand(self, states: np.ndarray):
+        if self.words > 1:
+            if self.rules.typed:
+                expand = build(_expand_wide_boards, children=self.rules.children)
+                return expand(self.tables, states, self.words)
+            return build(_expand_wide_masks, children=self.rules.children)(self.tables, states)
         if self.rules.typed:
             return build(_expand_boards, children=self.rules.children)(self.tables, states)
         return build(_expand_masks, children=self.rules.children)(self.tables, states)
@@ -242,8 +337,8 @@ class Explorer:
     def _keys(self, states: np.ndarray, pieces: int) -> np.ndarray:
         """The key of each position (`pieces` pieces each) within its tier."""
         if not self.rules.typed:
-            return build(_mask_keys)(states)
-        return build(_board_keys)(states, *self._key_tables(pieces))
+            return build(_mask_keys if self.words == 1 else _wide_mask_keys)(states)
+        return build(_board_keys if self.words == 1 else _wide_board_keys)(states, *self._key_tables(pieces))
 
     def _key_tables(self, pieces: int) -> tuple[np.ndarray, np.ndarray]:
         """(radix, offsets) of `board_key` for the tier with `pieces` pieces."""
@@ -263,11 +358,24 @@ class Explorer:
         return ((states != 0).astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
 
     def _goal(self, states: np.ndarray) -> np.ndarray:
+        if self.words > 1:
+            return self._wide_goal(states)
         ok = (self._masks(states) & ~np.uint64(self.allowed)) == 0
         piece = self.puzzle.goal.piece
         if piece is not None:
             ok &= ((states == 0) | (states == piece)).all(axis=1)
         return ok
+
+    def _wide_goal(self, states: np.ndarray) -> np.ndarray:
+        """`_goal` on boards of more than 64 cells: states are mask rows, or boards."""
+        if not self.rules.typed:
+            return ((states & ~to_words(self.allowed, self.words)) == 0).all(axis=1)
+        allowed = np.array([self.allowed >> c & 1 for c in range(states.shape[1])], dtype=bool)
+        piece = self.puzzle.goal.piece
+        ok = (states == 0) | allowed
+        if piece is not None:
+            ok &= (states == 0) | (states == piece)
+        return ok.all(axis=1)
 
     def _tier_words_of(self, pieces: int) -> np.ndarray | None:
         """The stored solvable words of every layer with `pieces` pieces, end to end (kept
@@ -345,7 +453,8 @@ class Explorer:
         words = self._tier_words_of(pieces)
         if words is None:
             return self._grow(tier, pieces, budget)
-        if words is not None and not self.rules.typed and tier.size * DENSE_WORDS >= words.shape[0]:
+        if (words is not None and not self.rules.typed and self.words == 1
+                and tier.size * DENSE_WORDS >= words.shape[0]):
             keys, masks = reachable_masks(self.rules.children, self.tables, tier.states, words,
                                           self.space.cells, pieces)
             return Tier(masks, keys, pieces)
@@ -389,6 +498,7 @@ class Explorer:
         counts[-1] = goals
         for depth in range(len(tiers) - 2, -1, -1):
             once = depth == len(tiers) - 2 and self.puzzle.goal.final_step_once
+            exact = exact or self.words > 1  # the compiled counts are one-word only
             found = None if exact else self._count_compiled(tiers[depth], tiers[depth + 1],
                                                             counts[depth + 1], once)
             exact = found is None

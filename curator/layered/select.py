@@ -303,6 +303,18 @@ class Matcher:
         keep = np.zeros(ranks.shape[0], dtype=np.bool_)
         moves = self.translations(layer.pieces) if self.filters.canonical else None
         args: tuple[Any, ...]
+        if self.puzzle.rules.mask_words > 1:  # on cells, symmetries and translations alike
+            cells = np.zeros((2, layer.cells), dtype=np.bool_)
+            cells[0, list(self.filters.include)] = True
+            cells[1, list(self.filters.exclude)] = True
+            perms = self.perms if self.filters.canonical else self.perms[:1]
+            tables = classes.wide_tables(self.puzzle, layer, moves)
+            args = (np.array(layer.counts, dtype=np.int64), cells[0], cells[1], perms, *tables, keep)
+            if ranks.shape[0] > 4 * classes.CHUNK:
+                build(classes.in_chunks, chunk=classes.keep_wide_chunk)(ranks, layer.cells, *args)
+            else:
+                build(classes.keep_wide_chunk)(ranks, 0, ranks.shape[0], layer.cells, *args)
+            return ranks[keep]
         if moves is not None:
             # keep[i]: ranks[i] passes the cell filters and is the smallest passing rank of
             # its class (symmetries and translations).

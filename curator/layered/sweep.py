@@ -26,13 +26,19 @@ from curator.common.ranking import (
     image_mask,
     lowest_bit,
     multinomial,
+    next_colex_cells,
     next_colex_mask,
+    next_colex_wide,
     rank_colex_mask,
     rank_colex_masks,
+    rank_colex_row,
     rank_multiset_indexed,
+    to_words,
     unrank_colex_mask,
     unrank_colex_masks,
+    unrank_colex_wide,
     unrank_multiset_sequence,
+    wide_from_cells,
 )
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.gather import fast_gather
@@ -825,6 +831,91 @@ def _goal_run(args, size, first_word, last_word, start, step, out_s, out_u, out_
         out_u[at:at + words.shape[0]] = words
 
 
+@kernel
+def _wide_goal_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    """`_goal_run` on multi-word masks: a goal when every occupied cell is allowed."""
+    n, k, arrangements, allowed = args
+    cells = np.empty(max(k, 1), dtype=np.int64)
+    unrank_colex_wide(lo // arrangements, n, k, cells)
+    r = lo
+    while r < hi:
+        goal = True
+        for i in range(k):
+            c = cells[i]
+            goal &= (allowed[c >> 6] >> np.uint64(c & 63)) & np.uint64(1) != 0
+        end = min(hi, (r // arrangements + 1) * arrangements)
+        while r < end:
+            _record(r, base, goal, goal, False, out_s, out_u, out_a)
+            r += 1
+        next_colex_cells(cells, k)
+
+
+@kernel
+def _wide_binary_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    """`_binary_chunk` on multi-word masks (boards of more than 64 cells): the position's
+    cells step through colex order, and its mask flips the cells that change."""
+    n, k, words, solvable, unique, step_once, tables = args
+    masks = np.empty((MAX_CHILDREN, words), dtype=np.uint64)
+    moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    cells = np.empty(max(k, 1), dtype=np.int64)
+    mask = np.zeros(words, dtype=np.uint64)
+    unrank_colex_wide(lo, n, k, cells)
+    wide_from_cells(cells, k, mask)
+    for r in range(lo, hi):
+        count = children(mask, tables, masks, moves)
+        for j in range(count):
+            ranks[j] = rank_colex_row(masks, j)
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        _record(r, base, s, u, a, out_s, out_u, out_a)
+        if r + 1 < hi and k > 0:
+            next_colex_wide(cells, k, mask)
+
+
+@kernel
+def _wide_typed_chunk(args, lo, hi, base, out_s, out_u, out_a):
+    """`_typed_chunk` on multi-word masks (boards of more than 64 cells)."""
+    (n, counts, child_base, child_orderings, index, prefix, weights, solvable, unique,
+     step_once, tables, words) = args
+    counts = counts.copy()  # the multiset unranker uses its counts as scratch space
+    k = counts.sum()
+    orderings = multinomial(counts)
+    masks = np.empty((MAX_CHILDREN, words), dtype=np.uint64)
+    boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
+    removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+    moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+    ranks = np.empty(MAX_CHILDREN, dtype=np.int64)
+    seq = np.empty(k, dtype=np.int64)
+    board = np.zeros(n, dtype=np.int8)
+    cells = np.empty(max(k, 1), dtype=np.int64)
+    mask = np.zeros(words, dtype=np.uint64)
+    unrank_colex_wide(lo // orderings, n, k, cells)
+    wide_from_cells(cells, k, mask)
+    unrank_multiset_sequence(lo % orderings, counts, seq)
+    for r in range(lo, hi):
+        board[:] = 0
+        for i in range(k):
+            board[cells[i]] = seq[i] + 1
+        count = children(mask, board, tables, masks, boards, removed, moves)
+        for j in range(count):
+            t = removed[j]
+            within = rank_colex_row(masks, j) * child_orderings[t]
+            at = index - weights[t - 1]
+            for w in range(words):
+                m = masks[j, w]
+                while m:
+                    item = boards[j, w * 64 + lowest_bit(m)] - 1
+                    within += prefix[at, item]
+                    at -= weights[item]
+                    m &= m - np.uint64(1)
+            ranks[j] = child_base[t] + within
+        s, u, a = _classify(ranks, count, solvable, unique, step_once)
+        _record(r, base, s, u, a, out_s, out_u, out_a)
+        if r + 1 < hi and _next_sequence(seq) < 0:
+            next_colex_wide(cells, k, mask)
+            unrank_multiset_sequence(0, counts, seq)
+
+
 chunk = Slot("chunk")
 """The chunk kernel `_run` drives: one of the `_*_chunk` above, bound by `build`."""
 
@@ -887,6 +978,8 @@ class LayerSweep:
         self.layer = layer
         below = [bits.decoded(("solvable", "unique")) for bits in below]
         kind = kernel or puzzle.rules.sweep_kernel
+        if puzzle.rules.mask_words > 1:  # the fast kernels are one-word only
+            kind = "boards" if puzzle.rules.typed else "masks"
         self.run_chunks, self.args = _kernel(puzzle, layer, below, kind)
         perms = puzzle.symmetries()[1:]  # less the identity
         self.images = (np.array(perms, dtype=np.int64)
@@ -934,6 +1027,9 @@ def _fill_args(layer: Layer, images: np.ndarray, bits: LayerBits) -> tuple:
 def _kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], kind: str):
     """The compiled driver (see `_run`) for `layer` and its chunk kernel's arguments."""
     skip_blas_probe()  # before the first compiled call: setting a kernel up may make one
+    words = puzzle.rules.mask_words
+    if words > 1:
+        return _wide_kernel(puzzle, layer, below, words)
     if not below:
         return _goal_run, _goal_args(puzzle, layer)
     if kind not in KERNELS:
@@ -992,6 +1088,26 @@ def _captures_kernel(rules: Rules, layer: Layer, below: list[LayerBits], step_on
     run = build(_run, chunk=_capture_chunk, reach=reach)
     no_images = np.zeros((0, layer.cells), dtype=np.int64)  # last: see LayerSweep.run
     return run, (*ordering, capturable, solvable, unique, step_once, rules.tables(), no_images)
+
+
+def _wide_kernel(puzzle: Puzzle, layer: Layer, below: list[LayerBits], words: int):
+    """The general kernels on masks of `words` words (boards of more than 64 cells): the fast
+    ones are one-word only, so every family on a wide board runs here."""
+    rules = puzzle.rules
+    if not below:
+        goal = puzzle.goal
+        allowed = goal.cells_mask(layer.cells) if goal.holds_in(layer.counts) else 0
+        arrangements = layer.size // comb(layer.cells, layer.pieces)
+        return build(_run, chunk=_wide_goal_chunk), (layer.cells, layer.pieces, arrangements,
+                                                     to_words(allowed, words))
+    step_once = puzzle.goal.final_step_once and layer.pieces == puzzle.goal.pieces + 1
+    if rules.typed:
+        ordering, solvable, unique = _ordering(layer, below)
+        run = build(_run, chunk=_wide_typed_chunk, children=rules.children)
+        return run, (*ordering, solvable, unique, step_once, rules.tables(), words)
+    (child,) = below
+    return build(_run, chunk=_wide_binary_chunk, children=rules.children), (
+        layer.cells, layer.pieces, words, child.solvable, child.unique, step_once, rules.tables())
 
 
 KERNELS = {name: (SWEEP_KERNELS[name], setup) for name, setup in (

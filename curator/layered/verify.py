@@ -25,8 +25,6 @@ from curator.layered.bits import PROPERTIES, LayerBits, count_bits
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerRecord, LayerStore
-from curator.rules import MAX_CHILDREN
-from curator.rules.base import BoardChildren, MaskChildren
 
 Bits = tuple[bool, bool, bool]
 
@@ -194,11 +192,6 @@ class _Deriver:
         self.space = space
         self.rules = puzzle.rules
         self.tables = self.rules.tables()
-        n = puzzle.board.size
-        self.masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
-        self.moves = np.empty(MAX_CHILDREN, dtype=np.int64)
-        self.boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
-        self.removed = np.empty(MAX_CHILDREN, dtype=np.int64)
 
     def derive(self, layer: Layer, rank: int,
                children: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]) -> Bits:
@@ -229,18 +222,10 @@ class _Deriver:
         return solvable, unique, bool(moves) and all_solvable
 
     def children(self, position: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """(counts, rank) of the position after each legal move, one entry per move."""
-        mask = np.uint64(sum(1 << cell for cell, piece in enumerate(position) if piece))
-        if not self.rules.typed:
-            count = cast(MaskChildren, self.rules.children)(mask, self.tables, self.masks, self.moves)
-            pieces = sum(1 for piece in position if piece)
-            return [((pieces - 1,), _colex(int(self.masks[j]))) for j in range(count)]
-        board = np.array(position, dtype=np.int8)
-        count = cast(BoardChildren, self.rules.children)(mask, board, self.tables, self.masks, self.boards,
-                                                         self.removed, self.moves)
+        """(counts, rank) of the position after each legal move, one entry per move (from
+        `Rules.moves_from`, on boards of any width)."""
         out = []
-        for j in range(count):
-            child = tuple(int(t) for t in self.boards[j])
+        for _, child in self.rules.moves_from(position, self.tables):
             counts = tuple(child.count(t) for t in range(1, len(self.puzzle.piece_types) + 1))
             out.append((counts, placement_rank(child, counts)))
         return out
@@ -275,16 +260,4 @@ def placement_rank(position: Sequence[int], counts: Sequence[int]) -> int:
         orderings = orderings * left[piece] // total
         left[piece] -= 1
         total -= 1
-    return rank
-
-
-def _colex(mask: int) -> int:
-    """`placement_rank` of a position of identical pieces given as its occupancy mask."""
-    rank = 0
-    i = 1
-    while mask:
-        low = mask & -mask
-        rank += comb(low.bit_length() - 1, i)
-        i += 1
-        mask ^= low
     return rank

@@ -13,6 +13,12 @@ array with one entry per cell (0 empty, t = piece type t, 1-based) and compile
 where out_removed[j] is the type (1-based) of the piece the j-th move removed. Every move
 removes exactly one piece. out_moves[j] encodes the move as from_cell * 256 + to_cell.
 
+On boards of more than 64 cells (`Rules.mask_words` > 1) a mask is a (mask_words,) uint64
+array instead, out_masks a (MAX_CHILDREN, mask_words) array, and the arrays of `tables` that
+hold masks have a last axis of mask_words words (`Rules.mask_array`); a family that handles
+this sets `wide = True` and returns the multi-word `children` for such boards. Wide boards
+run on the general kernels only.
+
 A family names the sweep kernel it runs on (`sweep_kernel`): the general ones, "masks"
 (one kind of piece) and "boards" (typed pieces), only call `children`; the fast ones read a
 description the family gives, `mask_moves` for "patterns" (moves are fixed cell patterns),
@@ -51,7 +57,7 @@ import numba
 import numpy as np
 
 from curator.common.board import Board, Transform
-from curator.common.ranking import highest_bit, lowest_bit
+from curator.common.ranking import WORD_CELLS, from_words, highest_bit, lowest_bit, mask_words, to_words
 from curator.common.reading import unknown
 
 MAX_CHILDREN = 512
@@ -126,6 +132,9 @@ class Rules(ABC):
     describes ("patterns", "lines", "captures")."""
     params: ClassVar[dict[str, type]] = {}
     """Parameter names the family accepts in [rules], with their types (bool, int, float, str)."""
+    wide: ClassVar[bool] = False
+    """Whether `children` and `tables` handle multi-word masks, so that the family plays on
+    boards of more than 64 cells (see the module docstring)."""
 
     board: Board
     """The board the rules are bound to."""
@@ -138,6 +147,8 @@ class Rules(ABC):
         self.board = board
         self.piece_types = piece_types
         self.options = params
+        self.mask_words = mask_words(board.size)
+        """uint64 words per mask: 1 up to 64 cells, decided once from the board."""
 
     @classmethod
     def from_params(cls, board: Board, piece_types: tuple[str, ...], params: dict[str, Any]) -> Self:
@@ -149,8 +160,23 @@ class Rules(ABC):
             expected = cls.params[key]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
                 raise ParamError(key, f"must be a {expected.__name__}, got {value!r}")
+        if board.size > WORD_CELLS and not cls.wide:
+            raise ParamError("family", f"family {cls.family!r} plays on at most {WORD_CELLS} cells "
+                                       f"(its moves use one-word masks); the board has {board.size}")
         cls.check(board, piece_types, params)
         return cls(board, piece_types, **params)
+
+    def mask_array(self, masks: Any) -> np.ndarray:
+        """Masks given as Python ints (any nesting of lists or an object array) as a uint64
+        array for `tables`: of the same shape on one-word boards, with a last axis of
+        `mask_words` words on wider ones."""
+        values = np.asarray(masks, dtype=object)
+        if self.mask_words == 1:
+            return values.astype(np.uint64)
+        out = np.zeros((*values.shape, self.mask_words), dtype=np.uint64)
+        for at, value in np.ndenumerate(values):
+            out[at] = to_words(int(value), self.mask_words)
+        return out
 
     @classmethod
     def check(cls, board: Board, piece_types: tuple[str, ...], params: dict[str, Any]) -> None:
@@ -181,8 +207,14 @@ class Rules(ABC):
         generate: Callable[..., int] = self.children  # MaskChildren or BoardChildren, by `typed`
         n = len(position)
         moves = np.empty(MAX_CHILDREN, dtype=np.int64)
-        masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
-        mask = np.uint64(sum(1 << i for i, v in enumerate(position) if v))
+        value = sum(1 << i for i, v in enumerate(position) if v)
+        mask: np.uint64 | np.ndarray
+        if self.mask_words == 1:
+            masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+            mask = np.uint64(value)
+        else:
+            masks = np.empty((MAX_CHILDREN, self.mask_words), dtype=np.uint64)
+            mask = to_words(value, self.mask_words)
         if self.typed:
             boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
             removed = np.empty(MAX_CHILDREN, dtype=np.int64)
@@ -191,7 +223,8 @@ class Rules(ABC):
             kids = [tuple(int(v) for v in boards[j]) for j in range(count)]
         else:
             count = generate(mask, tables, masks, moves)
-            kids = [tuple((int(masks[j]) >> i) & 1 for i in range(n)) for j in range(count)]
+            ints = [int(masks[j]) if self.mask_words == 1 else from_words(masks[j]) for j in range(count)]
+            kids = [tuple((m >> i) & 1 for i in range(n)) for m in ints]
         return [(decode_move(moves[j]), kids[j]) for j in range(count)]
 
     def mask_moves(self) -> list[tuple[int, int]]:

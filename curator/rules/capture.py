@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from curator.common.board import DIAGONAL, ORTHOGONAL
-from curator.common.ranking import lowest_bit
+from curator.common.ranking import lowest_bit, wide_next
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 KNIGHT = ((-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2))
@@ -91,11 +91,74 @@ def capture_children(mask, board, tables, out_masks, out_boards, out_removed, ou
     return count
 
 
+@numba.njit(cache=True, inline="always")
+def _with_cell(t0, t1, t2, t3, cell):
+    """Words t0..t3 of a wide mask (at most four: 256 cells) with `cell` set."""
+    bit = ONE << np.uint64(cell & 63)
+    w = cell >> 6
+    if w == 0:
+        return t0 | bit, t1, t2, t3
+    if w == 1:
+        return t0, t1 | bit, t2, t3
+    if w == 2:
+        return t0, t1, t2 | bit, t3
+    return t0, t1, t2, t3 | bit
+
+
+@numba.njit(cache=True)
+def capture_children_wide(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
+    """`capture_children` on multi-word masks (lines[c, d] and leaps[t, c] wide masks). A
+    piece's targets are gathered in four scalar words (no array per position), so its
+    captures come in increasing cell order as in the one-word code."""
+    lines, forward, leaps, slides, protected = tables
+    words = mask.shape[0]
+    zero = np.uint64(0)
+    count = 0
+    for w in range(words):
+        movers = mask[w]
+        while movers:
+            src = w * 64 + lowest_bit(movers)
+            movers &= movers - ONE
+            mover = np.int64(board[src])
+            jumps = leaps[mover, src]
+            t0 = jumps[0] & mask[0]
+            t1 = jumps[1] & mask[1] if words > 1 else zero
+            t2 = jumps[2] & mask[2] if words > 2 else zero
+            t3 = jumps[3] & mask[3] if words > 3 else zero
+            along = slides[mover]
+            while along:
+                d = lowest_bit(along)
+                along &= along - ONE
+                hit = wide_next(mask, lines[src, d], forward[d])
+                if hit >= 0:
+                    t0, t1, t2, t3 = _with_cell(t0, t1, t2, t3, hit)
+            for v in range(words):
+                targets = t0 if v == 0 else t1 if v == 1 else t2 if v == 2 else t3
+                while targets:
+                    dst = v * 64 + lowest_bit(targets)
+                    targets &= targets - ONE
+                    victim = np.int64(board[dst])
+                    if protected[victim]:
+                        continue
+                    for u in range(words):
+                        out_masks[count, u] = mask[u]
+                    out_masks[count, src >> 6] ^= ONE << np.uint64(src & 63)
+                    for c in range(board.shape[0]):
+                        out_boards[count, c] = board[c]
+                    out_boards[count, dst] = mover
+                    out_boards[count, src] = 0
+                    out_removed[count] = victim
+                    out_moves[count] = encode_move(src, dst)
+                    count += 1
+    return count
+
+
 class CaptureRules(Rules):
     family = "capture"
     sweep_kernel = "captures"
     typed = True
     params: ClassVar[dict[str, type]] = {"king_safe": bool}
+    wide = True
 
     @classmethod
     def check(cls, board, piece_types, params):
@@ -115,12 +178,12 @@ class CaptureRules(Rules):
         slides[t]: bit d set if type t slides along line d; protected[t]: cannot be taken."""
         n = self.board.size
         types = len(self.piece_types) + 1  # index 0 is the empty cell
-        lines = np.zeros((n, len(LINES)), dtype=np.uint64)
+        lines = np.zeros((n, len(LINES)), dtype=object)
         for c, cell in enumerate(self.board.cells):
             for d, line in enumerate(LINES):
                 lines[c, d] = sum(1 << i for i in self.board.ray(cell, line))
         forward = np.array([dr > 0 or (dr == 0 and dc > 0) for dr, dc in LINES], dtype=np.bool_)
-        leaps = np.zeros((types, n), dtype=np.uint64)
+        leaps = np.zeros((types, n), dtype=object)
         slides = np.zeros(types, dtype=np.uint64)
         protected = np.zeros(types, dtype=np.bool_)
         for t, letter in enumerate(self.piece_types, start=1):
@@ -131,11 +194,11 @@ class CaptureRules(Rules):
                 targets = (self.board.step(cell, step) for step in steps) if kind == LEAPER else ()
                 leaps[t, c] = sum(1 << i for i in targets if i is not None)
             protected[t] = letter == "K" and self.options.get("king_safe", False)
-        return lines, forward, leaps, slides, protected
+        return self.mask_array(lines), forward, self.mask_array(leaps), slides, protected
 
     @property
     def children(self) -> Callable:
-        return capture_children
+        return capture_children if self.mask_words == 1 else capture_children_wide
 
     def captures(self) -> tuple[Callable, np.ndarray]:
         protected = self.tables()[4]

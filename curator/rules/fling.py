@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from curator.common.board import ORTHOGONAL
-from curator.common.ranking import lowest_bit
+from curator.common.ranking import lowest_bit, wide_flip, wide_next, wide_set, wide_test
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
 ONE = np.uint64(1)
@@ -68,10 +68,49 @@ def fling_children(mask, tables, out_masks, out_moves):
     return count
 
 
+@numba.njit(cache=True)
+def fling_children_wide(mask, tables, out_masks, out_moves):
+    """`fling_children` on multi-word masks (lines[c, d] a wide mask)."""
+    lines, steps, forward = tables
+    directions = lines.shape[1]
+    count = 0
+    for w in range(mask.shape[0]):
+        balls = mask[w]
+        while balls:
+            src = w * 64 + lowest_bit(balls)
+            balls &= balls - ONE
+            for d in range(directions):
+                back = (d + directions // 2) % directions
+                hit = wide_next(mask, lines[src, d], forward[d])
+                if hit < 0 or wide_test(mask, steps[src, d]):
+                    continue
+                stop = steps[hit, back]
+                child = out_masks[count]
+                for v in range(mask.shape[0]):
+                    child[v] = mask[v]
+                wide_flip(child, src)
+                wide_set(child, stop)
+                # The struck ball carries the impulse on along the same line.
+                while True:
+                    nxt = steps[hit, d]
+                    if nxt != NONE and wide_test(mask, nxt):
+                        hit = nxt
+                        continue
+                    wide_flip(child, hit)
+                    hit = wide_next(mask, lines[hit, d], forward[d])
+                    if hit < 0:
+                        break
+                    wide_set(child, steps[hit, back])
+                out_moves[count] = encode_move(src, stop)
+                count += 1
+    return count
+
+
 class FlingRules(Rules):
     family = "fling"
     sweep_kernel = "lines"
     params: ClassVar[dict[str, type]] = {}
+    wide = True
 
     @classmethod
     def check(cls, board, piece_types, params):
@@ -83,7 +122,7 @@ class FlingRules(Rules):
         edge); steps[c, d]: the next cell along d or -1; forward[d]: whether d goes up the
         cell numbers."""
         n = self.board.size
-        lines = np.zeros((n, len(ORTHOGONAL)), dtype=np.uint64)
+        lines = np.zeros((n, len(ORTHOGONAL)), dtype=object)
         steps = np.full((n, len(ORTHOGONAL)), NONE, dtype=np.int64)
         for i, cell in enumerate(self.board.cells):
             for d, direction in enumerate(ORTHOGONAL):
@@ -92,11 +131,11 @@ class FlingRules(Rules):
                 if ray:
                     steps[i, d] = ray[0]
         forward = np.array([dr > 0 or dc > 0 for dr, dc in ORTHOGONAL], dtype=np.bool_)
-        return lines, steps, forward
+        return self.mask_array(lines), steps, forward
 
     @property
     def children(self) -> Callable:
-        return fling_children
+        return fling_children if self.mask_words == 1 else fling_children_wide
 
     def line_segments(self) -> list[int]:
         """The rows and columns, cut at holes: a fling moves balls along one of them only,

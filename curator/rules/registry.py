@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from curator.common.errors import one_line
+from curator.common.ranking import MAX_CELLS, WORD_CELLS
 from curator.common.reading import unknown
 from curator.rules.base import SWEEP_KERNELS, Rules
 from curator.rules.capture import CaptureRules
@@ -62,6 +63,9 @@ class Family:
     """Whether its puzzles have typed pieces (a [pieces] table)."""
     sweep_kernel: str
     """The sweep kernel it runs on (see `curator.rules.base.SWEEP_KERNELS`)."""
+    max_cells: int
+    """The most cells of a board it plays on: MAX_CELLS if it moves on multi-word masks
+    (`Rules.wide`), else the 64 of one word."""
     options: dict[str, str]
     """The parameters its [rules] table takes: name -> type name (bool, int, str, ...)."""
     source: str
@@ -73,6 +77,7 @@ class Family:
     def to_json(self) -> dict[str, Any]:
         """The family as `curator families --json` prints it."""
         return {"name": self.name, "typed": self.typed, "sweep_kernel": self.sweep_kernel,
+                "max_cells": self.max_cells,
                 "options": dict(self.options), "source": self.source, "summary": self.summary}
 
 
@@ -262,7 +267,9 @@ def _problem(name: str, loaded: Any) -> str | None:
 
 def _describe(rules: type[Rules], source: str) -> Family:
     options = {key: kind.__name__ for key, kind in rules.params.items()}
-    return Family(rules.family, rules.typed, rules.sweep_kernel, options, source, _summary(rules), rules)
+    cells = MAX_CELLS if rules.wide else WORD_CELLS
+    return Family(rules.family, rules.typed, rules.sweep_kernel, cells, options, source, _summary(rules),
+                  rules)
 
 
 def _summary(rules: type[Rules]) -> str:

@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from curator import catalogue
 from curator.arrange import PackCurve
 from curator.common.errors import DamagedResults, PuzzleError, SelectionError, StoreError, one_line
+from curator.common.ranking import MAX_CELLS
 from curator.export import ExportError, write
 from curator.goals import GoalLevel, GoalResults
 from curator.layered.level import Level
@@ -335,7 +336,7 @@ def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, A
             responses={200: {"content": {"image/svg+xml": {}}, "description": "The position's picture."}})
 def position_picture(
     request: Request, folder: int,
-    position: Annotated[str, Query(pattern=r"^\d{1,2}(,\d{1,2}){0,63}$",
+    position: Annotated[str, Query(pattern=rf"^\d{{1,2}}(,\d{{1,2}}){{0,{MAX_CELLS - 1}}}$",
                                    description="One entry per cell, comma-separated: 0 empty, t type t.")],
 ) -> Response:
     """The picture of a position as SVG (the drawing the exports use)."""

@@ -28,7 +28,7 @@ POOL = 1_000
 """Candidate levels an arrangement rates unless told otherwise (a request of a few seconds)."""
 MAX_SEED = 2**63 - 1
 MAX_DRAWING = 1_000
-"""Most characters of a board drawing (a 64-cell board inside its walls takes far fewer)."""
+"""Most characters of a board drawing (a 256-cell board inside its walls takes far fewer)."""
 
 CurveName = Enum("CurveName", {name: name for name in CURVES}, type=str)  # type: ignore[misc]
 """A named curve of `curator.arrange.CURVES` (the workspace takes no curve files)."""
