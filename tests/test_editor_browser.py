@@ -305,6 +305,8 @@ def test_edit_an_eight_puzzle_state_take_a_variant_and_step_through_its_solution
     page.locator("#editor-board .piece[data-cell='5']").click()
     settled(page)
     assert figure(page, "distance") == "1" and figure(page, "solution") == "down"
+    assert page.inner_text("#legal") == "Legal: solvable in 1 move."
+    assert not page.locator("#edit-play").is_visible() and not page.locator("#edit-from-play").is_visible()
     assert page.input_value("#edit-drawing [name=board]") == "tiles 0 1 2 3 4 8 6 7 5"
     assert cell_of_piece(page, 5) == "8" and page.locator("#editor-board .piece[data-cell='5']").count() == 0
 

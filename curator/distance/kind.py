@@ -107,7 +107,8 @@ class DistanceKind(Kind):
     def detail(self, results: DistanceResults) -> dict[str, Any]:
         """The table per distance, and what the workspace's editor needs to draw and edit the
         puzzle's states: its piece sets and the solved state as a line of text."""
-        return {"layers": results.layers, "states": _states(results.puzzle)}
+        states = {**_states(results.puzzle), "wants": list(self.variant_wants)}
+        return {"layers": results.layers, "states": states}
 
     def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
         return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",

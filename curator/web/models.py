@@ -167,6 +167,8 @@ class StatesShape(BaseModel):
     moves: list[str]
     metric: str
     solved: str
+    wants: list[str]
+    """The variants it lists (`want` of `variants`): a distance table knows no unique solutions."""
 
 
 class FolderDetail(Folder):

@@ -114,7 +114,12 @@ async function setUpEditor() {
     return;
   }
   const distance = folder.kind === "distance";
+  const wants = folder.states ? folder.states.wants : Object.keys(WANT_NAMES);
+  for (const option of $("#want").options) option.disabled = !wants.includes(option.value);
+  if (!wants.includes($("#want").value)) $("#want").value = wants[0];
   $("#edit-empty").textContent = distance ? "Solved state" : "Empty board";
+  $("#edit-from-play").hidden = distance;  // a distance table has no levels to play
+  $("#edit-play").hidden = distance;
   $("#edit-drawing [name=board]").placeholder = distance ? "SET p0 p1 ... / o0 o1 ...; SET ..." : "rows joined by /";
   editor.start = snapshot();
   drawPalette();
@@ -654,7 +659,7 @@ function showStateAnalysis(level) {
   const legal = $("#legal");
   legal.className = level.solvable ? "good" : "bad";
   legal.textContent = level.goal ? "Legal: the solved state."
-    : level.solvable ? `Legal: solvable in ${level.distance} moves.`
+    : level.solvable ? `Legal: solvable in ${plural(level.distance, "move")}.`
       : "Legal, but not solvable: the moves never reach the solved state from here.";
   const closer = level.moves.filter((m) => m.closer).length;
   const rows = [
