@@ -81,9 +81,9 @@ def test_variants_of_each_kind(client, folders):
     assert all("<svg" in v["picture"] and v["edit"]["action"] == "move" for v in got)
 
     for folder, body, line in [
-            (2, {"board": "tiles x", "want": "harder"}, "board: 'tiles x' is not a set's name and whole numbers"),
-            (2, {"position": [0], "want": "solvable"}, "board: give the position as 'SET p0 p1 ...; SET ...'"),
-            (2, {"board": "tiles 0 1 2 3 4 5", "want": "unique"}, "want: a distance table list solvable, harder"),
+            (2, {"board": "tiles x", "want": "harder"}, "board: 'tiles x' is not a set's name and whole"),
+            (2, {"position": [0], "want": "solvable"}, "board: give the position as 'SET p0 p1 ..."),
+            (2, {"board": "tiles 0 1 2 3 4 5", "want": "unique"}, "want: a distance table list solvable, "),
             (0, {"board": "x"}, "position: give the position"),
             (1, {"position": [0]}, "board: give the position as a drawing"),
             (0, {"position": position, "want": "easier"}, "want"),
@@ -96,8 +96,8 @@ def test_variants_of_each_kind(client, folders):
 def test_states_of_a_distance_table(client, folders):
     tiles = folders[2]
     detail = client.get("/api/folders/2").json()["states"]
-    assert detail == {"sets": [{"name": "tiles", "count": 6, "orientations": 1, "zero_sum": False, "layout": None,
-                                "mover": 5, "stickers": False}],
+    assert detail == {"sets": [{"name": "tiles", "count": 6, "orientations": 1, "zero_sum": False,
+                                "layout": None, "mover": 5, "stickers": False}],
                       "moves": ["up", "down", "left", "right"], "metric": "quarter",
                       "solved": "tiles 0 1 2 3 4 5", "wants": ["solvable", "harder"]}
     far = tiles.select(distance=(3, 3), limit=1)[0]

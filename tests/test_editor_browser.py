@@ -287,6 +287,12 @@ def test_draw_klotski_from_an_empty_board(page, klotski):
     assert page.inner_text("#legal").startswith("Not a legal position here: ")
 
 
+def at_editor_step(page, step: int) -> None:
+    """Wait until the editor says it shows step `step` of the solution stepped through."""
+    page.wait_for_function(
+        f"() => document.querySelector('#edit-step-at').textContent.startsWith('step {step} ')")
+
+
 def cell_of_piece(page, piece: int) -> str:
     return page.locator(f"#editor-board .piece[data-piece='{piece}']").get_attribute("data-cell")
 
@@ -353,13 +359,13 @@ def test_edit_an_eight_puzzle_state_take_a_variant_and_step_through_its_solution
     for step in range(1, taken.distance + 1):
         state = eight.puzzle.apply(state, taken.solution[step - 1])
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"() => document.querySelector('#edit-step-at').textContent.startsWith('step {step} ')")
+        at_editor_step(page, step)
         blank = state[0][0].index(8)
         assert page.locator(f"#editor-board .piece[data-cell='{blank}']").count() == 0
     assert page.inner_text("#edit-step-at").endswith(": solved")
     assert page.locator("#editor-board .board [fill='#c8e6c0']").count() == 8  # every tile home
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function(f"() => document.querySelector('#edit-step-at').textContent.startsWith('step {taken.distance - 1} ')")
+    at_editor_step(page, taken.distance - 1)
     page.keyboard.press("w")  # stop: the state edited again
     assert page.inner_text("#edit-step-at") == ""
     assert figure(page, "distance") == str(taken.distance)
