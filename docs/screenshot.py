@@ -1,7 +1,8 @@
 """Take the README's picture of the workspace (docs/workspace.png) in headless Chromium.
 
-Analyzes the triangle puzzle into a temporary folder, runs `curator serve` on it, fills a
-small pack and plays one move with the hint on, then photographs the page:
+Analyzes Klotski into a temporary folder, runs `curator serve` on it, types the classic start
+into the editor and waits for its analysis and its nearest solvable
+variants, then photographs the page:
 
     python3 docs/screenshot.py [OUT.png]
 """
@@ -23,7 +24,9 @@ from playwright.sync_api import sync_playwright
 import curator
 
 ROOT = Path(__file__).resolve().parent.parent
-VIEWPORT = {"width": 900, "height": 520}
+VIEWPORT = {"width": 1040, "height": 720}
+START = "VSSV/VSSV/VHHV/VNNV/N..N"
+"""The classic Klotski start, as the editor's drawing takes it."""
 
 
 def serve(directory: Path) -> tuple[subprocess.Popen, str]:
@@ -50,32 +53,31 @@ def photograph(url: str, out: Path) -> None:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
         page = browser.new_page(viewport=VIEWPORT)
         page.goto(url)
-        page.click(".tab[data-tab=levels]")
-        page.select_option("[name=solvable]", "true")
-        page.fill("[name=pieces]", "7..8")
-        page.fill("[name=sample]", "6")
-        page.fill("[name=seed]", "3")
-        page.click("#find")
-        cards = page.locator("figure.level")
-        cards.first.wait_for()
-        for i in (0, 1, 2):
-            cards.nth(i).locator("button.add").click()
-        cards.first.locator("button.play").click()
-        page.wait_for_selector("#board svg")
-        page.click("#hint")
-        page.locator("#board .hint-from").first.click()
-        page.locator("#board .hint-to").first.click()
-        page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('1 move')")
+        page.locator("#layer-table tbody tr").first.wait_for()
+        page.click(".tab[data-tab=editor]")
+        page.wait_for_selector("#editor-board svg")
+        settled(page)
+        page.fill("#edit-drawing [name=board]", START)
+        page.click("#edit-drawing button[type=submit]")
+        settled(page)
+        page.select_option("#want", "solvable")
+        settled(page)
+        page.locator("#variant-list li").first.wait_for()
         page.locator("#message").evaluate("e => { e.textContent = ''; }")
         page.screenshot(path=str(out))
         browser.close()
 
 
+def settled(page) -> None:
+    """Wait until the editor shows the analysis and the variants of its last edit."""
+    page.wait_for_function("() => !document.querySelector('#editor').dataset.busy")
+
+
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "workspace.png"
     with tempfile.TemporaryDirectory() as scratch:
-        output = Path(scratch) / "triangle"
-        results = curator.analyze(ROOT / "puzzles" / "triangle.toml", output=output, workers=1)
+        output = Path(scratch) / "klotski"
+        results = curator.analyze(ROOT / "puzzles" / "klotski.toml", output=output, workers=1)
         process, url = serve(results.directory)
         try:
             photograph(url, out)

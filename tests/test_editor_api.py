@@ -81,7 +81,9 @@ def test_variants_of_each_kind(client, folders):
     assert all("<svg" in v["picture"] and v["edit"]["action"] == "move" for v in got)
 
     for folder, body, line in [
-            (2, {"board": "x"}, "lists no variants"),
+            (2, {"board": "tiles x", "want": "harder"}, "board: 'tiles x' is not a set's name and whole"),
+            (2, {"position": [0], "want": "solvable"}, "board: give the position as 'SET p0 p1 ..."),
+            (2, {"board": "tiles 0 1 2 3 4 5", "want": "unique"}, "want: a distance table list solvable, "),
             (0, {"board": "x"}, "position: give the position"),
             (1, {"position": [0]}, "board: give the position as a drawing"),
             (0, {"position": position, "want": "easier"}, "want"),
@@ -89,3 +91,50 @@ def test_variants_of_each_kind(client, folders):
             (1, {"board": "LL./.L./..B"}, "board")]:
         bad = client.post(f"/api/folders/{folder}/variants", json=body)
         assert bad.status_code == 422 and line in bad.json()["detail"], bad.text
+
+
+def test_states_of_a_distance_table(client, folders):
+    tiles = folders[2]
+    detail = client.get("/api/folders/2").json()["states"]
+    assert detail == {"sets": [{"name": "tiles", "count": 6, "orientations": 1, "zero_sum": False,
+                                "layout": None, "mover": 5, "stickers": False}],
+                      "moves": ["up", "down", "left", "right"], "metric": "quarter",
+                      "solved": "tiles 0 1 2 3 4 5", "wants": ["solvable", "harder"]}
+    far = tiles.select(distance=(3, 3), limit=1)[0]
+    line = " ".join(["tiles", *map(str, far.state[0][0])])
+    answer = client.post("/api/folders/2/distance/position", json={"board": line})
+    assert answer.status_code == 200, answer.text
+    report = answer.json()
+    assert (report["rank"], report["distance"], report["solution"]) == (far.rank, 3, far.solution)
+    assert report["board"] == line and report["solvable"] and not report["goal"] and report["unique"] is None
+    assert "<svg" in report["picture"] and 'data-cell="0"' in report["picture"]
+    legal = [name for name in tiles.puzzle.move_names if _legal(tiles.puzzle, far.state, name)]
+    assert [m["name"] for m in report["moves"]] == legal
+    for move in report["moves"]:
+        after = tiles.solve(tiles.puzzle.parse(move["board"]))
+        assert move["distance"] == after.distance and move["closer"] == (after.distance == 2)
+    assert any(m["closer"] and m["name"] == far.solution[0] for m in report["moves"])
+    solved = client.post("/api/folders/2/distance/position", json={"board": "tiles 0 1 2 3 4 5"}).json()
+    assert solved["goal"] and solved["distance"] == 0 and solved["solution"] == []
+
+    found = client.post("/api/folders/2/variants", json={"board": line, "want": "harder", "limit": 3}).json()
+    expected = tiles.variation(line, "harder", 3)
+    assert (found["considered"], found["matched"]) == (expected.considered, expected.matched)
+    assert [(v["edit"]["text"], v["distance"]) for v in found["variants"]] == [
+        (v.edit.text, v.item.distance) for v in expected.variants]
+    assert all(tiles.puzzle.parse(v["board"]) == e.item.state and "<svg" in v["picture"]
+               for v, e in zip(found["variants"], expected.variants))
+
+    for folder, body, line in [(2, {"board": "tiles 0 1 2 3 4 4"}, "board: not a state of sliding-2x3"),
+                               (2, {"board": "blocks 0 1"}, "give every piece set once"),
+                               (1, {"board": "tiles 0 1 2 3 4 5"}, "not a distance table")]:
+        bad = client.post(f"/api/folders/{folder}/distance/position", json=body)
+        assert bad.status_code == 422 and line in bad.json()["detail"], bad.text
+
+
+def _legal(puzzle, state, name):
+    try:
+        puzzle.apply(state, name)
+    except ValueError:
+        return False
+    return True

@@ -46,12 +46,28 @@ def klotski(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def eight(tmp_path_factory):
+    output = tmp_path_factory.mktemp("editor") / "eight"
+    return curator.analyze(ROOT / "puzzles" / "eight-puzzle.toml", output=output, workers=1)
+
+
+@pytest.fixture(scope="module")
 def server(fling, klotski):
     """The URL of `curator serve` on Fling! (folder 0) and Klotski (folder 1)."""
+    yield from serve(fling.directory, klotski.directory)
+
+
+@pytest.fixture(scope="module")
+def eight_server(eight):
+    """The URL of `curator serve` on the 8-puzzle's distance table (folder 0)."""
+    yield from serve(eight.directory)
+
+
+def serve(*directories):
     port = free_port()
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(fling.directory),
-                                str(klotski.directory), "--port", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", *map(str, directories),
+                                "--port", str(port)],
                                env=env, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -72,13 +88,22 @@ def server(fling, klotski):
 
 @pytest.fixture
 def page(browser, server):
+    yield from opened(browser, server)
+
+
+@pytest.fixture
+def eight_page(browser, eight_server):
+    yield from opened(browser, eight_server)
+
+
+def opened(browser, url):
     context = browser.new_context(viewport={"width": 1300, "height": 900})
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and "422" not in message.text
             and errors.append(message.text))
-    page.goto(server)
+    page.goto(url)
     page.locator("#layer-table tbody tr").first.wait_for()
     yield page
     context.close()
@@ -260,3 +285,88 @@ def test_draw_klotski_from_an_empty_board(page, klotski):
     settled(page)
     assert page.locator("#editor-board .piece").count() == 0
     assert page.inner_text("#legal").startswith("Not a legal position here: ")
+
+
+def at_editor_step(page, step: int) -> None:
+    """Wait until the editor says it shows step `step` of the solution stepped through."""
+    page.wait_for_function(
+        f"() => document.querySelector('#edit-step-at').textContent.startsWith('step {step} ')")
+
+
+def cell_of_piece(page, piece: int) -> str:
+    return page.locator(f"#editor-board .piece[data-piece='{piece}']").get_attribute("data-cell")
+
+
+def test_edit_an_eight_puzzle_state_take_a_variant_and_step_through_its_solution(eight_page, eight):
+    page = eight_page
+    open_editor(page, 0, "distance")
+    settled(page)
+    assert page.inner_text("#legal") == "Legal: the solved state."
+    assert figure(page, "distance") == "0"
+    assert page.locator("#editor-board .piece").count() == 8  # the blank's tile stays empty
+
+    # Swap the blank (on position 8) with the tile above it by two clicks (the blank's empty
+    # tile, then the tile): one move away.
+    page.locator("#editor-board .board [data-cell='8']").click()
+    page.locator("#editor-board .piece[data-cell='5']").click()
+    settled(page)
+    assert figure(page, "distance") == "1" and figure(page, "solution") == "down"
+    assert page.inner_text("#legal") == "Legal: solvable in 1 move."
+    assert not page.locator("#edit-play").is_visible() and not page.locator("#edit-from-play").is_visible()
+    assert page.input_value("#edit-drawing [name=board]") == "tiles 0 1 2 3 4 8 6 7 5"
+    assert cell_of_piece(page, 5) == "8" and page.locator("#editor-board .piece[data-cell='5']").count() == 0
+
+    # Two tiles swapped: the odd half of the arrangements, which the moves never reach; two
+    # more swapped, and it is solvable again.
+    page.locator("#editor-board .piece[data-cell='0']").click()
+    page.locator("#editor-board .piece[data-cell='1']").click()
+    settled(page)
+    assert page.inner_text("#legal").startswith("Legal, but not solvable")
+    assert figure(page, "distance") == "not solvable"
+    page.locator("#editor-board .piece[data-cell='3']").click()
+    page.locator("#editor-board .piece[data-cell='4']").click()
+    settled(page)
+    swapped = eight.solve(eight.puzzle.parse("tiles 1 0 2 4 3 8 6 7 5"))
+    assert swapped.distance is not None and figure(page, "distance") == str(swapped.distance)
+    assert page.inner_text("#legal") == f"Legal: solvable in {swapped.distance} moves."
+    assert figure(page, "solution") == " ".join(swapped.solution)
+
+    # A typed state that is no state says why; undo takes it back.
+    page.fill("#edit-drawing [name=board]", "tiles 0 1 2 3 4 5 6 7 7")
+    page.click("#edit-drawing button[type=submit]")
+    settled(page)
+    assert page.inner_text("#legal") == ("Not a legal position here: board: not a state of eight-puzzle "
+                                         "(duplicate item 7)")
+    page.keyboard.press("u")
+    settled(page)
+    assert figure(page, "distance") == str(swapped.distance)
+
+    page.select_option("#want", "harder")
+    settled(page)
+    expected = eight.variation(swapped.state, "harder", limit=12)
+    items = page.locator("#variant-list li")
+    assert items.count() == len(expected.variants) > 0
+    assert [items.nth(i).get_attribute("data-edit") for i in range(items.count())] == [
+        v.edit.text for v in expected.variants]
+    items.first.locator("button.take").click()
+    settled(page)
+    taken = expected.variants[0].item
+    assert figure(page, "distance") == str(taken.distance) and taken.distance > swapped.distance
+
+    page.click("#edit-watch")
+    assert page.inner_text("#edit-step-at") == f"step 0 of {taken.distance}; next: {taken.solution[0]}"
+    state = taken.state
+    for step in range(1, taken.distance + 1):
+        state = eight.puzzle.apply(state, taken.solution[step - 1])
+        page.keyboard.press("ArrowRight")
+        at_editor_step(page, step)
+        blank = state[0][0].index(8)
+        assert page.locator(f"#editor-board .piece[data-cell='{blank}']").count() == 0
+    assert page.inner_text("#edit-step-at").endswith(": solved")
+    assert page.locator("#editor-board .board [fill='#c8e6c0']").count() == 8  # every tile home
+    page.keyboard.press("ArrowLeft")
+    at_editor_step(page, taken.distance - 1)
+    page.keyboard.press("w")  # stop: the state edited again
+    assert page.inner_text("#edit-step-at") == ""
+    assert figure(page, "distance") == str(taken.distance)
+    assert page.locator("#editor-board .board [fill='#c8e6c0']").count() < 8

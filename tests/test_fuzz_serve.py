@@ -109,12 +109,15 @@ def plausible(client: TestClient) -> None:
                                                          "seed": 1}).json()["levels"]
     positions = [level["position"] for level in levels]
     blocks = client.get("/api/folders/1").json()["blocks"]
+    states = client.get("/api/folders/2").json()["states"]
+    near = client.post("/api/folders/2/distance/position", json={"board": states["solved"]}).json()
     start = client.post("/api/folders/1/sliding/position", json={"board": blocks["start"]}).json()
     SEEDS.update({
         "position": positions, "positions": [positions[:2], positions[3:]],
         "move": [{"from": s["from"], "to": s["to"]} for level in levels for s in level["solution"][:1]]
         + [{"from": m["from"], "to": m["to"]} for m in start["moves"]],
-        "board": [blocks["start"], "/".join(start["board"])], "ranks": [[start["rank"]], [0, 5, 900, 3000]],
+        "board": [blocks["start"], "/".join(start["board"]), states["solved"],
+                  *(m["board"] for m in near["moves"])], "ranks": [[start["rank"]], [0, 5, 900, 3000]],
         "query.position": [",".join(map(str, p)) for p in positions],
     })
 
@@ -126,8 +129,9 @@ def operations(document: dict) -> list[tuple[str, str]]:
 
 def test_every_endpoint_is_fuzzed(served):
     _, document, _ = served
-    # the folders' 12, the editor's level and variants, the database's packs, notes and playtests
-    assert len(operations(document)) == 28
+    # the folders' 12, the editor's level, distance/position and variants, the database's packs,
+    # notes and playtests
+    assert len(operations(document)) == 29
 
 
 @given(data=st.data())
@@ -139,7 +143,8 @@ def test_hostile_requests_get_a_correct_answer_or_one_line(served, data):
     path, method = data.draw(st.sampled_from(operations(document)))
     op = document["paths"][path][method]
     hostility = data.draw(st.sampled_from([0, 0, 1, 2, 4, 10]))
-    own = "1" if "/sliding/" in path else "0"  # the folder whose kind the endpoint serves
+    # the folder whose kind the endpoint serves
+    own = "1" if "/sliding/" in path else "2" if "/distance/" in path else "0"
     folder = own if data.draw(st.integers(0, 9)) >= max(hostility, 2) else data.draw(FOLDERS)
     url = path.replace("{folder}", folder)
     for name in re.findall(r"\{(\w+)\}", url):  # a pack's number, a slot in it

@@ -104,9 +104,26 @@ class DistanceKind(Kind):
                  ) -> Variants:
         return results.variation(position, want, limit)
 
+    def detail(self, results: DistanceResults) -> dict[str, Any]:
+        """The table per distance, and what the workspace's editor needs to draw and edit the
+        puzzle's states: its piece sets and the solved state as a line of text."""
+        states = {**_states(results.puzzle), "wants": list(self.variant_wants)}
+        return {"layers": results.layers, "states": states}
+
     def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
         return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",
                           "solution: " + (" ".join(item.solution) or "-")])
+
+
+def _states(puzzle: PermutationPuzzle) -> dict[str, Any]:
+    """The piece sets as the editor edits them: their names, sizes and twists; the mover (the
+    8-puzzle's blank), whose tile draws empty; the solved state as `state_text` writes it."""
+    return {"sets": [{"name": s.name, "count": s.count, "orientations": s.orientations,
+                      "zero_sum": s.zero_sum, "layout": list(s.layout) if s.layout else None,
+                      "mover": mover, "stickers": s.stickers is not None}
+                     for s, mover in zip(puzzle.sets, puzzle.movers)],
+            "moves": puzzle.move_names, "metric": puzzle.metric,
+            "solved": state_text(puzzle.describe(puzzle.solved_state))}
 
 
 KIND = DistanceKind()

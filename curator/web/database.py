@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import Path as InPath
 from fastapi.responses import JSONResponse
 
 from curator import catalogue
@@ -163,26 +164,30 @@ def create_pack(request: Request, folder: int, body: models.PackName) -> dict[st
     return _answer(request, pack)
 
 
+Number = Annotated[int, InPath(le=2**63 - 1)]
+"""A pack's number or a slot in the URL: SQLite keeps no larger whole number."""
+
+
 @router.get("/packs/{pack}", response_model=models.PackOut)
-def get_pack(request: Request, pack: int) -> dict[str, Any]:
+def get_pack(request: Request, pack: Number) -> dict[str, Any]:
     return _answer(request, _db(request).pack(pack))
 
 
 @router.patch("/packs/{pack}", response_model=models.PackOut)
-def rename_pack(request: Request, pack: int, body: models.PackName) -> dict[str, Any]:
+def rename_pack(request: Request, pack: Number, body: models.PackName) -> dict[str, Any]:
     """Rename a pack (its puzzle's other packs keep their names)."""
     return _answer(request, _db(request).rename_pack(pack, body.name))
 
 
 @router.delete("/packs/{pack}")
-def delete_pack(request: Request, pack: int) -> dict[str, int]:
+def delete_pack(request: Request, pack: Number) -> dict[str, int]:
     """Delete a pack and its list of levels (notes and playtests stay, they are the levels')."""
     _db(request).delete_pack(pack)
     return {"deleted": pack}
 
 
 @router.post("/packs/{pack}/levels", response_model=models.PackOut)
-def add_level(request: Request, pack: int, body: models.AddLevelIn) -> dict[str, Any]:
+def add_level(request: Request, pack: Number, body: models.AddLevelIn) -> dict[str, Any]:
     """Put a level in a pack, before slot `at` or at the end."""
     with _pack_folder(request, pack) as (_, results):
         item = PackLevel(level_key(results, body.level), body.data)
@@ -190,7 +195,7 @@ def add_level(request: Request, pack: int, body: models.AddLevelIn) -> dict[str,
 
 
 @router.put("/packs/{pack}/levels", response_model=models.PackOut)
-def set_levels(request: Request, pack: int, body: models.SetLevelsIn) -> dict[str, Any]:
+def set_levels(request: Request, pack: Number, body: models.SetLevelsIn) -> dict[str, Any]:
     """Replace a pack's levels (in order) and the record of the curve they follow."""
     with _pack_folder(request, pack) as (_, results):
         items = [PackLevel(level_key(results, item.level), item.data) for item in body.levels]
@@ -198,13 +203,13 @@ def set_levels(request: Request, pack: int, body: models.SetLevelsIn) -> dict[st
 
 
 @router.delete("/packs/{pack}/levels/{slot}", response_model=models.PackOut)
-def remove_level(request: Request, pack: int, slot: int) -> dict[str, Any]:
+def remove_level(request: Request, pack: Number, slot: Number) -> dict[str, Any]:
     """Take the level in `slot` (0-based) out of a pack."""
     return _answer(request, _db(request).remove_level(pack, slot))
 
 
 @router.post("/packs/{pack}/move", response_model=models.PackOut)
-def move_level(request: Request, pack: int, body: models.MoveLevelIn) -> dict[str, Any]:
+def move_level(request: Request, pack: Number, body: models.MoveLevelIn) -> dict[str, Any]:
     """Move the level of slot `from` to slot `to` (what dragging it in the list does)."""
     return _answer(request, _db(request).move_level(pack, body.from_, body.to))
 

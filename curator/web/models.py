@@ -151,15 +151,48 @@ class BlockBoard(BaseModel):
     """The file's start, rows joined by '/' (as a drawing is posted to `sliding/position`)."""
 
 
+class PieceSetShape(BaseModel):
+    """A piece set of a permutation puzzle as the editor edits it."""
+
+    name: str
+    count: int
+    """Pieces and positions 0..count-1 (a picture's `data-cell` numbers the positions of all
+    sets in turn)."""
+    orientations: int
+    """Twists a piece may have (1: none)."""
+    zero_sum: bool
+    """The twists add up to a multiple of `orientations`: a twist edit turns one piece forward
+    and another back."""
+    layout: list[int] | None
+    """[rows, cols] the positions are drawn in, row by row; null: one row."""
+    mover: int | None
+    """The piece whose place decides the moves (the 8-puzzle's blank), drawn as an empty tile."""
+    stickers: bool
+    """Pictures draw the cube's net of these corners too."""
+
+
+class StatesShape(BaseModel):
+    """What the editor needs of a permutation puzzle: its piece sets, its moves and the solved
+    state, written as a state is posted ('SET p0 p1 ... / o0 o1 ...; SET ...')."""
+
+    sets: list[PieceSetShape]
+    moves: list[str]
+    metric: str
+    solved: str
+    wants: list[str]
+    """The variants it lists (`want` of `variants`): a distance table knows no unique solutions."""
+
+
 class FolderDetail(Folder):
     """A folder with its table (layers, or positions per distance), the board for layered
-    results, and the counts and board of goal tables."""
+    results, the counts and board of goal tables, and the piece sets of a distance table."""
 
     complete: bool
     layers: list[LayerRow]
     board: BoardShape | None = None
     figures: SlidingFigures | None = None
     blocks: BlockBoard | None = None
+    states: StatesShape | None = None
 
 
 class Move(BaseModel):
@@ -438,9 +471,49 @@ class DrawnIn(BaseModel):
     board: str | None = Field(None, min_length=1, max_length=MAX_DRAWING)
 
 
+class StateIn(BaseModel):
+    """A state of a permutation puzzle, written as `select --json` shows it in one line."""
+
+    board: str = Field(min_length=1, max_length=MAX_DRAWING,
+                       description="'SET p0 p1 ... / o0 o1 ...; SET ...' (the twists only for sets that "
+                                   "have them), e.g. 'tiles 0 1 2 3 4 5 6 8 7'.")
+
+
+class StateMove(BaseModel):
+    """A legal move of a state: its name, the state it leads to and that state's distance."""
+
+    name: str
+    board: str
+    """The state after the move, written as `StateIn` takes it."""
+    distance: int | None
+    closer: bool
+    """It starts a shortest solution (the distance it leads to is one less)."""
+
+
+class StateReport(BaseModel):
+    """Where a state of a permutation puzzle stands: its rank, its distance to the solved
+    state (null if the moves never reach it), one shortest solution, its picture and every
+    legal move. A distance table stores no unique solutions: `unique` is always null."""
+
+    rank: int
+    distance: int | None
+    solvable: bool
+    goal: bool
+    """It is the solved state."""
+    unique: bool | None = None
+    state: dict[str, dict[str, list[int]]]
+    board: str
+    """The state as one line, as `StateIn` takes it."""
+    solution: list[str]
+    moves: list[StateMove]
+    picture: str
+    """The state as SVG markup (tiles carry data-cell: the positions of all sets in turn)."""
+
+
 class VariantsIn(BaseModel):
     """A position and which of its variants to list: layered positions as `position`, one
-    entry per cell; sliding-block ones as a drawing, `board`."""
+    entry per cell; sliding-block ones as a drawing, `board`; states of a distance table as
+    their line of text, `board` (as `StateIn`)."""
 
     position: list[StrictInt] | None = Field(None, max_length=MAX_CELLS)
     board: str | None = Field(None, min_length=1, max_length=MAX_DRAWING)

@@ -1,15 +1,20 @@
 // The editor tab: draw a level on an empty board, on the level in play or from a typed
 // drawing; after every edit the position is analyzed (POST /api/folders/{id}/level for
-// layered results, sliding/position for sliding blocks) and its nearest good variants listed
-// (POST /api/folders/{id}/variants), each taken with one click. Uses app.js's helpers.
+// layered results, sliding/position for sliding blocks, distance/position for the states of
+// a distance table) and its nearest good variants listed (POST /api/folders/{id}/variants),
+// each taken with one click. A distance table's state starts solved and is edited by
+// clicking two pieces of a set (swapped) or, with the twist tool, turning pieces; its
+// picture comes from the server. Uses app.js's helpers.
 "use strict";
 
 const editor = {
   folder: null,      // the id of the folder the editor is set up for
-  kind: null,        // "layers" or "sliding"
+  kind: null,        // "layers", "sliding" or "distance"
   cells: [],         // [row, col] of each cell index
   position: [],      // layers: one entry per cell, 0 empty, t = piece type t
   pieces: [],        // sliding: [{letter, anchor}] with the anchor's cell index
+  text: "",          // distance: the state as a line, 'SET p0 p1 ... / o0 o1 ...; SET ...'
+  picture: "",       // distance: the SVG markup of the last state the server drew
   tool: null,        // layers: a piece type; sliding: a letter; or "erase"
   selected: null,    // sliding: the piece picked to move; layers: the cell
   grabbed: 0,        // sliding: the cell of the picked piece that was clicked
@@ -99,11 +104,23 @@ async function setUpEditor() {
     editor.cells = folder.blocks.cells;
     editor.pieces = [];
     editor.tool = folder.blocks.pieces[0].letter;
+  } else if (folder.states) {
+    editor.text = folder.states.solved;
+    editor.picture = "";
+    editor.tool = "swap";
   } else {
-    $("#editor-board").replaceChildren(el("p", {}, "A distance table has no board to draw on."));
+    $("#editor-board").replaceChildren(el("p", {}, "These tables have no board to draw on."));
     $("#palette").replaceChildren();
     return;
   }
+  const distance = folder.kind === "distance";
+  const wants = folder.states ? folder.states.wants : Object.keys(WANT_NAMES);
+  for (const option of $("#want").options) option.disabled = !wants.includes(option.value);
+  if (!wants.includes($("#want").value)) $("#want").value = wants[0];
+  $("#edit-empty").textContent = distance ? "Solved state" : "Empty board";
+  $("#edit-from-play").hidden = distance;  // a distance table has no levels to play
+  $("#edit-play").hidden = distance;
+  $("#edit-drawing [name=board]").placeholder = distance ? "SET p0 p1 ... / o0 o1 ...; SET ..." : "rows joined by /";
   editor.start = snapshot();
   drawPalette();
   await edited();
@@ -112,10 +129,11 @@ async function setUpEditor() {
 // -- the state of the drawing --------------------------------------------------------------
 
 const snapshot = () => (editor.kind === "layers" ? [...editor.position]
-  : editor.pieces.map((piece) => ({...piece})));
+  : editor.kind === "distance" ? editor.text : editor.pieces.map((piece) => ({...piece})));
 
 function restore(saved) {
   if (editor.kind === "layers") editor.position = [...saved];
+  else if (editor.kind === "distance") editor.text = saved;
   else editor.pieces = saved.map((piece) => ({...piece}));
   editor.selected = null;
 }
@@ -125,7 +143,10 @@ function remember() { editor.history.push(snapshot()); }
 async function startEditing(saved) {
   await setUpEditor();
   remember();
-  if (saved === null) restore(editor.kind === "layers" ? editor.cells.map(() => 0) : []);
+  if (saved === null) {
+    restore(editor.kind === "layers" ? editor.cells.map(() => 0)
+      : editor.kind === "distance" ? state.folder.states.solved : []);
+  }
   else restore(saved);
   editor.start = snapshot();
   await edited();
@@ -205,6 +226,7 @@ function piecesOf(rows) {
 // -- editing by mouse ----------------------------------------------------------------------
 
 function drawPalette() {
+  if (editor.kind === "distance") { drawStateTools(); return; }
   const tools = editor.kind === "layers"
     ? state.folder.board.piece_types.map((letter, i) => [i + 1, letter, PIECE_COLOURS[i % PIECE_COLOURS.length]])
     : state.folder.blocks.pieces.map((piece) => [piece.letter, `${piece.letter} ×${piece.count}`,
@@ -244,7 +266,8 @@ async function clickEditor(event) {
   if (performance.now() - editor.dragged < 400) return;  // the click that ends a drag
   const cell = cellOf(event);
   if (cell === null || editor.folder === null) return;
-  if (editor.kind === "layers") await clickLayered(cell);
+  if (editor.kind === "distance") await clickState(cell);
+  else if (editor.kind === "layers") await clickLayered(cell);
   else await clickSliding(cell);
 }
 
@@ -309,6 +332,7 @@ async function releaseEditor(event) {
   editor.pressed = null;
   const to = cellOf(event);
   if (from === null || from === undefined || to === null || to === from) return;
+  if (editor.kind === "distance") return;  // pieces are swapped by two clicks
   editor.dragged = performance.now();
   if (editor.kind === "layers") {
     if (!editor.position[from] || editor.position[to]) return;
@@ -338,6 +362,7 @@ function centreOf(node) {
 
 function drawEditorBoard() {
   const box = $("#editor-board");
+  if (editor.kind === "distance") { drawState(); return; }
   if (editor.kind === "layers") {
     box.innerHTML = editor.board;
     const svg = box.querySelector("svg");
@@ -398,6 +423,8 @@ function drawEditorBoard() {
 async function edited() {
   // Draw the board, then ask about it: its analysis, then its variants. While the answers are
   // awaited the panel says it is busy (data-busy), and answers to an older edit are dropped.
+  // (A distance table's state is drawn by the server: once its analysis is back.)
+  if (typeof stopEditorSteps === "function") stopEditorSteps();  // steps.js
   drawEditorBoard();
   const asked = ++editor.asked;
   const panel = $("#editor");
@@ -417,13 +444,21 @@ async function analyzeDrawing(asked) {
   try {
     level = editor.kind === "layers"
       ? await (await postJson(`/api/folders/${editor.folder}/level`, {position: editor.position})).json()
-      : await (await postJson(`/api/folders/${editor.folder}/sliding/position`, {board: drawing()})).json();
+      : editor.kind === "distance"
+        ? await (await postJson(`/api/folders/${editor.folder}/distance/position`, {board: editor.text})).json()
+        : await (await postJson(`/api/folders/${editor.folder}/sliding/position`, {board: drawing()})).json();
   } catch (error) {
     if (asked === editor.asked) showIllegal(error.message);
     return;
   }
   if (asked !== editor.asked) return;
   editor.level = level;
+  if (editor.kind === "distance") {
+    editor.text = level.board;
+    editor.picture = level.picture;
+    $("#edit-drawing [name=board]").value = level.board;
+    drawEditorBoard();
+  }
   showAnalysis(level);
   await findVariants();
 }
@@ -443,6 +478,10 @@ function showAnalysis(level) {
   if (level.goal) legal.textContent = "Legal: already at the goal.";
   else legal.textContent = `Legal: ${solvable ? "solvable" : "not solvable"}` +
     (solvable && level.unique ? ", uniquely" : "") + ".";
+  if (editor.kind === "distance") {
+    showStateAnalysis(level);
+    return;
+  }
   const rows = layered ? [
     ["pieces", level.pieces], ["solvable", yesNo(level.solvable)], ["unique", yesNo(level.unique)],
     ["all moves", yesNo(level.all_moves)], ["solutions", count(level.solutions)],
@@ -471,7 +510,7 @@ async function findVariants() {
   const asked = editor.asked;
   const want = $("#want").value;
   const body = editor.kind === "layers" ? {position: editor.position, want, limit: 12}
-    : {board: drawing(), want, limit: 12};
+    : {board: editor.kind === "distance" ? editor.text : drawing(), want, limit: 12};
   $("#variants-found").textContent = "Looking one edit away…";
   const found = await (await postJson(`/api/folders/${editor.folder}/variants`, body)).json();
   if (asked !== editor.asked) return;
@@ -486,8 +525,8 @@ function variantItem(variant) {
   const picture = layered
     ? el("img", {src: pictureUrl(editor.folder, variant.position), alt: variant.edit.text})
     : svgBox(variant.picture);
-  const figures = layered
-    ? `difficulty ${figure(variant.difficulty)}, ${plural(variant.solutions, "solution")}` +
+  const figures = editor.kind === "distance" ? `distance ${variant.distance}`
+    : layered ? `difficulty ${figure(variant.difficulty)}, ${plural(variant.solutions, "solution")}` +
       `, win chance ${chance(variant.win_chance)}`
     : `distance ${variant.distance}${variant.unique ? ", unique" : ""}`;
   const take = el("button", {type: "button", class: "take"}, "Take");
@@ -501,6 +540,8 @@ async function takeVariant(variant) {
   remember();
   if (editor.kind === "layers") {
     editor.position = [...variant.position];
+  } else if (editor.kind === "distance") {
+    editor.text = variant.board;
   } else {
     const at = (cell) => cellAt(cell[0], cell[1]);
     if (edit.action !== "add") {
@@ -515,9 +556,131 @@ async function takeVariant(variant) {
   await edited();
 }
 
+// -- the states of a distance table ---------------------------------------------------------
+
+function stateSets(text) {
+  // The state's line as one {name, perm, ori} per set, in the order of the folder's sets.
+  const parts = {};
+  for (const chunk of text.split(";").map((c) => c.trim()).filter(Boolean)) {
+    const space = chunk.indexOf(" ");
+    const [perm, ori] = chunk.slice(space + 1).split("/");
+    const numbers = (part) => (part || "").trim().split(/\s+/).filter(Boolean).map(Number);
+    parts[chunk.slice(0, space)] = {perm: numbers(perm), ori: numbers(ori)};
+  }
+  return state.folder.states.sets.map((s) => {
+    const part = parts[s.name] || {perm: [], ori: []};
+    return {name: s.name, perm: part.perm, ori: part.ori.length ? part.ori : part.perm.map(() => 0)};
+  });
+}
+
+function stateLine(sets) {
+  const shapes = state.folder.states.sets;
+  return sets.map((s, i) => `${s.name} ${s.perm.join(" ")}` +
+    (shapes[i].orientations > 1 ? ` / ${s.ori.join(" ")}` : "")).join("; ");
+}
+
+function placeOf(cell) {
+  // The [set index, position] of a picture's data-cell: the positions of all sets in turn.
+  let rest = cell;
+  const shapes = state.folder.states.sets;
+  for (let i = 0; i < shapes.length; i++) {
+    if (rest < shapes[i].count) return [i, rest];
+    rest -= shapes[i].count;
+  }
+  return null;
+}
+
+function drawStateTools() {
+  const twisting = state.folder.states.sets.some((s) => s.orientations > 1);
+  const tools = [["swap", "swap two pieces"]];
+  if (twisting) tools.push(["twist", "twist"]);
+  $("#palette").replaceChildren(...tools.map(([tool, text]) => {
+    const button = el("button", {type: "button", class: "tool", "data-tool": tool,
+                                 "aria-pressed": String(tool === editor.tool)}, text);
+    button.addEventListener("click", () => {
+      editor.tool = tool;
+      editor.selected = null;
+      drawPalette();
+      drawEditorBoard();
+    });
+    return button;
+  }));
+  $("#editor-help").textContent = "Click two pieces of a set to swap them (a blank tile too: it is a piece)" +
+    (twisting ? "; with twist, click a piece to turn it forward (where twists add up to zero, then " +
+                "another to turn back)" : "") + ". Or type a state and load it.";
+}
+
+async function clickState(cell) {
+  const place = placeOf(cell);
+  if (!place) return;
+  const [set, at] = place;
+  const shape = state.folder.states.sets[set];
+  const sets = stateSets(editor.text);
+  if (editor.tool === "twist" && shape.orientations > 1 && !shape.zero_sum) {
+    remember();
+    sets[set].ori[at] = (sets[set].ori[at] + 1) % shape.orientations;
+    editor.text = stateLine(sets);
+    await edited();
+    return;
+  }
+  if (editor.tool === "twist" && shape.orientations < 2) return;
+  if (editor.selected === null || editor.selected[0] !== set || editor.selected[1] === at) {
+    editor.selected = editor.selected && editor.selected[0] === set && editor.selected[1] === at ? null : place;
+    drawEditorBoard();
+    return;
+  }
+  const other = editor.selected[1];
+  remember();
+  const {perm, ori} = sets[set];
+  if (editor.tool === "twist") {
+    ori[other] = (ori[other] + 1) % shape.orientations;
+    ori[at] = (ori[at] + shape.orientations - 1) % shape.orientations;
+  } else {
+    [perm[other], perm[at]] = [perm[at], perm[other]];
+    [ori[other], ori[at]] = [ori[at], ori[other]];
+  }
+  editor.selected = null;
+  editor.text = stateLine(sets);
+  await edited();
+}
+
+function drawState(markup = editor.picture) {
+  // The state's picture as the server drew it, with the picked tile marked.
+  const box = $("#editor-board");
+  box.innerHTML = markup;
+  if (editor.selected === null || markup !== editor.picture) return;
+  const shapes = state.folder.states.sets;
+  const cell = shapes.slice(0, editor.selected[0]).reduce((sum, s) => sum + s.count, 0) + editor.selected[1];
+  const tile = box.querySelector(`.board [data-cell="${cell}"]`);
+  if (tile) tile.classList.add("selected");
+}
+
+function showStateAnalysis(level) {
+  const legal = $("#legal");
+  legal.className = level.solvable ? "good" : "bad";
+  legal.textContent = level.goal ? "Legal: the solved state."
+    : level.solvable ? `Legal: solvable in ${plural(level.distance, "move")}.`
+      : "Legal, but not solvable: the moves never reach the solved state from here.";
+  const closer = level.moves.filter((m) => m.closer).length;
+  const rows = [
+    ["distance", level.distance === null ? "not solvable" : level.distance],
+    ["solvable", yesNo(level.solvable)],
+    ["unique", level.unique === null ? "not stored in a distance table" : yesNo(level.unique)],
+    ["rank", count(level.rank)],
+    ["legal moves", `${level.moves.length} (${closer} closer)`],
+    ["solution", level.solution.length ? level.solution.join(" ") : "-"],
+  ];
+  $("#analysis").replaceChildren(...rows.flatMap(([name, value]) =>
+    [el("dt", {}, name), el("dd", {"data-figure": name}, String(value))]));
+  if (typeof showEditorSteps === "function") showEditorSteps(level);  // steps.js
+}
+
 // -- starting points and playing ------------------------------------------------------------
 
 async function editPlayed() {
+  if (editor.kind === "distance" && state.folder && state.folder.kind === "distance") {
+    throw new Error("A distance table has no levels to play: start from the solved state or type a state.");
+  }
   if (!state.play || state.play.folder !== state.folder.id) throw new Error("Play a level first.");
   await editLevel(current());
 }
@@ -536,6 +699,8 @@ async function loadDrawing() {
   if (editor.kind === "layers") {
     const level = await (await postJson(`/api/folders/${editor.folder}/level`, {board: text})).json();
     await startEditing(level.position);
+  } else if (editor.kind === "distance") {
+    await startEditing(text);
   } else {
     await startEditing(piecesOf(text.split("/")));
   }
@@ -543,6 +708,9 @@ async function loadDrawing() {
 
 async function playEdited() {
   if (!editor.level) throw new Error("Only a legal position can be played.");
+  if (editor.kind === "distance") {
+    throw new Error("A distance table has no levels to play: step through the solution here instead.");
+  }
   if (editor.kind === "layers") await startPlay(editor.level);
   else await startSlidingPlay(drawing());
 }

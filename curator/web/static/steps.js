@@ -13,7 +13,7 @@ const KEYS = [
   ["r", "reset the level (or the drawing)"],
   ["h", "hint: show a move that keeps the level solvable"],
   ["← →", "step back and forward while watching a solution"],
-  ["w", "watch the solution from here, or stop"],
+  ["w", "watch the solution from here, or stop (a distance table's: step through it in the editor)"],
   ["Escape", "stop watching; close this list"],
   ["?", "show or hide this list"],
 ];
@@ -136,6 +136,98 @@ function drawSteps() {
 
 const moveText = (move) => (!move ? "" : move.text || `${cellText(move.from)} > ${cellText(move.to)}`);
 
+// -- stepping through a distance table's solution in the editor -------------------------------
+
+const editorSteps = {on: false, steps: [], moves: [], at: 0, folder: null};
+// steps: the reports of the states along the solution (filled as they are reached).
+
+// Called by editor.js after it shows a state's analysis: the bar offers its solution.
+function showEditorSteps(level) {
+  let bar = $("#edit-steps");
+  if (!bar) {
+    const button = (id, text, action, title) => {
+      const node = el("button", {type: "button", id, title}, text);
+      node.addEventListener("click", () => guarded(action));
+      return node;
+    };
+    bar = el("div", {id: "edit-steps", class: "buttons"},
+      button("edit-watch", "Step through the solution", toggleEditorSteps, "w"),
+      button("edit-back", "◀ Back", editorStepBack, "←"),
+      button("edit-forward", "Forward ▶", editorStepForward, "→"),
+      el("span", {id: "edit-step-at"}));
+    $("#analysis").after(bar);
+  }
+  bar.hidden = false;
+  Object.assign(editorSteps, {on: false, steps: [level], moves: level.solution, at: 0, folder: editor.folder});
+  drawEditorSteps();
+}
+
+// Called by editor.js before every edit: the steps shown belong to the state edited.
+function stopEditorSteps() {
+  const was = editorSteps.on;
+  editorSteps.on = false;
+  const bar = $("#edit-steps");
+  if (bar) bar.hidden = true;
+  if (was && editor.kind === "distance") drawState();
+}
+
+async function toggleEditorSteps() {
+  if (editorSteps.on) {
+    editorSteps.on = false;
+    drawState();
+    drawEditorSteps();
+    return;
+  }
+  if (!editorSteps.moves.length) {
+    throw new Error(editorSteps.steps[0].goal ? "The solved state: nothing to step through."
+                                              : "This state has no solution to step through.");
+  }
+  editorSteps.on = true;
+  editorSteps.at = 0;
+  drawEditorStep();
+}
+
+async function editorStepForward() {
+  if (!editorSteps.on || editorSteps.at >= editorSteps.moves.length) return;
+  if (editorSteps.steps.length <= editorSteps.at + 1) {
+    const here = editorSteps.steps[editorSteps.at];
+    const move = here.moves.find((m) => m.name === editorSteps.moves[editorSteps.at]);
+    const report = await (await postJson(`/api/folders/${editorSteps.folder}/distance/position`,
+                                         {board: move.board})).json();
+    editorSteps.steps.push(report);
+  }
+  editorSteps.at += 1;
+  drawEditorStep();
+}
+
+async function editorStepBack() {
+  if (!editorSteps.on || editorSteps.at === 0) return;
+  editorSteps.at -= 1;
+  drawEditorStep();
+}
+
+function drawEditorStep() {
+  const report = editorSteps.steps[editorSteps.at];
+  drawState(report.picture);
+  const svg = $("#editor-board svg");
+  if (svg) svg.dataset.step = String(editorSteps.at);
+  drawEditorSteps();
+}
+
+function drawEditorSteps() {
+  const {on, at, moves} = editorSteps;
+  $("#edit-watch").textContent = on ? "Stop stepping" : "Step through the solution";
+  $("#edit-watch").setAttribute("aria-pressed", String(on));
+  $("#edit-back").disabled = !on || at === 0;
+  $("#edit-forward").disabled = !on || at >= moves.length;
+  let text = "";
+  if (on) {
+    text = `step ${at} of ${moves.length}`;
+    text += at < moves.length ? `; next: ${moves[at]}` : ": solved";
+  }
+  $("#edit-step-at").textContent = text;
+}
+
 // -- arrows ------------------------------------------------------------------------------------
 
 function tileCentre(svg, cell) {
@@ -237,6 +329,9 @@ function pressKey(event) {
   else if (tab === "editor") {
     if (key === "u" || undoKey) action = undoEdit;
     else if (key === "r") action = resetEdit;
+    else if (key === "w" && editor.kind === "distance" && editor.level) action = toggleEditorSteps;
+    else if (editorSteps.on && key === "ArrowRight") action = editorStepForward;
+    else if (editorSteps.on && key === "ArrowLeft") action = editorStepBack;
   } else if (tab === "play" && state.play) {
     if (key === "u" || undoKey) action = () => (watch.on ? stepBack() : undo());
     else if (key === "r") action = () => { watch.on = false; reset(); drawSteps(); };
