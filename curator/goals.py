@@ -337,7 +337,7 @@ class GoalResults(DistanceResultsBase):
 
     def variants(self, board: Any, want: str = "unique", limit: int = 0) -> list[Any]:
         """The levels one edit away from a position: the kinds of goal tables that list them
-        (sliding blocks) say which edits they make; the others have none yet."""
+        (sliding blocks, Sokoban) say which edits they make; the others have none yet."""
         raise SelectionError(f"the {self.store.WHAT} in {self.directory} list no variants")
 
     # -- single positions ----------------------------------------------------------------------

@@ -7,10 +7,13 @@ what all goal tables answer alike is `curator.goals.GoalKind`'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from curator.common.reading import PuzzleFile
+from curator.common.variants import WANTS, Variants
 from curator.goals import GoalKind
+from curator.kind import Search
 from curator.sokoban.analysis import analyze_sokoban
 from curator.sokoban.puzzle import BOX, FAMILY, PLAYER, SokobanPuzzle, sokoban_puzzle_from
 from curator.sokoban.results import SokobanResults
@@ -26,9 +29,15 @@ class SokobanKind(GoalKind):
     exporter = "curator.export.sokoban"
     results_class = SokobanResults
     analysis = analyze_sokoban
+    variant_wants = WANTS
 
     def parse(self, file: PuzzleFile) -> SokobanPuzzle:
         return sokoban_puzzle_from(file)
+
+    def variants(self, results: SokobanResults, position: Any, want: str, limit: int,
+                 search: Search | None = None, progress: Callable[[int, int], None] | None = None,
+                 ) -> Variants:
+        return results.variation(position, want, limit)
 
     def blocks(self, puzzle: SokobanPuzzle) -> dict[str, Any]:
         frame = set(puzzle.board.cells) | puzzle.walls

@@ -95,11 +95,11 @@ def _state_svg(puzzle: Any, state: Any, prefix: str) -> str:
 @router.post("/folders/{folder}/variants", response_model=models.VariantList)
 def variants(request: Request, folder: int, body: models.VariantsIn) -> dict[str, Any]:
     """The nearest good variants of a position: the levels one edit away (a piece added,
-    removed or moved; sliding blocks: a piece moved anywhere it fits; distance tables: two
-    pieces swapped, or twisted) that are uniquely solvable, solvable, or harder than the
-    position, hardest first, with their figures. Layered positions are given as `position`,
-    sliding-block ones as a drawing (`board`), states of a distance table as their line of
-    text (`board`)."""
+    removed or moved; sliding blocks: a piece moved anywhere it fits; Sokoban: a box or the
+    keeper moved to another free cell; distance tables: two pieces swapped, or twisted) that
+    are uniquely solvable, solvable, or harder than the position, hardest first, with their
+    figures. Layered positions are given as `position`, sliding-block and Sokoban ones as a
+    drawing (`board`), states of a distance table as their line of text (`board`)."""
     with _work(request, folder) as (entry, results, deadline):
         kind = catalogue.kind_for(results)
         way = _editing(kind)
