@@ -10,7 +10,7 @@ is a catalogue kind that answers by asking such a results object.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -35,6 +35,8 @@ from curator.common.keywords import Naming, at_least, same_name, span
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.common.tables import DistanceResultsBase
+from curator.common.variants import LIMIT as VARIANT_LIMIT
+from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
 from curator.kind import Kind, Run, Search, Verdict
 
 if TYPE_CHECKING:
@@ -335,10 +337,42 @@ class GoalResults(DistanceResultsBase):
         arranged = arrange_sets(bare, size, shape, self._name, rules)
         return arranged.placing(self._levels(np.array([level.rank for level in arranged], dtype=np.int64)))
 
-    def variants(self, board: Any, want: str = "unique", limit: int = 0) -> list[Any]:
-        """The levels one edit away from a position: the kinds of goal tables that list them
-        (sliding blocks, Sokoban) say which edits they make; the others have none yet."""
-        raise SelectionError(f"the {self.store.WHAT} in {self.directory} list no variants")
+    def edits(self, position: Any) -> Iterator[tuple[Edit, Any]]:
+        """Every edit of `position` that gives a position of the puzzle, with that position:
+        what `variants` looks through (each kind of goal tables says which edits it makes)."""
+        raise NotImplementedError
+
+    def variants(self, board: Any, want: str = "unique", limit: int = VARIANT_LIMIT) -> list[Variant]:
+        """The levels one edit away from a position (see `edits`) that are `want`: "unique"
+        (one shortest solution), "solvable", or "harder" (solvable and farther from the goal
+        than the position), farthest first, then by rank; at most `limit`. Each is a
+        `Variant`: its `edit` and its `item`, a level of these tables."""
+        return self.variation(board, want, limit).variants
+
+    def variation(self, board: Any, want: str = "unique", limit: int = VARIANT_LIMIT) -> Variants:
+        """What `variants` lists, with the position's own level and how many positions lie one
+        edit away and are wanted."""
+        check_want(want, self._name)
+        check_limit(limit, self._name)
+        position = self.position(board)
+        base = self.solve(position)
+        considered = 0
+        found: dict[int, Edit] = {}
+        for edit, child in self.edits(position):
+            considered += 1
+            rank = self.rank_of(child)
+            distance = int(self.distances[rank])
+            if rank in found or not 0 < distance < UNSOLVABLE:
+                continue
+            if want == "unique" and not int(self.flags[rank]) & UNIQUE:
+                continue
+            if want == "harder" and (base.distance is None or distance <= base.distance):
+                continue
+            found[rank] = edit
+        ranks = sorted(found, key=lambda r: (-int(self.distances[r]), r))
+        levels = self._levels(np.array(ranks[:limit], dtype=np.int64))
+        return Variants(base, want, considered, len(found),
+                        [Variant(found[level.rank], level) for level in levels])
 
     # -- single positions ----------------------------------------------------------------------
 

@@ -8,15 +8,12 @@ but positions, moves and pictures is the goal tables' (`curator.goals.GoalResult
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from curator.common.errors import SelectionError
-from curator.common.goal_sweep import UNIQUE, UNSOLVABLE
-from curator.common.variants import LIMIT as VARIANT_LIMIT
-from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
+from curator.common.variants import Edit
 from curator.goals import KEYWORDS, GoalLevel, GoalMove, GoalResults, GoalSelection
 from curator.sliding.puzzle import DIRECTION_NAMES, Position, SlidingPuzzle
 from curator.sliding.select import move_text
@@ -127,36 +124,7 @@ class SlidingResults(GoalResults):
         closer = before is not None and after is not None and after + 1 == before
         return SlidingMove("", None, None, 1, child, after, closer, f"tilt {direction}", direction)
 
-    def variants(self, board: str | Position, want: str = "unique", limit: int = VARIANT_LIMIT,
-                 ) -> list[Variant]:
-        """The levels one edit away from a position (a piece moved to any other place it fits;
-        under tilt with exits also a piece removed or put back) that are `want`: "unique" (one
-        shortest solution), "solvable", or "harder" (solvable and farther from the goal than
-        the position), farthest first, then by rank; at most `limit`. Each is a `Variant`: its
-        `edit` and its `item`, a `SlidingLevel`."""
-        return self.variation(board, want, limit).variants
-
-    def variation(self, board: str | Position, want: str = "unique", limit: int = VARIANT_LIMIT) -> Variants:
-        """What `variants` lists, with the position's own level and how many positions lie one
-        edit away and are wanted."""
-        check_want(want, self._name)
-        check_limit(limit, self._name)
-        position = self.position(board)
-        base = self.solve(position)
-        considered = 0
-        found: dict[int, Edit] = {}
-        for edit, child in edits(self.puzzle, position):
-            considered += 1
-            rank = self.puzzle.rank(child)
-            distance = int(self.distances[rank])
-            if rank in found or not 0 < distance < UNSOLVABLE:
-                continue
-            if want == "unique" and not int(self.flags[rank]) & UNIQUE:
-                continue
-            if want == "harder" and (base.distance is None or distance <= base.distance):
-                continue
-            found[rank] = edit
-        ranks = sorted(found, key=lambda r: (-int(self.distances[r]), r))
-        levels = self._levels(np.array(ranks[:limit], dtype=np.int64))
-        return Variants(base, want, considered, len(found),
-                        [Variant(found[level.rank], level) for level in levels])
+    def edits(self, position: Position) -> Iterator[tuple[Edit, Position]]:
+        """A piece moved to any other place it fits; under tilt with exits also a piece
+        removed or put back."""
+        return edits(self.puzzle, position)

@@ -9,15 +9,12 @@ LURD notation. All but positions, moves and pictures is the goal tables'
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from curator.common.errors import SelectionError
-from curator.common.goal_sweep import UNIQUE, UNSOLVABLE
-from curator.common.variants import LIMIT as VARIANT_LIMIT
-from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
+from curator.common.variants import Edit
 from curator.goals import GoalLevel, GoalMove, GoalResults
 from curator.sokoban.puzzle import PLAYER, Position, SokobanPuzzle
 from curator.sokoban.select import solution_text
@@ -98,36 +95,7 @@ class SokobanResults(GoalResults):
                                 closer, step.letter))
         return out
 
-    def variants(self, board: str | Position, want: str = "unique", limit: int = VARIANT_LIMIT,
-                 ) -> list[Variant]:
-        """The levels one edit away from a position (a box moved to another free floor cell,
-        or the player moved to another free floor cell: under the pushes metric into another
-        region) that are `want`: "unique" (one shortest solution), "solvable", or "harder"
-        (solvable and farther from the goal than the position), farthest first, then by rank;
-        at most `limit`. Each is a `Variant`: its `edit` and its `item`, a `SokobanLevel`."""
-        return self.variation(board, want, limit).variants
-
-    def variation(self, board: str | Position, want: str = "unique", limit: int = VARIANT_LIMIT) -> Variants:
-        """What `variants` lists, with the position's own level and how many positions lie one
-        edit away and are wanted."""
-        check_want(want, self._name)
-        check_limit(limit, self._name)
-        position = self.position(board)
-        base = self.solve(position)
-        considered = 0
-        found: dict[int, Edit] = {}
-        for edit, child in edits(self.puzzle, position):
-            considered += 1
-            rank = self.puzzle.rank(child)
-            distance = int(self.distances[rank])
-            if rank in found or not 0 < distance < UNSOLVABLE:
-                continue
-            if want == "unique" and not int(self.flags[rank]) & UNIQUE:
-                continue
-            if want == "harder" and (base.distance is None or distance <= base.distance):
-                continue
-            found[rank] = edit
-        ranks = sorted(found, key=lambda r: (-int(self.distances[r]), r))
-        levels = self._levels(np.array(ranks[:limit], dtype=np.int64))
-        return Variants(base, want, considered, len(found),
-                        [Variant(found[level.rank], level) for level in levels])
+    def edits(self, position: Position) -> Iterator[tuple[Edit, Position]]:
+        """A box moved to another free floor cell, or the keeper moved to another free floor
+        cell (under the pushes metric, into another region)."""
+        return edits(self.puzzle, position)
