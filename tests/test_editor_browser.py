@@ -10,17 +10,12 @@ the arrow keys (each move drawn as an arrow), and use the other keys.
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 import curator
-from tests.test_serve_browser import free_port
+from tests.served import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,36 +49,13 @@ def eight(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(fling, klotski):
     """The URL of `curator serve` on Fling! (folder 0) and Klotski (folder 1)."""
-    yield from serve(fling.directory, klotski.directory)
+    yield from serving(fling.directory, klotski.directory)
 
 
 @pytest.fixture(scope="module")
 def eight_server(eight):
     """The URL of `curator serve` on the 8-puzzle's distance table (folder 0)."""
-    yield from serve(eight.directory)
-
-
-def serve(*directories):
-    port = free_port()
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", *map(str, directories),
-                                "--port", str(port)],
-                               env=env, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/folders", timeout=2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"curator serve did not start: {process.stderr.read()}")
-                time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    yield from serving(eight.directory)
 
 
 @pytest.fixture

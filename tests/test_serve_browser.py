@@ -12,18 +12,13 @@ Sokoban tables (the third folder): a level played to the goal with the arrow key
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 import curator
+from tests.served import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK_SCHEMA = json.loads((ROOT / "schemas" / "level-pack.schema.json").read_text())
@@ -32,12 +27,6 @@ MOVES_MADE = "n => document.querySelector('#moves-made').textContent.startsWith(
 """Waits until the page says n moves were played."""
 
 pytestmark = pytest.mark.browser
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -68,28 +57,9 @@ def sokoban(tmp_path_factory):
 def server(triangle, klotski, tilt, sokoban):
     """The URL of `curator serve` on the triangle (folder 0), Klotski (folder 1), Tilt (folder
     2) and the Sokoban storeroom (folder 3), running on a free port in its own process."""
-    port = free_port()
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     db = triangle.directory.parent / "workspace.sqlite"
-    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", str(triangle.directory),
-                                str(klotski.directory), str(tilt.directory), str(sokoban.directory),
-                                "--port", str(port), "--db", str(db)],
-                               env=env, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/folders", timeout=2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"curator serve did not start: {process.stderr.read()}")
-                time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    yield from serving(triangle.directory, klotski.directory, tilt.directory, sokoban.directory,
+                       "--db", db)
 
 
 @pytest.fixture

@@ -10,10 +10,6 @@ and orders the levels by them; the sort chooses by any metric.
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -21,38 +17,12 @@ from pathlib import Path
 import pytest
 
 import curator
+from tests.served import start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVES_MADE = "n => document.querySelector('#moves-made').textContent.startsWith(n + ' move')"
 
 pytestmark = pytest.mark.browser
-
-
-def start(directories: list[Path], db: Path) -> tuple[subprocess.Popen, str]:
-    """`curator serve DIRS --db DB` on a free port, once it answers."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", *map(str, directories),
-                                "--port", str(port), "--db", str(db)],
-                               env=env, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/folders", timeout=2).close()
-            return process, url
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(f"curator serve did not start: {process.stderr.read()}")
-            time.sleep(0.2)
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    process.wait(timeout=20)
 
 
 def get(url: str):
@@ -122,7 +92,7 @@ def kept_levels(url: str, name: str, count: int) -> list[str]:
 
 def test_named_packs_and_notes_last_across_a_restart(triangle, open_page, tmp_path):
     db = tmp_path / "workspace.sqlite"
-    process, url = start([triangle.directory], db)
+    process, url = start(triangle.directory, "--db", db)
     try:
         page = open_page(url)
         find_levels(page, solvable="true", pieces="4..6", sample="6", seed="3")
@@ -162,7 +132,7 @@ def test_named_packs_and_notes_last_across_a_restart(triangle, open_page, tmp_pa
     finally:
         stop(process)
 
-    process, url = start([triangle.directory], db)
+    process, url = start(triangle.directory, "--db", db)
     try:
         page = open_page(url)
         page.click(".tab[data-tab=pack]")
@@ -189,7 +159,7 @@ def test_named_packs_and_notes_last_across_a_restart(triangle, open_page, tmp_pa
 
 
 def test_a_played_level_shows_its_playtest_figures(triangle, open_page, tmp_path):
-    process, url = start([triangle.directory], tmp_path / "workspace.sqlite")
+    process, url = start(triangle.directory, "--db", tmp_path / "workspace.sqlite")
     try:
         page = open_page(url)
         find_levels(page, solvable="true", pieces="4", sample="4", seed="1")

@@ -1,0 +1,53 @@
+"""`curator serve` in a process of its own for the browser tests: started on a free port and
+waited for until it answers, then stopped."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(*arguments: object) -> tuple[subprocess.Popen, str]:
+    """`curator serve ARGUMENTS` on a free port (one numba thread), and its URL once it answers."""
+    port = free_port()
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "curator", "serve", *map(str, arguments),
+                                "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/folders", timeout=2).close()
+            return process, url
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"curator serve did not start: {process.stderr.read()}")
+            time.sleep(0.2)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    process.wait(timeout=20)
+
+
+def serving(*arguments: object) -> Iterator[str]:
+    """The URL of `curator serve ARGUMENTS` while the caller (a fixture) is suspended."""
+    process, url = start(*arguments)
+    try:
+        yield url
+    finally:
+        stop(process)
