@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from curator.common.board import MAX_SIDE, Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.ranking import WORD_CELLS, rank_combination, unrank_combination
+from curator.common.ranking import MAX_CELLS, mask_words, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 
 FAMILY = "slide"
@@ -166,6 +166,11 @@ class SlidingPuzzle:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @property
+    def words(self) -> int:
+        """The uint64 words of a mask of the board: 1 up to 64 cells (see `mask_words`)."""
+        return mask_words(self.board.size)
 
     @property
     def least(self) -> tuple[int, ...]:
@@ -570,8 +575,6 @@ class _SlidingReader(TableReader):
                 "".join(EMPTY if ch not in WALLS else ch for ch in line) for line in lines))
         except BoardError as exc:
             raise self.fail("board.art", str(exc)) from None
-        if board.size > WORD_CELLS:  # sliding tables use one-word masks
-            raise self.fail("board.art", f"{board.size} cells; sliding puzzles support at most {WORD_CELLS}")
         shapes = self.shapes(self.get(data, "pieces", dict, ""), board)
         try:
             anchors = _decompose(board, {s.letter: s for s in shapes}, drawn)
@@ -636,8 +639,8 @@ class _SlidingReader(TableReader):
         return tuple(out)
 
     def shape(self, value: list, key: str) -> tuple[Cell, ...]:
-        if len(value) > WORD_CELLS:
-            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {WORD_CELLS}")
+        if len(value) > MAX_CELLS:
+            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {MAX_CELLS}")
         cells = [self.pair(v, key) for v in value]
         if not cells:
             raise self.fail(key, "names no cells")
