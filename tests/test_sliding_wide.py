@@ -25,7 +25,8 @@ def _grid(rows: int, cols: int, walls=()) -> frozenset:
 WIDE_SPECS = {
     # A robot and a helper on 9 x 9 (81 cells) with walls in the middle.
     "robots-9x9": ref.Spec(
-        cells=_grid(9, 9, [(4, 4), (2, 6), (6, 1)]), shapes={"R": (((0, 0),), "any"), "H": (((0, 0),), "any")},
+        cells=_grid(9, 9, [(4, 4), (2, 6), (6, 1)]),
+        shapes={"R": (((0, 0),), "any"), "H": (((0, 0),), "any")},
         counts={("R", None): 1, ("H", None): 1}, move="until_blocked", metric="line", goal_letter="R",
         goal_cells=frozenset({(4, 5)})),
     # A bar and a square on 10 x 10 (100 cells): masks of two words for the pieces, cells in the last word.
@@ -119,3 +120,68 @@ def test_the_wide_path_writes_the_one_word_files(tmp_path, monkeypatch):
     start = narrow.puzzle.draw(narrow.puzzle.start)
     assert wide.solve(start).solution == narrow.solve(start).solution
     assert not wide.verify().problems
+
+
+# -- every command's path on a wide board with a range of helpers --------------------------------
+
+SMALL_RICOCHET = '''name = "small-ricochet"
+[board]
+art = """
+....#....
+.........
+.h.......
+......#..
+.........
+.#..##...
+.........
+.....#...
+...R...h.
+"""
+[rules]
+family = "slide"
+move = "until_blocked"
+[pieces.R]
+[pieces.h]
+count = "0..2"
+[goal]
+piece = "R"
+cells = [[4, 4]]
+'''
+
+
+@pytest.fixture(scope="module")
+def ricochet(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("ricochet")
+    (directory / "small-ricochet.toml").write_text(SMALL_RICOCHET)
+    return curator.analyze(directory / "small-ricochet.toml", directory / "out")
+
+
+def test_a_wide_board_selects_solves_and_verifies(ricochet):
+    puzzle = ricochet.puzzle
+    assert puzzle.board.size == 75 and [s.counts for s in puzzle.sections] == [(1, 2), (1, 1), (1, 0)]
+    assert not ricochet.verify().problems
+    start = ricochet.solve(puzzle.draw(puzzle.start))
+    assert start.distance == len(start.solution) > 0
+    hardest = ricochet.select(hardest=True, unique=True, limit=5)
+    assert hardest and all(level.unique and level.distance for level in hardest)
+    # Positions with fewer helpers are levels of their own.
+    assert [g.letter for g in puzzle.groups] == ["R", "h"]
+    alone = ricochet.solve((puzzle.start[0], ()))
+    assert alone.position == (puzzle.start[0], ()) and alone.cluster <= 75 < start.cluster
+
+
+def test_a_wide_board_exports_packs_and_is_served(ricochet, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from curator.web.app import create_app
+
+    levels = ricochet.select(unique=True, distance=(3, 99), sample=3, seed=3)
+    for fmt in ("json", "csv", "svg", "ldtk", "tiled"):  # (a robot level reaches too many positions to play)
+        assert ricochet.export(levels, tmp_path / fmt, format=fmt)
+    assert len(ricochet.pack(3, pool=100).levels) == 3
+    client = TestClient(create_app([ricochet.directory]), base_url="http://127.0.0.1:8000")
+    found = client.get("/api/folders/0/sliding/levels", params={"hardest": "true", "limit": 2})
+    assert found.status_code == 200 and found.json()["levels"], found.text
+    board = ricochet.puzzle.draw(ricochet.puzzle.start)
+    report = client.post("/api/folders/0/sliding/position", json={"board": board})
+    assert report.status_code == 200 and report.json()["distance"] == ricochet.solve(board).distance

@@ -487,6 +487,8 @@ def moves(k: Kernel, pos: np.ndarray, occupied: np.uint64, metric: int, backward
     for p in range(len(pos)):
         g = k.group_of[p]
         a = pos[p]
+        if a < 0:  # a piece the position lacks (the file gives a range of counts)
+            continue
         others = occupied & ~k.masks[g, a]
         n = piece_moves(k, g, a, others, metric, backward, scratch[0], scratch[1], scratch[2], scratch[3])
         for j in range(n):
