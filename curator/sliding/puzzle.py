@@ -153,6 +153,9 @@ class SlidingPuzzle:
     """Under `tilt`: the letters whose pieces must all have dropped out in a solved position."""
     keep: tuple[str, ...] = ()
     """Under `tilt`: the letters whose pieces may never drop out (a tilt dropping one is no move)."""
+    words: int = 1
+    """The uint64 words of a mask of the board, decided once when the file is read: 1 up to 64
+    cells (see `mask_words`)."""
 
     @property
     def rules_text(self) -> str:
@@ -171,10 +174,6 @@ class SlidingPuzzle:
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
-    @property
-    def words(self) -> int:
-        """The uint64 words of a mask of the board: 1 up to 64 cells (see `mask_words`)."""
-        return mask_words(self.board.size)
 
     @property
     def least(self) -> tuple[int, ...]:
@@ -595,7 +594,7 @@ class _SlidingReader(TableReader):
         out, keep = self.dropping(goal_table, move, shapes, exits)
         goal_letter, goal_cells = self.goal(goal_table, shapes, board, required=not out)
         puzzle = SlidingPuzzle(name, title, move, metric, board, shapes, groups, goal_letter, goal_cells,
-                               None, text, self.source, edge, exits, out, keep)
+                               None, text, self.source, edge, exits, out, keep, mask_words(board.size))
         if puzzle.size > MAX_POSITIONS:
             raise self.fail("pieces", f"{puzzle.size:,} ranks; at most {MAX_POSITIONS:,} are supported")
         if anchors:

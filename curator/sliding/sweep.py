@@ -1,8 +1,8 @@
 """The retrograde breadth-first sweep of a sliding-block puzzle over all its ranks: the goal
 sweep of `curator.common.goal_sweep` over the puzzle's slides, started from an enumeration of
-the placements that skips every rank after an overlapping group (on a board of more than 64
-cells, a scan of every rank). Tilt moves have no cheap parents: their sweep pulls each
-distance from the one before through a table of children (`curator.common.goal_sweep.Graph.pull`).
+the placements that skips every rank after an overlapping group. Tilt moves have no cheap
+parents: their sweep pulls each distance from the one before through a table of children
+(`curator.common.goal_sweep.Graph.pull`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from curator.common.goal_sweep import ALL_MOVES, INVALID, NO_CLUSTER, UNIQUE, UNSOLVABLE, Graph
-from curator.common.kernels import build, kernel
-from curator.sliding.tables import GRAPH, TILT, Kernel, is_goal, place
+from curator.common.goal_sweep import ALL_MOVES, INVALID, NO_CLUSTER, UNIQUE, UNSOLVABLE, Graph, is_goal
+from curator.common.kernels import Slot, build, kernel
+from curator.sliding import tables, wide
+from curator.sliding.tables import GRAPH, TILT, Kernel
 from curator.sliding.wide import WIDE_GRAPH
 
 __all__ = ["ALL_MOVES", "INVALID", "NO_CLUSTER", "TILT_TABLE_BYTES", "UNIQUE", "UNSOLVABLE", "expand",
@@ -25,6 +26,11 @@ def graph(k: Kernel) -> Graph:
     return GRAPH if k.words == 1 else WIDE_GRAPH
 
 
+fill = Slot("fill")
+"""fill(k, s, g, digit, covered, pos): `place` group g from covered[g] into covered[g + 1]
+(rows of mask words); whether its pieces fit. Bound to `tables.fill` or `wide.fill`."""
+
+
 @kernel
 def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
     """Mark every position solved (0) or not yet solvable, the other ranks staying invalid;
@@ -32,7 +38,7 @@ def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
     overlaps skips every rank that begins with it."""
     groups = len(k.counts)
     digits = np.zeros(groups, dtype=np.int64)
-    covered = np.zeros(groups + 1, dtype=np.uint64)
+    covered = np.zeros((groups + 1, k.exits.shape[-1]), dtype=np.uint64)
     pos = np.zeros(k.first[-1], dtype=np.int64)
     solved = np.empty(1024, dtype=np.int64)
     found = 0
@@ -45,11 +51,9 @@ def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
             if digits[g] >= k.radices[s, g]:
                 g -= 1
                 continue
-            occupied = place(k, s, g, digits[g], covered[g], pos)
-            if occupied == 0:
+            if not fill(k, s, g, digits[g], covered, pos):
                 continue
             if g + 1 < groups:
-                covered[g + 1] = occupied
                 g += 1
                 digits[g] = -1
                 continue
@@ -67,10 +71,9 @@ def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
 
 def start(k: Kernel, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distance table before the sweep, the zeroed flags and the solved ranks."""
-    if k.words > 1:
-        return WIDE_GRAPH.scan(k, size)
     distances = np.full(size, INVALID, dtype=np.uint16)
-    solved = build(_start)(k, distances)
+    code = (tables.fill, tables.is_goal) if k.words == 1 else (wide.fill, wide.is_goal)
+    solved = build(_start, fill=code[0], is_goal=code[1])(k, distances)
     return distances, np.zeros(size, dtype=np.uint8), solved
 
 

@@ -225,6 +225,14 @@ def place(k: Kernel, s: int, g: int, digit: int, covered: np.uint64, pos: np.nda
 
 
 @numba.njit(cache=True, inline="always")
+def fill(k: Kernel, s: int, g: int, digit: int, covered: np.ndarray, pos: np.ndarray) -> bool:
+    """`place` group g on the cells covered[g, 0], writing covered[g + 1, 0]; whether it fits."""
+    occupied = place(k, s, g, digit, covered[g, 0], pos)
+    covered[g + 1, 0] = occupied
+    return occupied != 0
+
+
+@numba.njit(cache=True, inline="always")
 def section_of(k: Kernel, rank: int) -> int:
     """The section holding `rank`."""
     lo, hi = 0, len(k.offsets) - 2
@@ -533,5 +541,5 @@ def room(k: Kernel) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 GRAPH = Graph(unrank=unrank, children=children, parents=parents, moves=slides, room=room, is_goal=is_goal)
 """The position code the goal sweep and its walks call."""
 
-__all__ = ["GRAPH", "Kernel", "build_kernel", "children", "is_goal", "moves", "parents", "place", "rank",
-           "room", "section_of", "settle", "slides", "tilts", "unrank"]
+__all__ = ["GRAPH", "Kernel", "build_kernel", "children", "fill", "is_goal", "moves", "parents", "place",
+           "rank", "room", "section_of", "settle", "slides", "tilts", "unrank"]

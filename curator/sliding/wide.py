@@ -131,6 +131,16 @@ def _place(k: Kernel, s: int, g: int, digit: int, covered: Mask, pos: np.ndarray
     return True, occupied
 
 
+@numba.njit(cache=True, inline="always")
+def fill(k: Kernel, s: int, g: int, digit: int, covered: np.ndarray, pos: np.ndarray) -> bool:
+    """`_place` group g on the cells of row covered[g], writing row covered[g + 1]; whether
+    it fits."""
+    fits, occupied = _place(k, s, g, digit, _mask(covered[g]), pos)
+    for w in range(4):
+        covered[g + 1, w] = occupied[w]
+    return fits
+
+
 @numba.njit(cache=True)
 def unrank(k: Kernel, rank: int, pos: np.ndarray) -> np.uint64:
     """Fill `pos` (int64[P]) with the anchors of a rank; 1 if it is a position, 0 if pieces
@@ -374,4 +384,5 @@ WIDE_GRAPH = Graph(unrank=unrank, children=children, parents=parents, moves=slid
                    is_goal=is_goal)
 """The position code the goal sweep and its walks call on a board of more than 64 cells."""
 
-__all__ = ["WIDE_GRAPH", "children", "is_goal", "moves", "parents", "rank", "slides", "tilts", "unrank"]
+__all__ = ["WIDE_GRAPH", "children", "fill", "is_goal", "moves", "parents", "rank", "slides", "tilts",
+           "unrank"]
