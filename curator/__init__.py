@@ -13,7 +13,7 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults` or a `Sl
 "Python API").
 """
 
-from curator.api import ResourceError, analyze, load, open
+from curator.api import ResourceError, analyze, calibrate, load, open
 from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
@@ -47,6 +47,7 @@ __all__ = [
     "StoredPosition",
     "__version__",
     "analyze",
+    "calibrate",
     "load",
     "open",
 ]

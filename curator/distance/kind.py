@@ -10,6 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
@@ -96,6 +99,15 @@ class DistanceKind(Kind):
                       " ".join(item.solution)) for item in items)
         heads = columns("distance", "rank", "state", "solution", left=("state", "solution"))
         return Report(title, heads, rows, caption=f"{count} positions")
+
+    def measures(self, results: DistanceResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        ranks = np.array([int(item) for item in items], dtype=np.int64)
+        for rank in ranks.tolist():
+            if not 0 <= rank < results.puzzle.size:
+                raise SelectionError(f"rank {rank} is not a position of {results.puzzle.name}")
+        found = results.measures(ranks)
+        distances = found[:, 0, 0].astype(np.int64)  # 0 for the solved state and positions not reached
+        return found, distances > 0, distances
 
     def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
         return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.arrange import PackCurve
+from curator.common.figures import difficulty_value
 from curator.export import ldtk, play, tiled
 from curator.export import write as write_items
 from curator.export.engines import BLOCK, Figure, Piece, Stage, box_cells, with_targets
@@ -138,12 +139,12 @@ def write_html(puzzle: SlidingPuzzle, levels: Sequence[Level], path: str | Path,
 
 def stages(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> list[Stage]:
     """The levels as the editors' files hold them: the board's box (walls, goal cells), one
-    block per piece (the goal's piece marked), the figures (difficulty: the distance) and the
-    solution's moves."""
+    block per piece (the goal's piece marked), the figures (difficulty: the player model's
+    effort) and the solution's moves."""
     board = puzzle.board
     cells = box_cells(board, puzzle.goal_cells)
     figures = with_targets([(
-        Figure("difficulty", "float", None if level.distance is None else float(level.distance)),
+        Figure("difficulty", "float", difficulty_value(level.difficulty)),
         Figure("distance", "int", level.distance),
         Figure("moves", "int", len(level.solution)),
         Figure("unique", "bool", bool(level.unique)),

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from curator.common.errors import SelectionError, StoreError
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
@@ -19,6 +21,7 @@ from curator.kind import Kind, Run, Search, Verdict
 from curator.sliding.analysis import analyze_sliding, disk_bytes, memory_bytes, sliding_shortfalls
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle, sliding_puzzle_from
 from curator.sliding.results import SlidingLevel, SlidingResults
+from curator.sliding.sweep import INVALID, UNSOLVABLE
 
 SHOWN = 50
 """Bad ranks `verify` lists one by one."""
@@ -159,6 +162,16 @@ class SlidingKind(Kind):
         heads = columns("slot", "target", "distance", "unique", "set", "cluster", "rank", "board",
                         left=("board",))
         return Report(title, heads, rows, width=200)
+
+    def measures(self, results: SlidingResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        ranks = np.array([int(item) for item in items], dtype=np.int64)
+        size = results.puzzle.size
+        for rank in ranks.tolist():
+            if not 0 <= rank < size or results.distances[rank] == INVALID:
+                raise SelectionError(f"rank {rank} is not a position of {results.puzzle.name}")
+        distances = results.distances[ranks].astype(np.int64)
+        ok = (distances < UNSOLVABLE) & (distances > 0)
+        return results.measures(ranks), ok, distances
 
     def detail(self, results: SlidingResults) -> dict[str, Any]:
         summary = results.summary()

@@ -7,6 +7,7 @@ distance), `count`, `select`, `solve`, `show`, `verify` and `export`; positions 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,12 +17,14 @@ from typing import Any, cast
 import numpy as np
 
 from curator.arrange import POOL_SIZE, SET_VARIETY, Pack, arrange_sets, read_curve, variety_rules
+from curator.common.difficulty import Measure, Terms, grid
 from curator.common.errors import SelectionError, StoreError
+from curator.common.figures import difficulty_value
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.sliding.puzzle import DIRECTION_NAMES, Cell, Position, SlidingPuzzle
-from curator.sliding.select import cluster_sizes, matching, move_text, recheck, solutions
+from curator.sliding.select import cluster_sizes, matching, measure, move_text, recheck, solutions
 from curator.sliding.store import TABLES, SlidingStore
 from curator.sliding.sweep import ALL_MOVES, INVALID, UNIQUE, UNSOLVABLE
 from curator.sliding.tables import Kernel, build_kernel
@@ -48,6 +51,11 @@ class SlidingLevel:
     solution: list[str]
     """The moves of one shortest solution, as 'V 2,0 -> 3,0'."""
     puzzle: SlidingPuzzle = field(repr=False, compare=False)
+    effort: float | None = None
+    """The effort, in moves, of the modelled player (`curator.common.difficulty`) that solves it;
+    None if it cannot be solved."""
+    difficulty_terms: str = ""
+    """What its difficulty is made of, in one line ("24 moves; 5 tempting detours, 2 long; ...")."""
 
     @property
     def solvable(self) -> bool:
@@ -55,9 +63,9 @@ class SlidingLevel:
 
     @property
     def difficulty(self) -> float:
-        """The distance, by which sliding-block levels are rated (NaN if not solvable); packs
-        follow their curve in it."""
-        return float("nan") if self.distance is None else float(self.distance)
+        """The player model's effort (on the scale of every kind's levels; NaN if not
+        solvable); packs follow their curve in it."""
+        return float("nan") if self.effort is None else float(self.effort)
 
     @property
     def board(self) -> list[str]:
@@ -66,7 +74,9 @@ class SlidingLevel:
 
     def to_json(self) -> dict[str, Any]:
         """The level as `select --json` prints it and the exports take it."""
-        return {"rank": self.rank, "board": self.board, "distance": self.distance, "unique": self.unique,
+        return {"rank": self.rank, "board": self.board, "distance": self.distance,
+                "difficulty": None if self.effort is None else difficulty_value(self.effort),
+                "difficulty_terms": self.difficulty_terms, "unique": self.unique,
                 "all_moves": self.all_moves, "cluster": self.cluster, "solution": list(self.solution)}
 
     def _repr_svg_(self) -> str:
@@ -238,17 +248,33 @@ class SlidingResults(DistanceResultsBase):
             paths = solutions(self.kernel, self.distances, ranks, longest)
         except ValueError as exc:
             raise StoreError(f"{self.directory}: {exc} (damaged results)") from None
-        return [self._level(int(r), path) for r, path in zip(ranks, paths)]
+        player = self.player
+        found, terms = measure(self.kernel, self.distances, ranks, longest, *grid(player), player.lookahead)
+        return [self._level(int(r), path, player.effort(Measure(*found[i, 0])), terms[i])
+                for i, (r, path) in enumerate(zip(ranks, paths))]
 
-    def _level(self, rank: int, path: list[int] | None) -> SlidingLevel:
+    def measures(self, ranks: np.ndarray) -> np.ndarray:
+        """The player model's measures of these positions at every point of the calibration
+        grid (`curator.common.difficulty.grid`): float[ranks, points, 3]."""
+        longest = max(int(self.store.manifest.get("max_distance", 0)), 1)
+        return measure(self.kernel, self.distances, ranks, longest, *grid(), self.player.lookahead)[0]
+
+    def _level(self, rank: int, path: list[int] | None, effort: float = math.nan,
+               terms: np.ndarray | None = None) -> SlidingLevel:
         position = cast(Position, self.puzzle.unrank(rank))  # the tables' ranks are of valid positions
         steps = [] if path is None else [position, *(cast(Position, self.puzzle.unrank(r)) for r in path)]
         distance = int(self.distances[rank])
         flags = int(self.flags[rank])
+        solvable = distance < UNSOLVABLE
+        explained = "" if terms is None or not solvable else Terms(
+            moves=len(steps) - 1 if steps else 0, dead_ends=int(terms[2]), detours=int(terms[0]),
+            long_detours=int(terms[1]), forced=int(terms[3]),
+            choices=float(terms[4]) / max(len(steps) - 1, 1)).text()
         return SlidingLevel(
-            rank, position, None if distance >= UNSOLVABLE else distance, bool(flags & UNIQUE),
+            rank, position, distance if solvable else None, bool(flags & UNIQUE),
             bool(flags & ALL_MOVES), int(self.cluster_sizes[self.clusters[rank]]), int(self.clusters[rank]),
-            [move_text(self.puzzle, a, b) for a, b in zip(steps, steps[1:])], self.puzzle)
+            [move_text(self.puzzle, a, b) for a, b in zip(steps, steps[1:])], self.puzzle,
+            effort if solvable and math.isfinite(effort) else None, explained)
 
     def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
              distance: int | tuple[int, int] | None = None, unique: bool = False, all_moves: bool = False,

@@ -158,3 +158,79 @@ def recheck(k: Kernel, distances: np.ndarray, flags: np.ndarray, clusters: np.nd
     wrong = build(_recheck)(k, distances, flags, clusters, np.asarray(ranks, dtype=np.int64))
     return [(int(r), [name for bit, name in enumerate(RECHECKED) if w >> bit & 1])
             for r, w in zip(ranks, wrong) if w]
+
+
+@kernel(parallel=True)
+def _measure(k: Kernel, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
+             notices: np.ndarray, sight: float):
+    """The player model's measures of each position (see `measure`): float[ranks, points, 3],
+    and its terms int[ranks, 5] (tempting detours, long ones, tempting dead ends, forced steps,
+    legal moves) for a player reading `sight` moves ahead."""
+    points = len(lookaheads)
+    out = np.zeros((len(ranks), points, 3))
+    terms = np.zeros((len(ranks), 5), dtype=np.int64)
+    for i in numba.prange(len(ranks)):
+        pos, children, costs, scratch = room(k)
+        r = ranks[i]
+        d = np.int64(distances[r])
+        if d >= UNSOLVABLE:
+            continue
+        out[i, :, 0] = d
+        s = 0
+        while d > 0 and s < longest:
+            occupied = unrank(k, r, pos)
+            n = moves(k, pos, occupied, k.metric, False, children, costs, scratch)
+            following = -1
+            right = 0
+            for j in range(n):
+                c = children[j]
+                if distances[c] < UNSOLVABLE and distances[c] + costs[j] == d:
+                    right += 1
+                    if following < 0:
+                        following = c
+            if following < 0:
+                break
+            show = d - 1.0  # a wrong move shows once the goal is in sight
+            hidden = min(max(sight - show, 0.0), 1.0) < 1.0
+            for j in range(n):
+                c = children[j]
+                if distances[c] < UNSOLVABLE and distances[c] + costs[j] == d:
+                    continue
+                dead = distances[c] >= UNSOLVABLE
+                extra = 0.0 if dead else float(distances[c] + costs[j] - d)
+                for g in range(points):
+                    missed = 1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)
+                    cost = 1.0 + notices[g] if dead else extra
+                    out[i, g, 1] += missed * cost / right
+                if hidden:
+                    if dead:
+                        terms[i, 2] += 1
+                    else:
+                        terms[i, 0] += 1
+                        if extra >= 2:
+                            terms[i, 1] += 1
+            if n == 1:
+                terms[i, 3] += 1
+            terms[i, 4] += n
+            for g in range(points):
+                out[i, g, 2] += np.log2(n)
+            s += 1
+            r = following
+            d = np.int64(distances[r])
+    return out, terms
+
+
+def measure(k: Kernel, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
+            notices: np.ndarray, sight: float) -> tuple[np.ndarray, np.ndarray]:
+    """The player model (`curator.common.difficulty`) along each position's shortest solution
+    (as `solutions` walks it): moves = its distance; at each step with R moves that start a
+    shortest solution, every other move the player cannot see through (it shows once the goal
+    is in sight, d - 1 moves after the right move) adds its cost / R to the wasted moves: a
+    detour what it adds to the distance (the player comes back the shortest way), a move into
+    a position that cannot be solved 1 + notice; choices add log2(legal moves). Returns
+    float[ranks, points, 3] (zeros for a position not solvable) and the terms int[ranks, 5]:
+    tempting detours, long ones (two moves or more), tempting dead ends, forced steps, legal
+    moves along the solution, for a player reading `sight` moves ahead."""
+    return build(_measure)(k, distances, np.asarray(ranks, dtype=np.int64), longest,
+                           np.asarray(lookaheads, dtype=np.float64), np.asarray(notices, dtype=np.float64),
+                           float(sight))

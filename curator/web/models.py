@@ -175,6 +175,8 @@ class LevelOut(BaseModel):
     legal_moves: int
     safe_moves: int
     difficulty: float | None
+    difficulty_terms: str
+    """What the difficulty is made of, in one line ("12 moves; 3 tempting dead ends ...")."""
     win_chance: float | None
     mistake_depth: float | None
     mistake_depth_max: int | None
@@ -324,6 +326,10 @@ class SlidingLevelOut(BaseModel):
     """The drawing, one string per row: letters for pieces, '.' empty, '#' wall."""
     distance: int | None
     """Moves to the goal in the puzzle's metric; null if it cannot be solved."""
+    difficulty: float | None
+    """The player model's effort, on the scale of every kind's levels; null if unsolvable."""
+    difficulty_terms: str
+    """What the difficulty is made of, in one line."""
     unique: bool
     all_moves: bool
     cluster: int
