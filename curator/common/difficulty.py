@@ -58,7 +58,8 @@ class Player:
 
     def effort(self, measure: Measure) -> float:
         """The moves' worth of effort this player spends on a measured level."""
-        return measure.moves + self.search * math.log2(1 + measure.wasted) + self.reading * measure.choices
+        searched = self.search * math.log2(1 + measure.wasted)
+        return float(measure.moves + searched + self.reading * measure.choices)
 
     def to_json(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in PARAMETERS}

@@ -92,6 +92,7 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
             "safe_moves": int(r.safe_moves),
             "solutions": int(r.solutions),
             "difficulty": difficulty_value(difficulty),
+            **({"difficulty_terms": level.difficulty_terms} if level.difficulty_terms else {}),
             "solvable": bool(r.solvable),
             "unique": bool(r.unique),
             "all_moves": bool(r.all_moves),
@@ -413,18 +414,19 @@ class _PackReader(TableReader):
                 self.cell(self.get(move, "to", list, key), board, f"{key}.to"),
             ))
         metrics = self.get(item, "metrics", dict, where)
-        report, difficulty, play, class_size = self.metrics(metrics, f"{where}.metrics", solution)
+        report, difficulty, play, class_size, terms = self.metrics(metrics, f"{where}.metrics", solution)
         if report.pieces != sum(counts):
             raise self.fail(
                 f"{where}.metrics.pieces", f"is {report.pieces} but the level has {sum(counts)} pieces"
             )
-        return Level(layer_key, rank, tuple(position), report, difficulty, header, play, class_size)
+        return Level(layer_key, rank, tuple(position), report, difficulty, header, play, class_size, terms)
 
     def metrics(self, table: dict, where: str, solution: list[Move],
-                ) -> tuple[Report, float, Play | None, int]:
+                ) -> tuple[Report, float, Play | None, int, str]:
         names = ("pieces", "legal_moves", "safe_moves", "solutions")
         flags = ("solvable", "unique", "all_moves")
-        self.only(table, {*names, *flags, "difficulty", *PLAY_FIGURES, "class_size"}, where)
+        keys = {*names, *flags, "difficulty", "difficulty_terms", *PLAY_FIGURES, "class_size"}
+        self.only(table, keys, where)
         numbers = {}
         for name in names:
             numbers[name] = self.get(table, name, int, where)
@@ -441,7 +443,9 @@ class _PackReader(TableReader):
         class_size = self.get(table, "class_size", int, where, 1)
         if class_size < 1:
             raise self.fail(f"{where}.class_size", f"must be at least 1, got {class_size}")
-        return Report(solution=solution, **numbers, **bools), difficulty, self.play(table, where), class_size
+        terms = self.get(table, "difficulty_terms", str, where, "")
+        report = Report(solution=solution, **numbers, **bools)
+        return report, difficulty, self.play(table, where), class_size, terms
 
     def play(self, table: dict, where: str) -> Play | None:
         """The player figures, if the pack has them (packs of older versions do not)."""
