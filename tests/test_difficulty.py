@@ -306,3 +306,13 @@ def test_fit_prefers_the_grid_point_that_made_the_grades():
 
 def test_default_player_reads_in_one_line():
     assert DEFAULT.text().startswith("look-ahead ") and "Fling!" in DEFAULT.source
+
+
+def test_terms_read_in_one_line():
+    from curator.common.difficulty import Terms
+
+    assert Terms(12, dead_ends=3, hidden=4, forced=1, choices=2.5).text() == (
+        "12 moves; 3 tempting dead ends (hidden up to 4 moves); 1 forced step; 2.5 legal moves per step")
+    assert Terms(5, dead_ends=1, detours=2, long_detours=1, choices=3).text() == (
+        "5 moves; 1 tempting dead end; 2 tempting detours, 1 long; 3.0 legal moves per step")
+    assert Terms(0).text() == "0 moves"

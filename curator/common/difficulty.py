@@ -112,8 +112,8 @@ class Terms:
         """The terms in one line: "12 moves; 3 tempting dead ends (hidden up to 4 moves); ..."."""
         parts = [_count(self.moves, "move")]
         if self.dead_ends:
-            parts.append(f"{_count(self.dead_ends, 'tempting dead end')} (hidden up to "
-                         f"{_count(self.hidden, 'move')})")
+            hidden = f" (hidden up to {_count(self.hidden, 'move')})" if self.hidden else ""
+            parts.append(f"{_count(self.dead_ends, 'tempting dead end')}{hidden}")
         if self.detours:
             long = f", {self.long_detours} long" if self.long_detours else ""
             parts.append(f"{_count(self.detours, 'tempting detour')}{long}")
