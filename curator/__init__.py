@@ -13,7 +13,7 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults`, a `Slid
 `SokobanResults` (see the README, "Python API").
 """
 
-from curator.api import ResourceError, analyze, load, open
+from curator.api import ResourceError, analyze, calibrate, load, open
 from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
@@ -52,6 +52,7 @@ __all__ = [
     "StoredPosition",
     "__version__",
     "analyze",
+    "calibrate",
     "load",
     "open",
 ]

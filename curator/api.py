@@ -16,7 +16,7 @@ from typing import Any
 import numba
 from rich.console import Console
 
-from curator import catalogue
+from curator import calibration, catalogue
 from curator.arrange import POOL_SIZE
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE
@@ -28,7 +28,7 @@ from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
 
 __all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SEARCH_LIMIT", "SORT_METRICS", "ResourceError", "Results",
-           "analyze", "load", "open", "run", "thread_count"]
+           "analyze", "calibrate", "load", "open", "run", "thread_count"]
 
 
 class ResourceError(StoreError):
@@ -113,6 +113,13 @@ def thread_count(workers: int | None, name: Naming = same_name) -> int:
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
         raise SelectionError(f"{name('workers')} must be between 1 and {most}, got {count!r}")
     return count
+
+
+def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_name) -> calibration.Calibration:
+    """Fit the player model that rates the levels of the results in `directory` to a graded
+    level pack, and store it there: every later rating of that folder uses it (see
+    `curator.calibration.calibrate`). SelectionError in one line with too few graded levels."""
+    return calibration.calibrate(directory, graded, name)
 
 
 def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A001 - as in open_tablebase

@@ -59,9 +59,10 @@ def test_select_unique_canonical_json(stores):
         assert level["cells"] == occupied
         assert len(level["solution"]) == level["pieces"] - 1
         assert set(level["solution"][0]) == {"from", "to"}
-        # log2(search) >= 0, so the difficulty is at least (1 - 0.432) moves per move to go.
+        # The player's effort is at least the moves of the solution.
         assert level["safe_moves"] <= level["legal_moves"]
-        assert level["difficulty"] >= 0.568 * (level["pieces"] - 1)
+        assert level["difficulty"] >= level["pieces"] - 1
+        assert level["difficulty_terms"].startswith(f"{level['pieces'] - 1} moves")
 
 
 def test_select_table_draws_boards(stores):

@@ -36,6 +36,7 @@ from curator.api import (
     thread_count,
 )
 from curator.cli import render
+from curator.common.difficulty import DEFAULT as DEFAULT_PLAYER
 from curator.common.errors import (
     DamagedResults,
     FolderRefused,
@@ -164,6 +165,13 @@ def _open(directory: Path) -> tuple[Kind, Results]:
     """The kind and results of `directory`, naming keywords as this command line's options."""
     results = api.open(directory, option_name)
     return catalogue.kind_for(results), results
+
+
+def _note_player(results: Results) -> None:
+    """One line on stderr when a calibrated player (not the defaults) rates the levels."""
+    player = getattr(results, "player", None)  # kinds installed by packages may rate otherwise
+    if player is not None and player.source != DEFAULT_PLAYER.source:
+        err.print(f"difficulty: {player.source}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _show(report: Report) -> None:
@@ -429,6 +437,7 @@ def select_command(
 def _print_selection(kind: Kind, results: Results, given: dict[str, Any], as_json: bool) -> None:
     keywords = _keywords(kind, results, given, kind.selection_options)
     items, matched = kind.selection(results, keywords)
+    _note_player(results)
     if matched == 0 and (note := kind.nearest(results, keywords, option_name)):
         err.print(f"note: nothing matches; {note}", highlight=False, soft_wrap=True)
     if as_json:
@@ -491,6 +500,8 @@ def solve_command(
     except SearchTooLarge as exc:
         output = "" if results is None else f" --output {results}"
         raise _fail(1, exc.spelled(lambda k: f"curator analyze {puzzle_file}{output} --max-pieces {k}"))
+    if used is not None:
+        _note_player(api.open(used, option_name))
     if as_json:
         typer.echo(json.dumps({**item.to_json(), "results": None if used is None else str(used)}, indent=1))
         return
@@ -569,6 +580,33 @@ def variants_command(
     _show(kind.variants_report(results, found))
 
 
+@app.command("calibrate")
+@friendly_errors
+def calibrate_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    graded: Path = typer.Option(
+        ..., "--graded", metavar="PACK.json",
+        help="A level pack of this puzzle (as `curator pack --format json` writes it) whose levels' "
+        "grade, or else their order, says how hard players found them.",
+    ),
+) -> None:
+    """Fit the player model behind the difficulty to levels players have graded, and store it
+    with the results: select, solve, export, pack and serve rate this puzzle's levels with it
+    from then on (and say so).
+
+    Prints the Spearman correlation of the difficulty with the grades before (the player in
+    use) and after (cross-validated: each group of grades rated by a player fitted on the
+    others). Needs at least 10 solvable graded levels in at least 3 different grades.
+    """
+    found = api.calibrate(directory, graded, option_name)
+    left = f" ({found.left_out} left out: solved, not solvable or too large)" if found.left_out else ""
+    typer.echo(f"calibrated on {found.levels} graded levels in {found.grades} grades{left}")
+    typer.echo(f"Spearman with the grades: before {found.before:.3f} ({found.previous.source}), "
+               f"after {found.after:.3f} (cross-validated)")
+    typer.echo(f"player: {found.player.text()}")
+    typer.echo(f"stored in {found.path}: later commands rate this puzzle's levels with it")
+
+
 # -- export --------------------------------------------------------------------------------
 
 SELECTION_OPTIONS = (
@@ -638,6 +676,7 @@ def export_command(
     kind, results = _open(directory)
     _format(kind, fmt)
     items, _ = _selected(kind, results, given)
+    _note_player(results)
     _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
 
 
@@ -702,6 +741,7 @@ def pack_command(
     with count_progress(err, "rating the pool") as progress:
         pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0, keywords,
                          progress)
+    _note_player(results)
     _show(kind.pack_report(results, pack))
     _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
 

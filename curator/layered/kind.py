@@ -10,6 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from curator.common.difficulty import grid
 from curator.common.errors import SelectionError
 from curator.common.figures import chance_text
 from curator.common.keywords import Naming, same_name
@@ -21,7 +24,7 @@ from curator.kind import Kind, Run, Search, Verdict
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
 from curator.layered.level import Level, difficulty_text, draw, moves_text
-from curator.layered.metrics import solve_position
+from curator.layered.metrics import GRAPH_LIMIT, measure, solve_position
 from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
 from curator.layered.search import SEARCH_LIMIT, Bound
@@ -192,6 +195,21 @@ class LayeredKind(Kind):
                          str(level.pieces), *where, f"{level.solutions:,}",
                          moves_text(puzzle, level.report.solution[:1], level.position) or "-"))
         return Report(title, heads, tuple(rows), width=160)
+
+    def measures(self, results: LayeredResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        lookaheads, notices = grid()
+        found = np.zeros((len(items), len(lookaheads), 3))
+        ok = np.zeros(len(items), dtype=bool)
+        groups = np.zeros(len(items), dtype=np.int64)
+        for i, item in enumerate(items):
+            position = results.position(item)
+            graph = results.explorer.graph(position, GRAPH_LIMIT)
+            groups[i] = sum(1 for v in position if v)
+            if graph is None or not graph.solvable()[0][0] or graph.pieces == results.puzzle.goal.pieces:
+                continue
+            found[i] = measure(graph, lookaheads, notices)
+            ok[i] = True
+        return found, ok, groups
 
     def detail(self, results: LayeredResults) -> dict[str, Any]:
         puzzle = results.puzzle

@@ -3,8 +3,8 @@
 `play` follows every position reachable from the level (exact, no sampling) for the figures
 a player feels: the chance of winning by random play, how long a mistake stays hidden,
 decision points, the information the solution takes, and how much a backtracking player
-searches. `difficulty` combines the move count with two of them by a formula fitted on the
-shipped Fling! levels (`benchmarks/difficulty.py`). Definitions: docs/metrics.md.
+searches. `measure` reads the same graph for the player model (`curator.common.difficulty`)
+whose expected effort is the difficulty. Definitions: docs/metrics.md.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from curator.common.difficulty import DEFAULT, Measure, Player, Terms, seen
+from curator.common.difficulty import spearman as common_spearman
 from curator.common.errors import SelectionError
 from curator.layered.classes import class_size
 from curator.layered.level import Level, Play, Report
@@ -24,25 +26,22 @@ from curator.rules.base import encode_move
 
 GRAPH_LIMIT = 2_000_000
 """Most reachable positions `play` follows; beyond it a level gets no player figures."""
-SEARCH_WEIGHT = 0.432
-"""Difficulty per bit of search beyond one per move (fitted, see `difficulty`)."""
-LEGAL_WEIGHT = 0.368
-"""Difficulty per bit of legal first moves (fitted, see `difficulty`)."""
 
 
-def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int) -> Level:
-    """The level at (layer, rank) with its report, player figures and difficulty."""
-    return _level(puzzle, explorer, layer, rank, StateSpace(puzzle).unrank(layer, rank))
+def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, player: Player = DEFAULT) -> Level:
+    """The level at (layer, rank) with its report, player figures and difficulty for `player`."""
+    return _level(puzzle, explorer, layer, rank, StateSpace(puzzle).unrank(layer, rank), player=player)
 
 
 def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None,
-                   bound: Bound | None = None) -> Level:
+                   bound: Bound | None = None, player: Player = DEFAULT) -> Level:
     """The level of an arbitrary position (e.g. one a designer drew); `explorer` may bring
     stored layers to prune the search with; `bound` limits the search above them (see
-    `curator.layered.search.Bound`)."""
+    `curator.layered.search.Bound`); `player` rates it."""
     check_position(puzzle, position)
     layer, rank = StateSpace(puzzle).rank(position)
-    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), bound)
+    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), bound,
+                  player)
 
 
 def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
@@ -55,11 +54,17 @@ def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
 
 
 def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...],
-           bound: Bound | None = None) -> Level:
+           bound: Bound | None = None, player: Player = DEFAULT) -> Level:
     report = explorer.report(position, bound=bound)
-    figures = play(explorer, position, report)
+    graph = explorer.graph(position, GRAPH_LIMIT)
+    figures, terms, rating = None, None, None
+    if graph is not None:
+        figures, terms = _figures(graph, explorer.puzzle.goal.pieces, report, player)
+        if report.solvable:
+            rating = Measure(*measure(graph, np.array([player.lookahead]), np.array([player.notice]))[0])
     size = class_size(puzzle, position)
-    return Level(layer.key, rank, position, report, difficulty(report, figures), puzzle, figures, size)
+    return Level(layer.key, rank, position, report, difficulty(report, rating, player), puzzle, figures, size,
+                 "" if terms is None else terms.text())
 
 
 # -- what a player meets ---------------------------------------------------------------------
@@ -70,15 +75,26 @@ def play(explorer: Explorer, position: Sequence[int], report: Report, limit: int
     """The player figures of a position (see `Play`), from every position reachable from it;
     None if more than `limit` positions are reachable."""
     graph = explorer.graph(position, limit)
-    if graph is None:
-        return None
-    solvable, chance, fewest = _backward(graph, explorer.puzzle.goal.pieces)
+    return None if graph is None else _figures(graph, explorer.puzzle.goal.pieces, report)[0]
+
+
+def _figures(graph: Graph, goal_pieces: int, report: Report, player: Player = DEFAULT,
+             ) -> tuple[Play, Terms | None]:
+    """The player figures of the root of `graph` (see `Play`), and the terms of its
+    difficulty for `player` along the reported solution (None if it is not solvable)."""
+    solvable, chance, fewest = _backward(graph, goal_pieces)
     if not report.solvable:
-        return Play(float(chance[0][0]), None, None, None, None, None, None)
+        return Play(float(chance[0][0]), None, None, None, None, None, None), None
     steps = _steps(graph, solvable, report)
     # After a wrong move into c (d + 1 moves in), the moves left: pieces there - fewest reachable.
     depths = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
               for c in step.wrong]
+    tempting = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
+                for c in set(step.wrong)]
+    tempting = [depth for depth in tempting if seen(depth, player.lookahead) < 1]
+    terms = Terms(moves=len(steps), dead_ends=len(tempting), hidden=max(tempting, default=0),
+                  forced=sum(1 for step in steps if step.distinct <= 1),
+                  choices=float(np.mean([step.legal for step in steps])) if steps else 0.0)
     return Play(
         win_chance=float(chance[0][0]),
         mistake_depth=float(np.mean(depths)) if depths else 0.0,
@@ -89,7 +105,7 @@ def play(explorer: Explorer, position: Sequence[int], report: Report, limit: int
         search=len(steps) + sum(
             sum(_reach(graph, d + 1, c) for c in step.wrong) / (step.safe + 1) for d, step in enumerate(steps)
         ),
-    )
+    ), terms
 
 
 def _backward(graph: Graph, goal_pieces: int) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
@@ -146,32 +162,79 @@ def _reach(graph: Graph, depth: int, index: int) -> int:
     return total
 
 
+# -- the player model ----------------------------------------------------------------------
+
+
+def measure(graph: Graph, lookaheads: np.ndarray, notices: np.ndarray) -> np.ndarray:
+    """The level at the root of `graph` for the player model (`curator.common.difficulty`), at
+    each pair (lookaheads[g], notices[g]): float[g, 3] of moves, wasted, choices.
+
+    One pass from the goal depth back up to the root, over every reachable position x that
+    can still be solved (S safe moves, into the children s; wrong moves into dead ends c,
+    each showing as wrong after longest(c) more moves, the most a player can make there;
+    tried(c, n) the positions a player tries from c when it follows every line n moves deep,
+    1 + the sum of tried(child, n - 1) over c's moves):
+
+        moves(x)   = mean over s of (1 + moves(s))
+        wasted(x)  = mean over s of wasted(s)
+                     + sum over c of (1 - seen(longest(c))) * tried(c, notice) / S
+        choices(x) = mean over s of choices(s) + log2(legal moves at x)
+
+    (the right move is one of the S safe moves, each as likely; a wrong move it cannot see
+    through is tried as often as a right one). Notice depths are whole moves (rounded).
+    """
+    points = lookaheads.shape[0]
+    depths = np.rint(notices).astype(np.int64)
+    deepest = int(depths.max(initial=0))
+    size = graph.sizes[-1]
+    solvable = graph.goals
+    longest = np.zeros(size, dtype=np.float64)
+    tried = np.ones((size, deepest + 1))
+    moves = np.zeros(size)
+    wasted = np.zeros((size, points))
+    choices = np.zeros(size)
+    for depth in range(len(graph.edges) - 1, -1, -1):
+        edges, size = graph.edges[depth], graph.sizes[depth]
+        parents, children = edges.parents, edges.children
+        ok = solvable[children]
+        safe = np.bincount(parents, weights=ok, minlength=size)
+        share = 1.0 / np.maximum(safe, 1)
+        legal = np.bincount(parents, minlength=size)
+        deeper = np.zeros(size)
+        np.maximum.at(deeper, parents, longest[children] + 1)
+        dead = children[~ok]
+        cost = (1 - seen(longest[dead][:, None], lookaheads[None, :])) * tried[dead][:, depths]
+        wrong, right = parents[~ok], parents[ok]
+        kept = wasted[children[ok]]
+        wasted = np.stack([np.bincount(wrong, weights=cost[:, g], minlength=size)
+                           + np.bincount(right, weights=kept[:, g], minlength=size) for g in range(points)],
+                          axis=1) * share[:, None]
+        moves = np.bincount(right, weights=1 + moves[children[ok]], minlength=size) * share
+        choices = (np.bincount(right, weights=choices[children[ok]], minlength=size) * share
+                   + np.log2(np.maximum(legal, 1)))
+        below = tried
+        tried = np.ones((size, deepest + 1))
+        for n in range(1, deepest + 1):
+            tried[:, n] += np.bincount(parents, weights=below[children, n - 1], minlength=size)
+        solvable, longest = safe > 0, deeper
+    return np.column_stack([np.full(points, moves[0]), wasted[0], np.full(points, choices[0])])
+
+
 # -- difficulty ------------------------------------------------------------------------------
 
 
-def difficulty(report: Report, figures: Play | None) -> float:
-    """How hard a level is to a player, in moves:
-
-        difficulty = m + 0.432 * (log2(search) - m) + 0.368 * log2(legal first moves)
-
-    with m = the moves to the goal and `search` the positions a backtracking player visits
-    (see `Play`). The move count carries the scale; the search beyond one bit per move and the
-    first choice refine it. The constants come from a pairwise fit to the 248 shipped
-    Fling! boards and their 35 published difficulty levels (`benchmarks/difficulty.py`
-    reproduces them with leave-one-level-out cross-validation). A goal position has
-    difficulty 0, an unsolvable one infinity, and one with too many reachable positions to
-    follow NaN.
+def difficulty(report: Report, found: Measure | None, player: Player = DEFAULT) -> float:
+    """How hard a level is: the effort, in moves, of `player` solving it (`Player.effort`
+    of the level's `measure`). A goal position has difficulty 0, an unsolvable one infinity,
+    and one with too many reachable positions to follow NaN.
     """
     if not report.solvable:
         return math.inf
-    moves = len(report.solution)
-    if moves == 0:
+    if not report.solution:
         return 0.0
-    if figures is None or figures.search is None:
+    if found is None:
         return math.nan
-    return moves + SEARCH_WEIGHT * (math.log2(figures.search) - moves) + LEGAL_WEIGHT * math.log2(
-        report.legal_moves
-    )
+    return player.effort(found)
 
 
 def apply_move(explorer: Explorer, position: Sequence[int], move: tuple[int, int]) -> tuple[int, ...]:
@@ -184,13 +247,4 @@ def apply_move(explorer: Explorer, position: Sequence[int], move: tuple[int, int
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman rank correlation (ties get their average rank)."""
-    return float(np.corrcoef(_average_ranks(x), _average_ranks(y))[0, 1])
-
-
-def _average_ranks(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    values = np.asarray(values, dtype=np.float64)
-    order = np.argsort(values, kind="stable")
-    ranks = np.empty(values.shape[0], dtype=np.float64)
-    ranks[order] = np.arange(values.shape[0])
-    _, group = np.unique(values, return_inverse=True)
-    return (np.bincount(group, weights=ranks) / np.bincount(group))[group]
+    return common_spearman(x, y)
