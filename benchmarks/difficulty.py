@@ -45,7 +45,7 @@ def rated_boards() -> tuple[list[dict], float, float]:
     measures at every grid point; and the seconds spent rating and measuring them."""
     puzzle = load_puzzle(ROOT / "puzzles" / "fling.toml")
     explorer = Explorer(puzzle)
-    lookaheads, notices = grid()
+    lookaheads = grid()
     boards = []
     rating = measuring = 0.0
     for number, balls in load_fling_levels(ROOT / "tests" / "data" / "fling_levels"):
@@ -55,12 +55,12 @@ def rated_boards() -> tuple[list[dict], float, float]:
         rating += time.perf_counter() - start
         graph = explorer.graph(position, GRAPH_LIMIT)
         assert graph is not None
+        report = explorer.report(position)
         start = time.perf_counter()
-        measure(graph, lookaheads[:1], notices[:1])
+        found = measure(graph, puzzle.goal.pieces, report, lookaheads)
         measuring += time.perf_counter() - start
         boards.append({"level": number, "balls": len(balls), "moves": len(level.solution),
-                       "search": level.search, "legal": level.legal_moves, "rated": level,
-                       "measures": measure(graph, lookaheads, notices)})
+                       "search": level.search, "legal": level.legal_moves, "rated": level, "measures": found})
     return boards, rating, measuring
 
 

@@ -1,6 +1,7 @@
-"""The player model: by hand on a tiny graph, against plain recursion on small boards and a
-plain walk on sliding-block tables, on every kind; calibration round trip, refusal with
-too little data, and the stored player checked on every read."""
+"""The player model: against a plain walk over the rules' moves on small boards and over the
+Python moves of sliding-block tables, the earlier formula as its defaults, on every kind;
+calibration round trip, refusal with too little data, and the stored player checked on every
+read."""
 
 from __future__ import annotations
 
@@ -20,59 +21,36 @@ import curator
 from curator import catalogue
 from curator.common.difficulty import (
     DEFAULT,
+    LOOKAHEADS,
     PLAYER_FILE,
     Graded,
     Measure,
     Player,
+    Terms,
     fit,
     grid,
     player_text,
     spearman,
 )
 from curator.export.pack import save_pack
-from curator.layered.metrics import measure
+from curator.layered.metrics import apply_move, measure, solve_position
 from curator.layered.puzzle import load_puzzle, parse_puzzle
-from curator.layered.search import Edges, Explorer, Graph
+from curator.layered.search import Explorer
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 
 
-# -- the model on a graph worked out by hand ---------------------------------------------------
+# -- against a plain walk over the rules' moves -----------------------------------------------------
 
 
-def tiny_graph() -> Graph:
-    """A root with three moves: into a, which one move takes to the goal; into b, stuck at
-    once; into c, which has one move into a stuck position."""
-    root = Edges(np.array([0, 0, 0]), np.array([0, 1, 2]), np.array([0, 1, 2]))
-    below = Edges(np.array([0, 2]), np.array([0, 1]), np.array([0, 1]))
-    frontiers = [np.zeros(1), np.zeros(3), np.zeros(2)]
-    return Graph(3, frontiers, [root, below], np.array([True, False]))
-
-
-@pytest.mark.parametrize(("lookahead", "notice", "wasted"), [
-    (0, 8, 1 + 2),     # both dead ends tried: b is one position, c and its one line two
-    (0, 0, 1 + 1),     # given up at once: one position each
-    (1, 8, 0 + 2),     # b is seen one move ahead, c is not
-    (1.5, 8, 0 + 1),   # c is half seen
-    (2, 8, 0),         # both seen: within two moves of the goal the player plays perfectly
-])
-def test_tiny_graph_by_hand(lookahead, notice, wasted):
-    found = measure(tiny_graph(), np.array([lookahead], dtype=float), np.array([notice], dtype=float))
-    assert found.shape == (1, 3)
-    moves, lost, choices = found[0]
-    assert moves == 2 and lost == pytest.approx(wasted) and choices == pytest.approx(math.log2(3))
-    player = Player(lookahead, notice, 0.5, 1.0)
-    assert player.effort(Measure(*found[0])) == pytest.approx(2 + 0.5 * math.log2(1 + wasted) + math.log2(3))
-
-
-# -- against plain recursion ---------------------------------------------------------------------
-
-
-def plain_measure(puzzle, position, lookahead, notice):
-    """The model's measures by plain recursion over the rules' moves (no graph, no arrays)."""
+def plain_measure(puzzle, position, lookahead):
+    """The model's measures by a plain walk along the reported solution over the rules' moves
+    (no graph, no arrays): each wrong move's distinct positions behind it and the moves it
+    lets a player make."""
     tables = puzzle.rules.tables()
     goal = puzzle.goal
+    explorer = Explorer(puzzle)
 
     @cache
     def kids_of(here):
@@ -81,45 +59,72 @@ def plain_measure(puzzle, position, lookahead, notice):
         return tuple(child for _, child in puzzle.rules.moves_from(here, tables))
 
     @cache
-    def tried(here, depth):
-        return 1 + (sum(tried(kid, depth - 1) for kid in kids_of(here)) if depth else 0)
+    def solvable(here):
+        if sum(1 for v in here if v) == goal.pieces:
+            return goal.reached(here)
+        return any(solvable(kid) for kid in kids_of(here))
 
     @cache
-    def node(here):
-        if sum(1 for v in here if v) == goal.pieces:
-            return goal.reached(here), 0, 0.0, 0.0, 0.0
-        kids = [node(child) for child in kids_of(here)]
-        longest = max((1 + kid[1] for kid in kids), default=0)
-        safe = [kid for kid in kids if kid[0]]
-        if not safe:
-            return False, longest, 0.0, 0.0, 0.0
-        wrong = sum((1 - min(max(lookahead - kid[1], 0), 1)) * tried(child, round(notice))
-                    for child, kid in zip(kids_of(here), kids) if not kid[0])
-        return (True, longest, sum(1 + kid[2] for kid in safe) / len(safe),
-                (sum(kid[3] for kid in safe) + wrong) / len(safe),
-                sum(kid[4] for kid in safe) / len(safe) + math.log2(len(kids)))
+    def longest(here):
+        return max((1 + longest(kid) for kid in kids_of(here)), default=0)
 
-    return node(tuple(position))
+    def reach(here):
+        seen, todo = {here}, [here]
+        while todo:
+            for kid in kids_of(todo.pop()):
+                if kid not in seen:
+                    seen.add(kid)
+                    todo.append(kid)
+        return len(seen)
+
+    report = explorer.report(position)
+    if not report.solvable or not report.solution:
+        return None
+    here, tried = tuple(position), 0.0
+    for move in report.solution:
+        kids = kids_of(here)
+        safe = sum(1 for kid in kids if solvable(kid))
+        tried += sum((1 - min(max(lookahead - longest(kid), 0), 1)) * reach(kid)
+                     for kid in kids if not solvable(kid)) / (safe + 1)
+        here = apply_move(explorer, here, move)
+    moves = len(report.solution)
+    return moves, moves + tried, math.log2(report.legal_moves)
 
 
 SMALL = {"triangle": load_puzzle(PUZZLES / "triangle.toml"), "fling": parse_puzzle(FLING_5X3)}
 
 
 @settings(max_examples=25, deadline=None)
-@given(name=st.sampled_from(sorted(SMALL)), data=st.data(),
-       lookahead=st.sampled_from([0.0, 1.0, 1.5, 3.0]), notice=st.sampled_from([0.0, 2.0, 8.0]))
-def test_measure_agrees_with_plain_recursion(name, data, lookahead, notice):
+@given(name=st.sampled_from(sorted(SMALL)), data=st.data(), lookahead=st.sampled_from([0.0, 1.0, 1.5, 3.0]))
+def test_measure_agrees_with_a_plain_walk(name, data, lookahead):
     puzzle = SMALL[name]
     size = puzzle.board.size
     pieces = data.draw(st.integers(2, min(8, size - 1)))
     cells = data.draw(st.lists(st.integers(0, size - 1), min_size=pieces, max_size=pieces, unique=True))
     position = tuple(1 if i in cells else 0 for i in range(size))
-    expected = plain_measure(puzzle, position, lookahead, notice)
-    graph = Explorer(puzzle).graph(position, 10**6)
-    if not expected[0]:
+    expected = plain_measure(puzzle, position, lookahead)
+    explorer = Explorer(puzzle)
+    found = measure(explorer.graph(position, 10**6), puzzle.goal.pieces, explorer.report(position),
+                    np.array([lookahead]))
+    if expected is None:
+        assert found is None or found[0, 0] == 0
         return
-    found = measure(graph, np.array([lookahead]), np.array([notice]))[0]
-    assert found == pytest.approx(expected[2:], rel=1e-9, abs=1e-9)
+    assert found[0] == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+def test_the_defaults_are_the_earlier_formula():
+    """m + 0.432 (log2 search - m) + 0.368 log2 legal_first, fitted earlier on the shipped
+    Fling! levels: the default player, who looks no move ahead, tries what the backtracking
+    search visits."""
+    puzzle = SMALL["triangle"]
+    explorer = Explorer(puzzle)
+    position = tuple(0 if i == 0 else 1 for i in range(puzzle.board.size))
+    level = solve_position(puzzle, position, explorer)
+    m = len(level.solution)
+    assert m > 5 and level.search > m
+    assert level.difficulty == pytest.approx(
+        m + 0.432 * (math.log2(level.search) - m) + 0.368 * math.log2(level.legal_moves))
+    assert (DEFAULT.lookahead, DEFAULT.search, DEFAULT.opening) == (0.0, 0.432, 0.368)
 
 
 # -- every kind is rated on the one scale ----------------------------------------------------------
@@ -128,6 +133,11 @@ def test_measure_agrees_with_plain_recursion(name, data, lookahead, notice):
 @pytest.fixture(scope="module")
 def triangle(tmp_path_factory):
     return curator.analyze(PUZZLES / "triangle.toml", tmp_path_factory.mktemp("triangle"))
+
+
+@pytest.fixture(scope="module")
+def sokoban(tmp_path_factory):
+    return curator.analyze(PUZZLES / "sokoban.toml", tmp_path_factory.mktemp("sokoban"))
 
 
 @pytest.fixture(scope="module")
@@ -141,70 +151,67 @@ def lunar(tmp_path_factory):
 
 def test_layered_levels_carry_difficulty_and_terms(triangle):
     (level,) = triangle.select(unique=True, pieces=7, sort="difficulty:desc", sample=30, seed=1, limit=1)
-    assert level.difficulty >= len(level.solution)
+    # log2(tried) and the opening are never negative: the moves' share is a floor.
+    assert level.difficulty >= (1 - DEFAULT.search) * len(level.solution)
     assert level.difficulty_terms.startswith(f"{len(level.solution)} moves")
     data = level.to_json()
     assert data["difficulty_terms"] == level.difficulty_terms and data["difficulty"] is not None
 
 
-def plain_walk(results, rank, lookahead, notice):
-    """The sliding model along the stored shortest solution, walked with the Python moves."""
-    puzzle = results.puzzle
-    path = [rank, *_path(results, rank)]
-    moves, wasted, choices = float(results.distances[rank]), 0.0, 0.0
-    for here, there in zip(path, path[1:]):
+def plain_walk(results, rank, lookahead):
+    """The goal tables' model along the stored shortest solution, walked with the puzzle's
+    Python moves as its metric counts them."""
+    path = [rank, *results.graph.solutions(results.kernel, results.distances, np.array([rank]),
+                                           int(results.store.manifest["max_distance"]))[0]]
+    d0 = int(results.distances[rank])
+    tried, first = float(d0), None
+    for here in path[:-1]:
         d = int(results.distances[here])
-        options = puzzle.moves(puzzle.unrank(here))
-        closer = [m for m in options if results.distance(m.child) is not None
-                  and results.distance(m.child) + m.cost == d]
-        assert puzzle.rank(next(m.child for m in options if puzzle.rank(m.child) == there)) == there
+        options = [(results.distance(m.child), m.cost) for m in results.puzzle.moves(results.puzzle.unrank(here))]
+        first = math.log2(len(options)) if first is None else first
+        right = sum(1 for after, cost in options if after is not None and after + cost == d)
         missed = 1 - min(max(lookahead - (d - 1), 0), 1)
-        for m in options:
-            if m in closer:
-                continue
-            after = results.distance(m.child)
-            cost = 1 + notice if after is None else after + m.cost - d
-            wasted += missed * cost / len(closer)
-        choices += math.log2(len(options))
-    return moves, wasted, choices
+        for after, cost in options:
+            if after is None:
+                tried += missed / (right + 1)
+            elif after + cost != d:
+                tried += missed * (after + cost - d) / (right + 1)
+    return d0, tried, first
 
 
-def _path(results, rank):
-    from curator.sliding.select import solutions
-
-    longest = int(results.store.manifest["max_distance"])
-    return solutions(results.kernel, results.distances, np.array([rank]), longest)[0]
-
-
-def test_sliding_measure_agrees_with_a_plain_walk(lunar):
-    ranks = np.flatnonzero((lunar.distances > 0) & (lunar.distances < 0xFFFE))
+@pytest.mark.parametrize("name", ["lunar", "sokoban"])
+def test_goal_table_measure_agrees_with_a_plain_walk(name, request):
+    results = request.getfixturevalue(name)
+    ranks = np.flatnonzero((results.distances > 0) & (results.distances < 0xFFFE))
     picked = np.random.default_rng(3).choice(ranks, 12, replace=False)
-    lookaheads, notices = grid()
-    found = lunar.measures(picked)
+    found = results.measures(picked)
     for i, rank in enumerate(picked.tolist()):
-        for g in (0, 9, len(lookaheads) - 1):
-            expected = plain_walk(lunar, rank, lookaheads[g], notices[g])
-            assert found[i, g] == pytest.approx(expected, abs=1e-9)
+        for g, lookahead in enumerate(LOOKAHEADS):
+            assert found[i, g] == pytest.approx(plain_walk(results, rank, lookahead), abs=1e-9)
 
 
-def test_sliding_and_distance_levels_carry_difficulty(lunar, tmp_path):
+def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tmp_path):
+    for results in (lunar, sokoban):
+        level = results.select(hardest=True, limit=1)[0]
+        assert level.difficulty == pytest.approx(
+            DEFAULT.effort(Measure(*results.measures(np.array([level.rank]))[0, 0])))
+        assert level.difficulty_terms.startswith(f"{len(level.solution)} move")
+        assert level.to_json()["difficulty"] == round(level.difficulty, 3)
     level = lunar.select(hardest=True, limit=1)[0]
-    assert level.difficulty >= level.distance
-    assert level.difficulty_terms.startswith(f"{len(level.solution)} move")
-    assert level.to_json()["difficulty"] == round(level.difficulty, 3)
     result = invoke("solve", lunar.directory.parent / "lunar.toml", "--board", "/".join(level.board),
                     "--results", lunar.directory, "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["difficulty"] == round(level.difficulty, 3)
     eight = curator.analyze(PUZZLES / "eight-puzzle.toml", tmp_path / "eight")
     (position,) = eight.select(distance=12, limit=1)
-    assert position.difficulty >= 12 and position.to_json()["difficulty_terms"].startswith("12 moves")
+    assert position.difficulty > (1 - DEFAULT.search) * 12
+    assert position.to_json()["difficulty_terms"].startswith("12 moves")
 
 
 # -- calibration ---------------------------------------------------------------------------------
 
 
-TRUE_PLAYER = Player(lookahead=0.0, notice=2.0, search=1.5, reading=0.5)
+TRUE_PLAYER = Player(lookahead=1.0, search=0.9, opening=1.5)
 
 
 def graded_pack(results, path, count, player=TRUE_PLAYER, seed=4):
@@ -214,8 +221,7 @@ def graded_pack(results, path, count, player=TRUE_PLAYER, seed=4):
     kind = catalogue.kind_for(results)
     found, ok, _ = kind.measures(results, [level.position for level in levels])
     graded = Graded(found, np.zeros(len(levels)), np.zeros(len(levels)))
-    lookaheads, notices = grid()
-    g = int(np.flatnonzero((lookaheads == player.lookahead) & (notices == player.notice))[0])
+    g = int(np.flatnonzero(grid() == player.lookahead)[0])
     efforts = np.array([player.effort(Measure(*found[i, g])) for i in range(len(levels))])
     order = np.argsort(efforts, kind="stable")
     save_pack(results.puzzle, [levels[i] for i in order], path)
@@ -293,15 +299,23 @@ def test_a_tampered_player_is_refused(triangle, tmp_path):
 
 def test_fit_prefers_the_grid_point_that_made_the_grades():
     rng = np.random.default_rng(0)
-    lookaheads, _ = grid()
-    measures = rng.uniform(0, 10, size=(80, len(lookaheads), 3))
+    measures = rng.uniform(1, 2**10, size=(80, len(LOOKAHEADS), 3))
     measures[:, :, 0] = rng.integers(2, 9, size=80)[:, None]
-    g = 7
-    truth = measures[:, g, 0] + 2.0 * np.log2(1 + measures[:, g, 1]) + 0.5 * measures[:, g, 2]
-    graded = Graded(measures, truth, measures[:, 0, 0].astype(int))
-    player = fit(graded)
-    assert (player.lookahead, player.notice) == (grid()[0][g], grid()[1][g])
-    assert player.search == pytest.approx(2.0, rel=0.3) and player.reading == pytest.approx(0.5, rel=0.5)
+    measures[:, :, 2] = rng.uniform(0, 4, size=80)[:, None]
+    truth = Player(lookahead=LOOKAHEADS[3], search=0.7, opening=0.5)
+    grades = np.array([truth.effort(Measure(*row)) for row in measures[:, 3]])
+    player = fit(Graded(measures, grades, measures[:, 0, 0].astype(int)))
+    assert player.lookahead == truth.lookahead
+    assert player.search == pytest.approx(0.7, abs=0.1) and player.opening == pytest.approx(0.5, rel=0.3)
+
+
+def test_fit_keeps_the_least_look_ahead_when_the_grades_do_not_tell():
+    rng = np.random.default_rng(1)
+    same = rng.uniform(1, 2**10, size=(40, 1, 3))
+    same[:, :, 0] = rng.integers(2, 9, size=40)[:, None]
+    measures = np.repeat(same, len(LOOKAHEADS), axis=1)
+    grades = np.array([DEFAULT.effort(Measure(*row)) for row in measures[:, 0]])
+    assert fit(Graded(measures, grades, np.zeros(40, dtype=int))).lookahead == LOOKAHEADS[0]
 
 
 def test_default_player_reads_in_one_line():
@@ -309,8 +323,6 @@ def test_default_player_reads_in_one_line():
 
 
 def test_terms_read_in_one_line():
-    from curator.common.difficulty import Terms
-
     assert Terms(12, dead_ends=3, hidden=4, forced=1, choices=2.5).text() == (
         "12 moves; 3 tempting dead ends (hidden up to 4 moves); 1 forced step; 2.5 legal moves per step")
     assert Terms(5, dead_ends=1, detours=2, long_detours=1, choices=3).text() == (

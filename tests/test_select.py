@@ -298,40 +298,18 @@ def test_metrics_match_the_oracle(cases, name):
 
 
 def _difficulty_by_oracle(case, level):
-    """The documented player model (docs/metrics.md, default player) by plain recursion over
-    the oracle's children."""
+    """The documented player model (docs/metrics.md) with the default player, which looks no
+    move ahead, from the oracle's figures (`_play_by_oracle`): its positions tried are the
+    backtracking search."""
     if not level.report.solvable:
         return math.inf
-    if not level.report.solution:
+    moves = len(level.report.solution)
+    if not moves:
         return 0.0
-    player = DEFAULT
-    goal_pieces = case.puzzle.goal.pieces
-
-    @cache
-    def kids_of(state):
-        return () if len(state) == goal_pieces else tuple(case.children(state))
-
-    @cache
-    def tried(state, depth):
-        return 1 + (sum(tried(k, depth - 1) for k in kids_of(state)) if depth else 0)
-
-    @cache
-    def node(state):
-        if len(state) == goal_pieces:
-            return case.oracle(state).solvable, 0, 0.0, 0.0, 0.0
-        kids = [node(k) for k in kids_of(state)]
-        longest = max((1 + kid[1] for kid in kids), default=0)
-        safe = [kid for kid in kids if kid[0]]
-        if not safe:
-            return False, longest, 0.0, 0.0, 0.0
-        missed = sum((1 - min(max(player.lookahead - kid[1], 0), 1)) * tried(k, round(player.notice))
-                     for k, kid in zip(kids_of(state), kids) if not kid[0])
-        return (True, longest, sum(1 + kid[2] for kid in safe) / len(safe),
-                (sum(kid[3] for kid in safe) + missed) / len(safe),
-                sum(kid[4] for kid in safe) / len(safe) + math.log2(len(kids)))
-
-    _, _, moves, wasted, choices = node(case.state(level.position))
-    return moves + player.search * math.log2(1 + wasted) + player.reading * choices
+    assert DEFAULT.lookahead == 0
+    tried = _play_by_oracle(case, level)["search"]
+    return ((1 - DEFAULT.search) * moves + DEFAULT.search * math.log2(tried)
+            + DEFAULT.opening * math.log2(level.report.legal_moves))
 
 
 def _play_by_oracle(case, level):

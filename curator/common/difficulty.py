@@ -2,9 +2,9 @@
 a level's position graph; its parameters (fitted defaults, or a puzzle's own stored beside
 its results by `curator calibrate`), the terms that explain a figure, and the fit.
 
-Each kind measures its levels (`Measure`: the moves, what a player tries in the wrong
-branches it cannot see through, the choices it reads) for any look-ahead and notice depth;
-the effort is then `moves + search * log2(1 + wasted) + reading * choices` (docs/metrics.md).
+Each kind measures its levels (`Measure`: the moves, the positions a backtracking player
+tries, the legal moves it reads first) for any look-ahead; the effort is then `(1 - search) *
+moves + search * log2(tried) + opening * first` (docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -24,14 +24,16 @@ from curator.common.files import canonical_json
 
 PLAYER_FILE = "difficulty.json"
 """The file of a results folder that holds its calibrated player (`curator calibrate`)."""
-PLAYER_FORMAT = "curator-player/1"
+PLAYER_FORMAT = "curator-player/2"
 CHECKSUM = "sha256"
 """The side file's own checksum: the sha256 of the canonical JSON of its other fields."""
 
 LOOKAHEADS = (0.0, 1.0, 2.0, 3.0, 4.0)
 """The look-ahead depths a calibration tries."""
-NOTICES = (0.0, 1.0, 2.0, 4.0, 8.0)
-"""The notice depths a calibration tries."""
+FIGURES = 3
+"""What a `Measure` holds: moves, tried, first."""
+LOOKAHEAD_MARGIN = 0.01
+"""How much lower (relatively) the loss of a farther look-ahead must be for a fit to take it."""
 MIN_LEVELS = 10
 """Graded levels a calibration needs at least ..."""
 MIN_GRADES = 3
@@ -41,53 +43,56 @@ MIN_GRADES = 3
 @dataclass(frozen=True)
 class Player:
     """The modelled player. At each position it reads `lookahead` moves ahead: a wrong move
-    (into a dead end, or a detour off every shortest solution) that shows as wrong within
-    that many moves is never played, and within that many moves of the goal it plays
-    perfectly. Any other wrong move it tries as often as a right one, and follows every line
-    after it `notice` moves deep before it gives it up (a detour it plays back to the
-    solution). Each doubling of the positions it so tries in wrong branches costs it `search`
-    moves; each doubling of the legal moves of a position on the way, `reading` moves.
+    whose wrongness shows within that many moves is never played, and within that many moves
+    of the goal it plays perfectly. Any other wrong move it tries as often as a right one,
+    and backtracks from it after trying every position behind it, once each.
+
+    Its effort mixes playing the solution's moves and searching: `search` is the share of
+    the effort that is search, in bits (log2 of the positions tried, the solution's
+    included), the rest the moves; each bit of the legal moves of the first position (reading
+    the level before it starts) costs `opening` moves. The defaults are the formula fitted earlier on
+    the shipped Fling! levels, which the model holds as a special case.
     """
 
-    lookahead: float = 1.0
-    notice: float = 4.0
-    search: float = 0.656
-    reading: float = 0.0
+    lookahead: float = 0.0
+    search: float = 0.432
+    opening: float = 0.368
     source: str = field(default="defaults fitted on the shipped Fling! levels", compare=False)
     """Where the parameters come from, in a few words."""
 
     def effort(self, measure: Measure) -> float:
-        """The moves' worth of effort this player spends on a measured level."""
-        searched = self.search * math.log2(1 + measure.wasted)
-        return float(measure.moves + searched + self.reading * measure.choices)
+        """The moves' worth of effort this player spends on a measured level (0 for a solved one)."""
+        if measure.moves <= 0:
+            return 0.0
+        bits = math.log2(max(measure.tried, 1.0))
+        return float((1 - self.search) * measure.moves + self.search * bits + self.opening * measure.first)
 
     def to_json(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in PARAMETERS}
 
     def text(self) -> str:
         """The parameters in one line."""
-        return (f"look-ahead {self.lookahead:g}, notice {self.notice:g}, search {self.search:.3g}, "
-                f"reading {self.reading:.3g}")
+        return f"look-ahead {self.lookahead:g}, search {self.search:.3g}, opening {self.opening:.3g}"
 
 
-PARAMETERS = ("lookahead", "notice", "search", "reading")
+PARAMETERS = ("lookahead", "search", "opening")
 """The parameters of `Player`, as files and the API name them."""
 DEFAULT = Player()
-"""The player of every puzzle that has not been calibrated (fitted by benchmarks/difficulty.py)."""
+"""The player of every puzzle that has not been calibrated (see benchmarks/difficulty.py)."""
 
 
 @dataclass(frozen=True)
 class Measure:
-    """What a level is made of for the player model, for one look-ahead and notice depth."""
+    """What a level is made of for the player model, for one look-ahead."""
 
     moves: float
-    """Moves of the solution (in the puzzle's metric; a player's expected count where the
-    right moves lead to positions of different distances)."""
-    wasted: float
-    """Positions a player tries in wrong branches before it finds the right moves, expected
-    (it tries every wrong move it cannot see through as often as a right one)."""
-    choices: float
-    """Bits of legal moves read on the way: the sum of log2(legal moves) over the steps."""
+    """Moves of the solution (in the puzzle's metric)."""
+    tried: float
+    """Positions a backtracking player tries, expected: the solution's moves, and at each step
+    each wrong move it cannot see through times the positions behind it, over the right moves
+    there plus one (the chance it tries the wrong move before a right one)."""
+    first: float
+    """Bits of legal moves of the first position: log2(legal moves)."""
 
 
 @dataclass(frozen=True)
@@ -124,17 +129,22 @@ class Terms:
         return "; ".join(parts)
 
 
+def walked_terms(counts: Sequence[int] | np.ndarray) -> Terms:
+    """The terms of a level from the counts a compiled walk along its solution gives (goal
+    and distance tables): steps, tempting detours, long ones, tempting dead ends, forced
+    steps, legal moves in all."""
+    steps, detours, long, dead, forced, legal = (int(v) for v in counts)
+    return Terms(steps, dead_ends=dead, detours=detours, long_detours=long, forced=forced,
+                 choices=legal / max(steps, 1))
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def grid(player: Player | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(look-aheads, notice depths) to measure levels at: every pair of `LOOKAHEADS` and
-    `NOTICES`, or the one pair of `player`."""
-    if player is not None:
-        return np.array([player.lookahead]), np.array([player.notice])
-    pairs = [(a, n) for a in LOOKAHEADS for n in NOTICES]
-    return np.array([a for a, _ in pairs]), np.array([n for _, n in pairs])
+def grid(player: Player | None = None) -> np.ndarray:
+    """The look-aheads to measure levels at: every one of `LOOKAHEADS`, or the one of `player`."""
+    return np.array([player.lookahead] if player is not None else LOOKAHEADS, dtype=np.float64)
 
 
 def seen(show: np.ndarray | float, lookahead: np.ndarray | float) -> np.ndarray:
@@ -216,11 +226,11 @@ def average_ranks(values: Sequence[float] | np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Graded:
     """Levels measured at every point of `grid()` with the grades players gave them: where a
-    calibration starts. A graded level pack makes one (`curator calibrate --graded`); playtest
-    records (times to solve, give-ups) will make one the same way."""
+    calibration starts. A graded level pack makes one (`curator calibrate --graded`), and so
+    do playtest records (`curator calibrate --playtests`: times to solve, give-ups)."""
 
     measures: np.ndarray
-    """float[levels, grid points, 3]: moves, wasted, choices (see `Measure`)."""
+    """float[levels, grid points, FIGURES]: moves, tried, first (see `Measure`)."""
     grades: np.ndarray
     """float[levels]: higher is harder."""
     groups: np.ndarray
@@ -239,10 +249,13 @@ def check_enough(graded: Graded, what: str) -> None:
 
 def fit(graded: Graded, mask: np.ndarray | None = None) -> Player:
     """The player whose efforts order the levels (those of `mask`) most like their grades: for
-    each grid point, a pairwise logistic (Bradley-Terry) fit of moves + search * log2(1 +
-    wasted) + reading * choices over every pair of levels with different grades (pairs within
-    a group weighing as much in all as the pairs across groups), search and reading kept
-    non-negative; the grid point with the lowest loss wins."""
+    each look-ahead of the grid, a pairwise logistic (Bradley-Terry) fit of p * moves + q *
+    log2(tried) + o * first, all three weights non-negative, over every pair of
+    levels with different grades (pairs within a group weighing as much in all as the pairs
+    across groups); the look-ahead with the lowest loss wins, and its weights over p + q are
+    the player's (search = q / (p + q), so that a player's efforts keep the scale of moves).
+    The look-ahead is a coarse choice that the grades seldom settle: the fit takes the least
+    one whose loss is within `LOOKAHEAD_MARGIN` of the lowest."""
     keep = np.ones(len(graded.grades), dtype=bool) if mask is None else mask
     x, grades, groups = _features(graded.measures[keep]), graded.grades[keep], graded.groups[keep]
     harder, easier = np.nonzero(grades[:, None] > grades[None, :])
@@ -251,36 +264,31 @@ def fit(graded: Graded, mask: np.ndarray | None = None) -> Player:
     if same.any() and (~same).any():
         weight[same] = (~same).sum() / same.sum()
     weight /= weight.sum()
-    lookaheads, notices = grid()
-    best: tuple[float, Player] | None = None
-    for g in range(x.shape[1]):
-        gaps = x[harder, g] - x[easier, g]
-        loss, (_, search, reading) = _logistic(gaps, weight)
-        candidate = Player(float(lookaheads[g]), float(notices[g]), round(search, 4), round(reading, 4))
-        if best is None or loss < best[0] - 1e-12:
-            best = (loss, candidate)
-    assert best is not None
-    return best[1]
+    fits = [_logistic(x[harder, g] - x[easier, g], weight) for g in range(x.shape[1])]
+    least = min(loss for loss, _ in fits)
+    g = next(g for g, (loss, _) in enumerate(fits) if loss <= least * (1 + LOOKAHEAD_MARGIN))
+    w = fits[g][1]
+    scale = max(w[0] + w[1], 1e-9)
+    return Player(float(grid()[g]), round(w[1] / scale, 4), round(w[2] / scale, 4))
 
 
-def _logistic(gaps: np.ndarray, weight: np.ndarray) -> tuple[float, tuple[float, float, float]]:
-    """The weighted pairwise logistic loss of s = a * (moves + t * log2(1 + wasted) + r *
-    choices) at its minimum over a >= 0.001, t >= 0, r >= 0, and (a, t, r): projected Newton
-    steps (the loss is convex), bounds held by fixing the weights they stop."""
-    low = np.array([1e-3, 0.0, 0.0])
+def _logistic(gaps: np.ndarray, weight: np.ndarray) -> tuple[float, np.ndarray]:
+    """The weighted pairwise logistic loss of s = gaps @ w at its minimum over w >= 0, and that
+    w: projected Newton steps (the loss is convex), a bound held by fixing the weight it stops."""
+    low = np.zeros(gaps.shape[1])
 
     def loss(w: np.ndarray) -> float:
         return float(np.sum(weight * np.logaddexp(0.0, -(gaps @ w))))
 
-    w = np.array([0.1, 0.1, 0.1])
+    w = np.full(gaps.shape[1], 0.1)
     current = loss(w)
     for _ in range(100):
         z = np.clip(gaps @ w, -500, 500)
         p = 1.0 / (1.0 + np.exp(z))  # the chance each pair is ordered wrong
         grad = -(weight * p) @ gaps
-        hess = (gaps * (weight * p * (1 - p))[:, None]).T @ gaps + 1e-9 * np.eye(3)
+        hess = (gaps * (weight * p * (1 - p))[:, None]).T @ gaps + 1e-9 * np.eye(len(w))
         free = ~((w <= low + 1e-12) & (grad > 0))
-        step = np.zeros(3)
+        step = np.zeros(len(w))
         step[free] = -np.linalg.solve(hess[np.ix_(free, free)], grad[free])
         size = 1.0
         while size > 1e-8:
@@ -293,23 +301,20 @@ def _logistic(gaps: np.ndarray, weight: np.ndarray) -> tuple[float, tuple[float,
             w, current = (trial, value) if size > 1e-8 else (w, current)
             break
         w, current = trial, value
-    return current, (float(w[0]), float(w[1] / w[0]), float(w[2] / w[0]))
+    return current, w
 
 
 def efforts(graded: Graded, player: Player) -> np.ndarray:
-    """The effort of each graded level for `player` (measured at its grid point, the nearest
-    one when it lies between them)."""
-    lookaheads, notices = grid()
-    g = int(np.argmin(np.abs(lookaheads - player.lookahead) * 100 + np.abs(notices - player.notice)))
-    x = _features(graded.measures)[:, g]
-    return x[:, 0] + player.search * x[:, 1] + player.reading * x[:, 2]
+    """The effort of each graded level for `player` (measured at the look-ahead of the grid
+    nearest its own)."""
+    g = int(np.argmin(np.abs(grid() - player.lookahead)))
+    return np.array([player.effort(Measure(*row)) for row in graded.measures[:, g]])
 
 
 def _features(measures: np.ndarray) -> np.ndarray:
-    """What the effort is linear in: moves, log2(1 + wasted), choices."""
-    x = measures.copy()
-    x[..., 1] = np.log2(1 + x[..., 1])
-    return x
+    """What the effort is linear in: moves, log2(tried), first."""
+    bits = np.log2(np.maximum(measures[..., 1], 1.0))
+    return np.stack([measures[..., 0], bits, measures[..., 2]], axis=-1)
 
 
 def folds(grades: np.ndarray, most: int = 10) -> list[np.ndarray]:

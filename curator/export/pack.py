@@ -186,11 +186,12 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
 def read_graded(path: str | Path, what: str = "graded") -> tuple[str | None, list[Any], list[float]]:
     """The levels of a graded pack: the digest of the puzzle file it was written for (None if
     unknown), each level as its kind names positions (a level pack's positions, one entry per
-    cell; the ranks of a sliding-block or distance pack), and how hard players found each:
+    cell; the ranks of a sliding-block, Sokoban or distance pack), and how hard players found each:
     its `grade` where the levels have one, else its place in the pack (1, 2, ...: a pack's
     order says how hard they are). SelectionError in one line if it is not such a pack."""
     from curator.export.distance import PACK_FORMAT as DISTANCE_FORMAT
     from curator.export.sliding import PACK_FORMAT as SLIDING_FORMAT
+    from curator.export.sokoban import PACK_FORMAT as SOKOBAN_FORMAT
 
     try:
         text = read_text(path, PackError)
@@ -200,10 +201,11 @@ def read_graded(path: str | Path, what: str = "graded") -> tuple[str | None, lis
             header, levels = parse_pack(data, str(path))
             return header.sha256, [level.position for level in levels], list(
                 header.grades or range(1, len(levels) + 1))
-        key = {SLIDING_FORMAT: "levels", DISTANCE_FORMAT: "positions"}.get(fmt or "")
+        keys = {SLIDING_FORMAT: "levels", SOKOBAN_FORMAT: "levels", DISTANCE_FORMAT: "positions"}
+        key = keys.get(fmt or "")
         if key is None:
             raise PackError(str(path), "format", f"{fmt!r} is not a level pack of curator "
-                            f"({PACK_FORMAT}, {SLIDING_FORMAT} or {DISTANCE_FORMAT})")
+                            f"({PACK_FORMAT}, {SLIDING_FORMAT}, {SOKOBAN_FORMAT} or {DISTANCE_FORMAT})")
         return _RankedReader(str(path)).read(data, key)
     except PackError as exc:
         raise SelectionError(f"{what}: {exc}") from None
@@ -212,7 +214,7 @@ def read_graded(path: str | Path, what: str = "graded") -> tuple[str | None, lis
 
 
 class _RankedReader(TableReader):
-    """The ranks and grades of a sliding-block or distance pack (the rest is not read)."""
+    """The ranks and grades of a sliding-block, Sokoban or distance pack (the rest is not read)."""
 
     error = PackError
     document = "pack"

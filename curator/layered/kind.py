@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.difficulty import grid
+from curator.common.difficulty import FIGURES, grid
 from curator.common.errors import SelectionError
 from curator.common.figures import chance_text
 from curator.common.keywords import Naming, same_name
@@ -197,18 +197,20 @@ class LayeredKind(Kind):
         return Report(title, heads, tuple(rows), width=160)
 
     def measures(self, results: LayeredResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
-        lookaheads, notices = grid()
-        found = np.zeros((len(items), len(lookaheads), 3))
+        lookaheads = grid()
+        found = np.zeros((len(items), len(lookaheads), FIGURES))
         ok = np.zeros(len(items), dtype=bool)
         groups = np.zeros(len(items), dtype=np.int64)
+        goal = results.puzzle.goal.pieces
         for i, item in enumerate(items):
             position = results.position(item)
             graph = results.explorer.graph(position, GRAPH_LIMIT)
             groups[i] = sum(1 for v in position if v)
-            if graph is None or not graph.solvable()[0][0] or graph.pieces == results.puzzle.goal.pieces:
+            if graph is None or graph.pieces == goal:
                 continue
-            found[i] = measure(graph, lookaheads, notices)
-            ok[i] = True
+            measured = measure(graph, goal, results.explorer.report(position), lookaheads)
+            if measured is not None:
+                found[i], ok[i] = measured, True
         return found, ok, groups
 
     def detail(self, results: LayeredResults) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 `play` follows every position reachable from the level (exact, no sampling) for the figures
 a player feels: the chance of winning by random play, how long a mistake stays hidden,
 decision points, the information the solution takes, and how much a backtracking player
-searches. `measure` reads the same graph for the player model (`curator.common.difficulty`)
-whose expected effort is the difficulty. Definitions: docs/metrics.md.
+searches. `measure` reads the same walk along the solution for the player model
+(`curator.common.difficulty`) whose effort is the difficulty. Definitions: docs/metrics.md.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from curator.common.difficulty import DEFAULT, Measure, Player, Terms, seen
+from curator.common.difficulty import DEFAULT, Measure, Player, Terms, grid, seen
 from curator.common.difficulty import spearman as common_spearman
 from curator.common.errors import SelectionError
 from curator.layered.classes import class_size
@@ -59,9 +59,8 @@ def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position
     graph = explorer.graph(position, GRAPH_LIMIT)
     figures, terms, rating = None, None, None
     if graph is not None:
-        figures, terms = _figures(graph, explorer.puzzle.goal.pieces, report, player)
-        if report.solvable:
-            rating = Measure(*measure(graph, np.array([player.lookahead]), np.array([player.notice]))[0])
+        figures, terms, found = _figures(graph, explorer.puzzle.goal.pieces, report, grid(player), player)
+        rating = None if found is None else Measure(*found[0])
     size = class_size(puzzle, position)
     return Level(layer.key, rank, position, report, difficulty(report, rating, player), puzzle, figures, size,
                  "" if terms is None else terms.text())
@@ -75,26 +74,42 @@ def play(explorer: Explorer, position: Sequence[int], report: Report, limit: int
     """The player figures of a position (see `Play`), from every position reachable from it;
     None if more than `limit` positions are reachable."""
     graph = explorer.graph(position, limit)
-    return None if graph is None else _figures(graph, explorer.puzzle.goal.pieces, report)[0]
+    return None if graph is None else _figures(graph, explorer.puzzle.goal.pieces, report, grid())[0]
 
 
-def _figures(graph: Graph, goal_pieces: int, report: Report, player: Player = DEFAULT,
-             ) -> tuple[Play, Terms | None]:
-    """The player figures of the root of `graph` (see `Play`), and the terms of its
-    difficulty for `player` along the reported solution (None if it is not solvable)."""
+def measure(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndarray) -> np.ndarray | None:
+    """The level at the root of `graph` for the player model (`curator.common.difficulty`) at
+    each look-ahead: float[lookaheads, 3] of moves, tried, first (see `Measure`),
+    along the reported solution; None if it is not solvable. At step d, with S safe moves,
+    each wrong move into a dead end c (it shows after longest(c) moves, the most a player
+    can make there) adds (1 - seen(longest(c))) * reach(c) / (S + 1) positions tried."""
+    return _figures(graph, goal_pieces, report, lookaheads)[2]
+
+
+def _figures(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndarray,
+             player: Player = DEFAULT) -> tuple[Play, Terms | None, np.ndarray | None]:
+    """The player figures of the root of `graph` (see `Play`), the terms of its difficulty for
+    `player` and its measures at each look-ahead (see `measure`) along the reported solution
+    (None if it is not solvable)."""
     solvable, chance, fewest = _backward(graph, goal_pieces)
     if not report.solvable:
-        return Play(float(chance[0][0]), None, None, None, None, None, None), None
+        return Play(float(chance[0][0]), None, None, None, None, None, None), None, None
     steps = _steps(graph, solvable, report)
     # After a wrong move into c (d + 1 moves in), the moves left: pieces there - fewest reachable.
-    depths = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
-              for c in step.wrong]
+    wrong = np.array([(d, _reach(graph, d + 1, c), graph.pieces - d - 1 - int(fewest[d + 1][c]))
+                      for d, step in enumerate(steps) for c in step.wrong], dtype=np.float64).reshape(-1, 3)
+    odds = np.array([1.0 / (step.safe + 1) for step in steps])[wrong[:, 0].astype(np.int64)]
     tempting = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
                 for c in set(step.wrong)]
     tempting = [depth for depth in tempting if seen(depth, player.lookahead) < 1]
     terms = Terms(moves=len(steps), dead_ends=len(tempting), hidden=max(tempting, default=0),
                   forced=sum(1 for step in steps if step.distinct <= 1),
                   choices=float(np.mean([step.legal for step in steps])) if steps else 0.0)
+    missed = 1 - seen(wrong[:, 2][:, None], lookaheads[None, :])
+    tried = len(steps) + (wrong[:, 1] * odds) @ missed
+    found = np.column_stack([np.full(len(lookaheads), len(steps)), tried,
+                             np.full(len(lookaheads), math.log2(steps[0].legal) if steps else 0.0)])
+    depths = wrong[:, 2].astype(np.int64).tolist()
     return Play(
         win_chance=float(chance[0][0]),
         mistake_depth=float(np.mean(depths)) if depths else 0.0,
@@ -102,10 +117,8 @@ def _figures(graph: Graph, goal_pieces: int, report: Report, player: Player = DE
         decisions=sum(1 for step in steps if step.distinct > 1),
         forced=sum(1 for step in steps if step.distinct <= 1),
         information=sum(math.log2(step.legal / step.safe) for step in steps),
-        search=len(steps) + sum(
-            sum(_reach(graph, d + 1, c) for c in step.wrong) / (step.safe + 1) for d, step in enumerate(steps)
-        ),
-    ), terms
+        search=len(steps) + float(wrong[:, 1] @ odds),
+    ), terms, found
 
 
 def _backward(graph: Graph, goal_pieces: int) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
@@ -160,64 +173,6 @@ def _reach(graph: Graph, depth: int, index: int) -> int:
         total += int(after.sum())
         marked = after
     return total
-
-
-# -- the player model ----------------------------------------------------------------------
-
-
-def measure(graph: Graph, lookaheads: np.ndarray, notices: np.ndarray) -> np.ndarray:
-    """The level at the root of `graph` for the player model (`curator.common.difficulty`), at
-    each pair (lookaheads[g], notices[g]): float[g, 3] of moves, wasted, choices.
-
-    One pass from the goal depth back up to the root, over every reachable position x that
-    can still be solved (S safe moves, into the children s; wrong moves into dead ends c,
-    each showing as wrong after longest(c) more moves, the most a player can make there;
-    tried(c, n) the positions a player tries from c when it follows every line n moves deep,
-    1 + the sum of tried(child, n - 1) over c's moves):
-
-        moves(x)   = mean over s of (1 + moves(s))
-        wasted(x)  = mean over s of wasted(s)
-                     + sum over c of (1 - seen(longest(c))) * tried(c, notice) / S
-        choices(x) = mean over s of choices(s) + log2(legal moves at x)
-
-    (the right move is one of the S safe moves, each as likely; a wrong move it cannot see
-    through is tried as often as a right one). Notice depths are whole moves (rounded).
-    """
-    points = lookaheads.shape[0]
-    depths = np.rint(notices).astype(np.int64)
-    deepest = int(depths.max(initial=0))
-    size = graph.sizes[-1]
-    solvable = graph.goals
-    longest = np.zeros(size, dtype=np.float64)
-    tried = np.ones((size, deepest + 1))
-    moves = np.zeros(size)
-    wasted = np.zeros((size, points))
-    choices = np.zeros(size)
-    for depth in range(len(graph.edges) - 1, -1, -1):
-        edges, size = graph.edges[depth], graph.sizes[depth]
-        parents, children = edges.parents, edges.children
-        ok = solvable[children]
-        safe = np.bincount(parents, weights=ok, minlength=size)
-        share = 1.0 / np.maximum(safe, 1)
-        legal = np.bincount(parents, minlength=size)
-        deeper = np.zeros(size)
-        np.maximum.at(deeper, parents, longest[children] + 1)
-        dead = children[~ok]
-        cost = (1 - seen(longest[dead][:, None], lookaheads[None, :])) * tried[dead][:, depths]
-        wrong, right = parents[~ok], parents[ok]
-        kept = wasted[children[ok]]
-        wasted = np.stack([np.bincount(wrong, weights=cost[:, g], minlength=size)
-                           + np.bincount(right, weights=kept[:, g], minlength=size) for g in range(points)],
-                          axis=1) * share[:, None]
-        moves = np.bincount(right, weights=1 + moves[children[ok]], minlength=size) * share
-        choices = (np.bincount(right, weights=choices[children[ok]], minlength=size) * share
-                   + np.log2(np.maximum(legal, 1)))
-        below = tried
-        tried = np.ones((size, deepest + 1))
-        for n in range(1, deepest + 1):
-            tried[:, n] += np.bincount(parents, weights=below[children, n - 1], minlength=size)
-        solvable, longest = safe > 0, deeper
-    return np.column_stack([np.full(points, moves[0]), wasted[0], np.full(points, choices[0])])
 
 
 # -- difficulty ------------------------------------------------------------------------------
