@@ -14,7 +14,7 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults`, a `Slid
 """
 
 from curator.api import ResourceError, analyze, calibrate, load, open
-from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError
+from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError, TooLittleData
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
 from curator.layered.level import Level
@@ -50,6 +50,7 @@ __all__ = [
     "SokobanResults",
     "StoreError",
     "StoredPosition",
+    "TooLittleData",
     "__version__",
     "analyze",
     "calibrate",

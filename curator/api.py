@@ -115,10 +115,18 @@ def thread_count(workers: int | None, name: Naming = same_name) -> int:
     return count
 
 
-def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_name) -> calibration.Calibration:
+def calibrate(directory: str | Path, graded: str | Path | None = None, name: Naming = same_name,
+              playtests: str | Path | None = None) -> calibration.Calibration:
     """Fit the player model that rates the levels of the results in `directory` to a graded
-    level pack, and store it there: every later rating of that folder uses it (see
-    `curator.calibration.calibrate`). SelectionError in one line with too few graded levels."""
+    level pack, or to the playtests of the workspace's database `playtests`, and store it
+    there: every later rating of that folder uses it (see `curator.calibration`).
+    SelectionError unless exactly one of them is given; TooLittleData in one line with too
+    few graded or playtested levels."""
+    if (graded is None) == (playtests is None):
+        raise SelectionError(f"give {name('graded')} or {name('playtests')}, one of them")
+    if playtests is not None:
+        return calibration.calibrate_playtests(directory, playtests, name)
+    assert graded is not None
     return calibration.calibrate(directory, graded, name)
 
 

@@ -516,6 +516,9 @@ class GoalKind(Kind):
         ok = (distances < UNSOLVABLE) & (distances > 0)
         return results.measures(ranks), ok, distances
 
+    def playtested(self, results: GoalResults, key: str) -> Any:
+        return results.rank_of(results.position(key))
+
     def detail(self, results: GoalResults) -> dict[str, Any]:
         summary = results.summary()
         return {"layers": results.layers, "figures": {key: summary.get(key) for key in FIGURES},

@@ -253,6 +253,11 @@ class Kind(ABC):
         is not one of the puzzle's."""
         raise SelectionError(f"{self.held} cannot be calibrated")
 
+    def playtested(self, results: Any, key: str) -> Any:
+        """The position a level's key in the workspace's database names (see
+        docs/workspace-db.md), as `measures` takes it; SelectionError if it names none."""
+        raise SelectionError(f"{self.held} are not playtested in the workspace")
+
     def detail(self, results: Any) -> dict[str, Any]:
         """What the workspace shows of a folder besides its name: its table, and what it
         takes to draw and play its levels."""

@@ -19,6 +19,7 @@ from sample_puzzles import FLING_5X3
 
 import curator
 from curator import catalogue
+from curator.calibration import playtest_grades
 from curator.common.difficulty import (
     DEFAULT,
     LOOKAHEADS,
@@ -36,6 +37,7 @@ from curator.export.pack import save_pack
 from curator.layered.metrics import apply_move, measure, solve_position
 from curator.layered.puzzle import load_puzzle, parse_puzzle
 from curator.layered.search import Explorer
+from curator.workspace_db import Play, PuzzleKey, WorkspaceDB
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -167,7 +169,8 @@ def plain_walk(results, rank, lookahead):
     tried, first = float(d0), None
     for here in path[:-1]:
         d = int(results.distances[here])
-        options = [(results.distance(m.child), m.cost) for m in results.puzzle.moves(results.puzzle.unrank(here))]
+        moves = results.puzzle.moves(results.puzzle.unrank(here))
+        options = [(results.distance(m.child), m.cost) for m in moves]
         first = math.log2(len(options)) if first is None else first
         right = sum(1 for after, cost in options if after is not None and after + cost == d)
         missed = 1 - min(max(lookahead - (d - 1), 0), 1)
@@ -270,10 +273,106 @@ def test_too_little_data_is_refused_in_one_line(triangle, tmp_path):
     pack = tmp_path / "small.json"
     graded_pack(triangle, pack, 6)
     result = invoke("calibrate", triangle.directory, "--graded", pack)
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     line = error_line(result.stderr)
-    assert "at least 10 solvable graded levels in at least 3 different grades" in line
+    assert "at least 10 solvable graded levels in at least 3 different grades; it has 6 in 6" in line
     assert not (triangle.directory / PLAYER_FILE).exists()
+
+
+# -- calibration from the workspace's playtests -----------------------------------------------------
+
+
+def record_playtests(db_path, results, levels, keys, seconds):
+    """A workspace database at `db_path` holding, for each level, two plays of it solved in
+    about `seconds` of it, and for the slowest third one give-up of three."""
+    key = PuzzleKey(results.puzzle.name, results.puzzle.sha256)
+    slow = np.quantile(seconds, 2 / 3)
+    with WorkspaceDB(db_path) as db:
+        for level, name, time in zip(levels, keys, seconds):
+            moves = len(level.solution)
+            db.record_play(key, Play(name, 0.9 * time, moves, moves, 0, 0, 0, True))
+            db.record_play(key, Play(name, 1.1 * time, moves + 2, moves, 1, 0, 0, True))
+            if time > slow:
+                db.record_play(key, Play(name, 5.0, 1, 1, 0, 0, 0, False))
+
+
+def pieces_key(level):
+    return ",".join(str(v) for v in level.position)
+
+
+def test_calibration_from_playtests_recovers_a_known_player(tmp_path):
+    results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
+    levels = [level for level in results.select(solvable=True, canonical=True, pieces=(4, 10), sample=30,
+                                                seed=4) if level.solution]
+    found, _, _ = catalogue.kind_for(results).measures(results, [level.position for level in levels])
+    g = int(np.flatnonzero(grid() == TRUE_PLAYER.lookahead)[0])
+    truth = np.array([TRUE_PLAYER.effort(Measure(*row)) for row in found[:, g]])
+    record_playtests(tmp_path / "plays.sqlite", results, levels, [pieces_key(level) for level in levels],
+                     20 * truth)
+    result = invoke("calibrate", results.directory, "--playtests", tmp_path / "plays.sqlite")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"calibrated on {len(levels)} playtested levels in {len(set(truth))} grades"
+    assert lines[1].startswith("Spearman with the grades: before ") and "(cross-validated)" in lines[1]
+    reopened = curator.open(results.directory)
+    assert reopened.player.source == (f"calibrated for this puzzle on {len(levels)} playtested levels "
+                                      f"({PLAYER_FILE})")
+    rated = [reopened.solve(level.position).difficulty for level in levels]
+    assert spearman(rated, truth) > 0.95
+    stored = json.loads((results.directory / PLAYER_FILE).read_text())
+    assert stored["fitted"]["playtests"] == "plays.sqlite" and stored["fitted"]["spearman_after"] > 0.9
+
+
+def test_goal_table_levels_calibrate_from_playtests(tmp_path):
+    text = (PUZZLES / "lunar-lockout.toml").read_text()
+    path = tmp_path / "lunar.toml"
+    path.write_text(text.replace("....h\n..h..\n.h...\n", ".....\n..h..\n.....\n"))
+    results = curator.analyze(path, tmp_path / "out")
+    levels = results.select(sample=24, seed=2)
+    truth = np.array([level.difficulty for level in levels])
+    record_playtests(tmp_path / "plays.sqlite", results, levels, ["/".join(level.board) for level in levels],
+                     10 * truth)
+    found = curator.calibrate(results.directory, playtests=tmp_path / "plays.sqlite")
+    assert found.noun == "playtested" and found.levels == len(levels)
+    assert found.before > 0.95  # the grades came from the player in use
+
+
+def test_too_few_playtests_are_refused_in_one_line(triangle, tmp_path):
+    levels = [level for level in triangle.select(solvable=True, pieces=(5, 8), sample=6, seed=1)
+              if level.solution]
+    record_playtests(tmp_path / "plays.sqlite", triangle, levels, [pieces_key(level) for level in levels],
+                     np.arange(1.0, len(levels) + 1))
+    result = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "plays.sqlite")
+    assert result.exit_code == 1
+    assert error_line(result.stderr).endswith(
+        f"a calibration needs at least 10 solvable playtested levels in at least 3 different grades; "
+        f"it has {len(levels)} in {len(levels)}")
+    assert not (triangle.directory / PLAYER_FILE).exists()
+    missing = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "none.sqlite")
+    assert missing.exit_code == 1 and "no workspace database here" in error_line(missing.stderr)
+    WorkspaceDB(tmp_path / "empty.sqlite").close()
+    empty = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "empty.sqlite")
+    assert empty.exit_code == 1 and error_line(empty.stderr).endswith("it has 0 in 0")
+
+
+def test_calibrate_takes_one_source_of_grades(triangle, tmp_path):
+    for options in ((), ("--graded", tmp_path / "a.json", "--playtests", tmp_path / "b.sqlite")):
+        result = invoke("calibrate", triangle.directory, *options)
+        assert result.exit_code == 2
+        assert error_line(result.stderr).endswith("give --graded PACK.json or --playtests DB, one of them")
+
+
+def test_playtest_grades_count_a_give_up_as_a_play_that_never_ends():
+    plays = [Play("quick", 10, 3, 3, 0, 0, 0, True), Play("quick", 30, 3, 3, 0, 0, 0, True),
+             Play("slow", 100, 3, 3, 0, 0, 0, True), Play("slow", 120, 3, 3, 0, 0, 0, True),
+             Play("slow", 5, 1, 1, 0, 0, 0, False),
+             Play("dropped", 5, 1, 1, 0, 0, 0, False), Play("dropped", 8, 3, 3, 0, 0, 0, True),
+             Play("lost", 5, 1, 1, 0, 0, 0, False), Play("lost", 6, 1, 1, 0, 0, 0, False),
+             Play("twin", 100, 3, 3, 0, 0, 0, True), Play("twin", 120, 3, 3, 0, 0, 0, True),
+             Play("twin", 5, 1, 1, 0, 0, 0, False)]
+    levels, grades = playtest_grades(plays)
+    assert dict(zip(levels, grades.tolist())) == {
+        "quick": 1.0, "slow": 2.5, "twin": 2.5, "dropped": 4.0, "lost": 5.0}
 
 
 def test_a_pack_that_is_not_one_is_refused(triangle, tmp_path):

@@ -44,6 +44,7 @@ from curator.common.errors import (
     SearchTooLarge,
     SelectionError,
     StoreError,
+    TooLittleData,
 )
 from curator.common.files import PUZZLE_COPY, atomic_write
 from curator.common.report import Column, Report, yes
@@ -113,6 +114,8 @@ def friendly_errors(command: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
+        except TooLittleData as exc:
+            raise _fail(1, str(exc))
         except (PuzzleError, UsageError, SelectionError) as exc:
             raise _fail(2, str(exc))
         except (FolderRefused, DamagedResults) as exc:
@@ -584,23 +587,32 @@ def variants_command(
 @friendly_errors
 def calibrate_command(
     directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
-    graded: Path = typer.Option(
-        ..., "--graded", metavar="PACK.json",
+    graded: Path | None = typer.Option(
+        None, "--graded", metavar="PACK.json",
         help="A level pack of this puzzle (as `curator pack --format json` writes it) whose levels' "
         "grade, or else their order, says how hard players found them.",
     ),
+    playtests: Path | None = typer.Option(
+        None, "--playtests", metavar="DB",
+        help="The workspace's database (`serve --db`): its playtests of this puzzle's levels, times to "
+        "solve and give-ups, say how hard players found them.",
+    ),
 ) -> None:
-    """Fit the player model behind the difficulty to levels players have graded, and store it
-    with the results: select, solve, export, pack and serve rate this puzzle's levels with it
-    from then on (and say so).
+    """Fit the player model behind the difficulty to levels players have graded (--graded) or
+    playtested in the workspace (--playtests), and store it with the results: select, solve,
+    export, pack and serve rate this puzzle's levels with it from then on (and say so).
 
-    Prints the Spearman correlation of the difficulty with the grades before (the player in
-    use) and after (cross-validated: each group of grades rated by a player fitted on the
-    others). Needs at least 10 solvable graded levels in at least 3 different grades.
+    Playtested levels are graded by the median time of their plays, a give-up counting as a
+    play that never ends. Prints the Spearman correlation of the difficulty with the grades
+    before (the player in use) and after (cross-validated: each group of grades rated by a
+    player fitted on the others). Needs at least 10 solvable graded or playtested levels in
+    at least 3 different grades.
     """
-    found = api.calibrate(directory, graded, option_name)
+    if (graded is None) == (playtests is None):
+        raise UsageError("give --graded PACK.json or --playtests DB, one of them")
+    found = api.calibrate(directory, graded, option_name, playtests)
     left = f" ({found.left_out} left out: solved, not solvable or too large)" if found.left_out else ""
-    typer.echo(f"calibrated on {found.levels} graded levels in {found.grades} grades{left}")
+    typer.echo(f"calibrated on {found.levels} {found.noun} levels in {found.grades} grades{left}")
     typer.echo(f"Spearman with the grades: before {found.before:.3f} ({found.previous.source}), "
                f"after {found.after:.3f} (cross-validated)")
     typer.echo(f"player: {found.player.text()}")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.errors import SelectionError, StoreError
+from curator.common.errors import StoreError, TooLittleData
 from curator.common.files import canonical_json
 
 PLAYER_FILE = "difficulty.json"
@@ -196,10 +196,11 @@ def read_player(directory: Path, puzzle_sha256: str | None) -> Player:
             isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
             for v in values.values()):
         raise StoreError(f"{path}: damaged player parameters; {again}")
-    fitted = data.get("fitted")
-    levels = fitted.get("levels", "?") if isinstance(fitted, dict) else "?"
+    found = data.get("fitted")
+    fitted: dict[str, Any] = found if isinstance(found, dict) else {}
+    on = f"{fitted.get('levels', '?')} {'playtested' if 'playtests' in fitted else 'graded'} levels"
     return Player(**{k: float(v) for k, v in values.items()},
-                  source=f"calibrated for this puzzle on {levels} graded levels ({PLAYER_FILE})")
+                  source=f"calibrated for this puzzle on {on} ({PLAYER_FILE})")
 
 
 # -- fitting ------------------------------------------------------------------------------------
@@ -238,12 +239,13 @@ class Graded:
     a group as hard as across groups."""
 
 
-def check_enough(graded: Graded, what: str) -> None:
-    """SelectionError in one line unless `graded` has enough levels and grades to fit."""
+def check_enough(graded: Graded, what: str, noun: str = "graded") -> None:
+    """TooLittleData in one line unless `graded` has enough levels and grades to fit (`noun`:
+    how the levels were graded, "graded" or "playtested")."""
     levels, grades = len(graded.grades), len(set(graded.grades.tolist()))
     if levels < MIN_LEVELS or grades < MIN_GRADES:
-        raise SelectionError(
-            f"{what}: a calibration needs at least {MIN_LEVELS} solvable graded levels in at least "
+        raise TooLittleData(
+            f"{what}: a calibration needs at least {MIN_LEVELS} solvable {noun} levels in at least "
             f"{MIN_GRADES} different grades; it has {levels} in {grades}")
 
 

@@ -213,6 +213,12 @@ class LayeredKind(Kind):
                 found[i], ok[i] = measured, True
         return found, ok, groups
 
+    def playtested(self, results: LayeredResults, key: str) -> Any:
+        try:
+            return results.position([int(value) for value in key.split(",")])
+        except ValueError:
+            raise SelectionError(f"level {key[:40]!r}: not a position's entries joined by commas") from None
+
     def detail(self, results: LayeredResults) -> dict[str, Any]:
         puzzle = results.puzzle
         return {"layers": results.summary()["layers"],
