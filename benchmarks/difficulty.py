@@ -5,15 +5,15 @@
     python3 benchmarks/difficulty.py --pack packs/fling-shipped.json   # also the boards as a pack
 
 Every board is measured exactly on its position graph (`curator.layered.metrics.measure`) at
-every point of the calibration grid (`curator.common.difficulty.grid`). The player's
+every look-ahead of the calibration grid (`curator.common.difficulty.grid`). The player's
 parameters are then fitted again with leave-one-level-out cross-validation, as `curator
 calibrate` fits them (`curator.common.difficulty.fit`): for each published level, fit on the
 boards of the other 34 and rate the held-out boards. Printed: the cross-validated Spearman
 correlation with the published level over all boards, the Spearman within each ball count
 and their size-weighted mean, next to single figures (ball count, which is also the solution
-length here, legal first moves, the backtracking search) and the earlier per-game formula;
-the parameters fitted on all boards beside the shipped defaults; and what measuring costs
-next to the rest of rating a board.
+length here, legal first moves, the backtracking search) and the earlier per-game formula
+(which the defaults are); the parameters fitted on all boards beside the shipped defaults.
+What rating costs is `benchmarks/rating_cost.py`'s.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,28 +39,21 @@ from figures import write_figures  # noqa: E402
 from reference import load_fling_levels  # noqa: E402
 
 
-def rated_boards() -> tuple[list[dict], float, float]:
+def rated_boards() -> list[dict]:
     """Every shipped board with its published level, its level as curator rates it and its
-    measures at every grid point; and the seconds spent rating and measuring them."""
+    measures at every look-ahead of the grid."""
     puzzle = load_puzzle(ROOT / "puzzles" / "fling.toml")
     explorer = Explorer(puzzle)
-    lookaheads = grid()
     boards = []
-    rating = measuring = 0.0
     for number, balls in load_fling_levels(ROOT / "tests" / "data" / "fling_levels"):
         position = tuple(1 if cell in balls else 0 for cell in puzzle.board.cells)
-        start = time.perf_counter()
         level = solve_position(puzzle, position, explorer)
-        rating += time.perf_counter() - start
         graph = explorer.graph(position, GRAPH_LIMIT)
         assert graph is not None
-        report = explorer.report(position)
-        start = time.perf_counter()
-        found = measure(graph, puzzle.goal.pieces, report, lookaheads)
-        measuring += time.perf_counter() - start
+        found = measure(graph, puzzle.goal.pieces, explorer.report(position), grid())
         boards.append({"level": number, "balls": len(balls), "moves": len(level.solution),
                        "search": level.search, "legal": level.legal_moves, "rated": level, "measures": found})
-    return boards, rating, measuring
+    return boards
 
 
 def within(values: np.ndarray, level: np.ndarray, balls: np.ndarray) -> tuple[float, dict[int, tuple]]:
@@ -83,7 +75,7 @@ def main() -> None:
     parser.add_argument("--pack", type=Path, help="also write the boards as a level pack in the "
                         "published order (a curve for `curator pack`)")
     args = parser.parse_args()
-    boards, rating_seconds, measure_seconds = rated_boards()
+    boards = rated_boards()
     if args.pack:
         save_pack(load_puzzle(ROOT / "puzzles" / "fling.toml"), [b["rated"] for b in boards], args.pack)
     level = np.array([b["level"] for b in boards], dtype=float)
@@ -102,9 +94,7 @@ def main() -> None:
         "earlier formula (in-sample)": moves + 0.432 * (np.log2(search) - moves) + 0.368 * np.log2(legal),
     }
     counts = within(balls.astype(float), level, balls)[1]
-    ratio = rating_seconds / (rating_seconds - measure_seconds)
-    print(f"{len(boards)} boards rated in {rating_seconds:.1f} s, of which measuring for the player "
-          f"model {measure_seconds:.2f} s (rating costs {ratio:.2f}x what it costs without it)\n")
+    print(f"{len(boards)} boards rated and measured\n")
     print(f"{'score':32s} overall  within  " + " ".join(f"{k:>5d}" for k in counts))
     sizes = " ".join(f"{n:>5d}" for n, _ in counts.values())
     print(f"{'(boards per ball count)':32s} {'':7s} {'':7s} {sizes}")
@@ -122,8 +112,7 @@ def main() -> None:
     print(f"(fitted on all boards, in-sample: {in_sample:.3f} overall, "
           f"{within(efforts(graded, full), level, balls)[0]:.3f} within)")
     report = {"date": datetime.now(UTC).isoformat(), "boards": len(boards), "figures": figures,
-              "player": full.to_json(), "rating_seconds": round(rating_seconds, 2),
-              "measure_seconds": round(measure_seconds, 3)}
+              "player": full.to_json()}
     assert all(math.isfinite(b["rated"].difficulty) for b in boards)
     write_figures(report, "difficulty", args.json)
 

@@ -282,6 +282,7 @@ function slidingCard(folder, level) {
     el("figcaption", {},
       el("strong", {}, `#${level.rank}`),
       el("span", {}, `distance ${level.distance}` + (flags.length ? `, ${flags.join(", ")}` : "")),
+      el("span", {title: level.difficulty_terms || ""}, `difficulty ${figure(level.difficulty)}`),
       el("span", {}, `connected set of ${count(level.cluster)}`),
       el("span", {class: "buttons"}, play, add, edit)));
 }
