@@ -89,7 +89,7 @@ class GoalLevel:
     @property
     def difficulty(self) -> float:
         """The player model's effort (on the scale of every kind's levels; NaN if not
-        solvable); packs follow their curve in it."""
+        solvable). Packs of goal tables follow their curve in the distance."""
         return float("nan") if self.effort is None else float(self.effort)
 
     @property
