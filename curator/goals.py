@@ -161,7 +161,6 @@ class GoalResults(DistanceResultsBase):
 
     store_class: type[GoalStore] = GoalStore
     store: GoalStore
-    graph: ClassVar[Graph]
     level_class: ClassVar[type[GoalLevel]] = GoalLevel
     NOT_A_POSITION: ClassVar[str] = "it names no position"
     """Why a rank that is not a position is not one, for `show`."""
@@ -169,6 +168,11 @@ class GoalResults(DistanceResultsBase):
     @staticmethod
     def build_kernel(puzzle: Any) -> Any:
         """The arrays the compiled position code takes."""
+        raise NotImplementedError
+
+    @property
+    def graph(self) -> Graph:
+        """The compiled position code of the puzzle's board."""
         raise NotImplementedError
 
     def position(self, board: Any) -> Any:

@@ -21,8 +21,8 @@ PACKAGE = Path(curator.__file__).parent
 
 def test_every_bundled_puzzle_gets_the_kind_its_family_names():
     expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "lunar-lockout": "sliding",
-                "tilt": "sliding", "pocket-cube": "distance", "eight-puzzle": "distance",
-                "sokoban": "sokoban", "sokoban-hall": "sokoban"}
+                "tilt": "sliding", "ricochet": "sliding", "pocket-cube": "distance",
+                "eight-puzzle": "distance", "sokoban": "sokoban", "sokoban-hall": "sokoban"}
     for path in sorted(PUZZLES.glob("*.toml")):
         kind, puzzle = catalogue.read_puzzle(path)
         assert kind.name == expected.get(path.stem, "layers"), path

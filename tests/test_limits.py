@@ -146,7 +146,7 @@ def test_boards_are_bounded(art, words):
 
 @pytest.mark.parametrize("cells, words", [
     ([[0, 0], [0, 10**18]], "rows and columns must lie between -255 and 255"),
-    ([[0, i] for i in range(65)], "names 65 cells"),
+    ([[0, i] for i in range(257)], "names 257 cells; a piece covers at most 256"),
 ])
 def test_sliding_shapes_are_bounded(cells, words):
     klotski = (ROOT / "puzzles" / "klotski.toml").read_text()

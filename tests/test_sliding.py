@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from curator.common import ranking
+from curator.common.errors import PuzzleError
 from curator.sliding import sweep
 from curator.sliding.puzzle import METRICS, MOVES, parse_sliding_puzzle
 from curator.sliding.tables import build_kernel, rank, room, unrank
 from tests import sliding_reference as ref
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SLIDES = tuple(m for m in MOVES if m != "tilt")
 """The move rules that move one piece (tilt moves are checked below)."""
@@ -271,3 +276,44 @@ def test_random_small_tilts_match_brute_force(spec):
     if spec is None or len(ref.positions(spec)) > 3000:
         return
     check_against_reference(parse_sliding_puzzle(tilt_toml(spec)), spec)
+
+
+# -- a range of counts: every number of pieces of a letter, each a set of positions of its own -----
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("move", ["until_blocked", "step"])
+def test_a_count_range_covers_each_count_as_its_own_puzzle(move, wide, monkeypatch):
+    if wide:
+        monkeypatch.setattr(ranking, "_forced_words", 2)
+    base = SPECS["robots"]
+    text = toml_text(ref.Spec(**{**base.__dict__, "move": move}), move, "line")
+    text = text.replace("[pieces.H]\n", '[pieces.H]\ncount = "0..2"\n')
+    puzzle = parse_sliding_puzzle(text)
+    assert puzzle.least == (1, 0) or puzzle.least == (0, 1)
+    distances, flags, clusters = swept(puzzle)
+    sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
+    seen = 0
+    for helpers in range(3):
+        spec = ref.Spec(**{**base.__dict__, "move": move, "metric": "line",
+                           "counts": {("R", None): 1, ("H", None): helpers}})
+        truth = ref.analyze(spec)
+        for position in ref.positions(spec):
+            r = puzzle.rank(puzzle.parse(ref.draw(spec, position)))
+            assert distances[r] == truth.distance.get(position, sweep.UNSOLVABLE), ref.draw(spec, position)
+            assert bool(flags[r] & sweep.UNIQUE) == (truth.solutions.get(position) == 1)
+            assert bool(flags[r] & sweep.ALL_MOVES) == (position in truth.all_moves)
+            assert sizes[clusters[r]] == truth.cluster[position]
+            seen += 1
+    assert seen == (distances != sweep.INVALID).sum() == puzzle.size
+
+
+@pytest.mark.parametrize(("count", "message"), [
+    ('"2..1"', 'must run from A to B with 0 <= A <= B'),
+    ('"0..x"', 'must be a whole number or a range such as "0..3"'),
+    ('"0..3"', r"is 0\.\.3, but board.art draws 4"),
+])
+def test_a_count_range_is_checked(count, message):
+    robots = (ROOT / "puzzles" / "robots.toml").read_text()
+    text = robots.replace("[pieces.h]\n", f"[pieces.h]\ncount = {count}\n")
+    with pytest.raises(PuzzleError, match=f"pieces.h.count: {message}"):
+        parse_sliding_puzzle(text, "robots")

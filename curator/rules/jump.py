@@ -24,7 +24,7 @@ from typing import ClassVar
 import numba
 import numpy as np
 
-from curator.common.ranking import lowest_bit
+from curator.common.ranking import lowest_bit, to_words
 from curator.rules.base import ParamError, Rules, encode_move
 
 ONE = np.uint64(1)
@@ -60,8 +60,9 @@ def jump_children(mask, tables, out_masks, out_moves):
 @numba.njit(cache=True)
 def jump_children_wide(mask, tables, out_masks, out_moves):
     """`jump_children` on multi-word masks: the jumps of each peg, from a table of them
-    (measured faster here than shifting every word of the mask per group)."""
-    (jumps,) = tables
+    (measured faster here than shifting every word of the mask per group), skipping at once
+    a peg with no peg next to it to jump over."""
+    jumps, overs = tables
     words = mask.shape[0]
     count = 0
     for w in range(words):
@@ -69,6 +70,11 @@ def jump_children_wide(mask, tables, out_masks, out_moves):
         while pegs:
             src = w * 64 + lowest_bit(pegs)
             pegs &= pegs - ONE
+            near = mask[0] & overs[src, 0]
+            for v in range(1, words):
+                near |= mask[v] & overs[src, v]
+            if not near:
+                continue
             for j in range(jumps.shape[1]):
                 over = jumps[src, j, 0]
                 dst = jumps[src, j, 1]
@@ -112,15 +118,18 @@ class JumpRules(Rules):
 
     def tables(self) -> tuple[np.ndarray, ...]:
         if self.mask_words > 1:
-            # jumps[src, j] = (over, to) of the j-th jump from src; (-1, -1) after the last.
+            # jumps[src, j] = (over, to) of the j-th jump from src; (-1, -1) after the last;
+            # overs[src]: the cells those jumps go over, as a multi-word mask.
             per_cell: list[list[tuple[int, int]]] = [[] for _ in range(self.board.size)]
             for src, over, dst in self.moves():
                 per_cell[src].append((over, dst))
             width = max(map(len, per_cell), default=0) or 1
             jumps = np.full((self.board.size, width, 2), -1, dtype=np.int64)
+            overs = np.zeros((self.board.size, self.mask_words), dtype=np.uint64)
             for src, found in enumerate(per_cell):
                 jumps[src, :len(found)] = found
-            return (jumps,)
+                overs[src] = to_words(sum(1 << over for over, _ in found), self.mask_words)
+            return jumps, overs
         groups: dict[tuple[int, int], int] = {}
         for src, over, dst in self.moves():
             key = (over - src, dst - src)

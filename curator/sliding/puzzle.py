@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import math
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -19,7 +20,7 @@ from typing import Any, cast
 
 from curator.common.board import MAX_SIDE, Board, BoardError
 from curator.common.errors import SelectionError
-from curator.common.ranking import WORD_CELLS, rank_combination, unrank_combination
+from curator.common.ranking import MAX_CELLS, mask_words, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
 
 FAMILY = "slide"
@@ -61,6 +62,9 @@ class Shape:
     cells: tuple[Cell, ...]
     count: int
     along: str
+    fewest: int | None = None
+    """When the file gives `count` as a range ("0..3"): the fewest pieces a position holds,
+    `count` being the most; None when every position holds `count`."""
 
 
 @dataclass(frozen=True)
@@ -168,10 +172,17 @@ class SlidingPuzzle:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
     @property
+    def words(self) -> int:
+        """The uint64 words of a mask of the board: 1 up to 64 cells (see `mask_words`)."""
+        return mask_words(self.board.size)
+
+    @property
     def least(self) -> tuple[int, ...]:
         """Per group, the fewest pieces a position holds: all of them, except under `tilt` with
-        exits, where pieces of letters not kept may have dropped out."""
-        return tuple(0 if self.exits and g.letter not in self.keep else g.count for g in self.groups)
+        exits, where pieces of letters not kept may have dropped out, and where the file gives
+        the count as a range."""
+        return tuple(0 if self.exits and g.letter not in self.keep else
+                     g.count if g.shape.fewest is None else g.shape.fewest for g in self.groups)
 
     @cached_property
     def sections(self) -> tuple[Section, ...]:
@@ -570,8 +581,6 @@ class _SlidingReader(TableReader):
                 "".join(EMPTY if ch not in WALLS else ch for ch in line) for line in lines))
         except BoardError as exc:
             raise self.fail("board.art", str(exc)) from None
-        if board.size > WORD_CELLS:  # sliding tables use one-word masks
-            raise self.fail("board.art", f"{board.size} cells; sliding puzzles support at most {WORD_CELLS}")
         shapes = self.shapes(self.get(data, "pieces", dict, ""), board)
         try:
             anchors = _decompose(board, {s.letter: s for s in shapes}, drawn)
@@ -626,18 +635,37 @@ class _SlidingReader(TableReader):
                 raise self.fail(where, f"must be a table, got {value!r}")
             self.only(value, PIECE_KEYS, where)
             cells = self.shape(self.get(value, "cells", list, where, [[0, 0]]), f"{where}.cells")
-            count = self.get(value, "count", int, where, None, nullable=True)
-            if count is not None and not 1 <= count <= board.size:
-                raise self.fail(f"{where}.count", f"must be between 1 and {board.size}, got {count}")
+            fewest, count = self.count(value, where, board)
             along = self.get(value, "along", str, where, "any")
             if along not in ALONG:
                 raise self.fail(f"{where}.along", f"must be one of {', '.join(ALONG)}, got {along!r}")
-            out.append(Shape(letter, cells, count or 0, along))
+            if fewest is not None and along != "any":
+                raise self.fail(f"{where}.count",
+                                'a range of counts is for pieces that go anywhere (along = "any")')
+            out.append(Shape(letter, cells, count or 0, along, fewest))
         return tuple(out)
 
+    def count(self, table: dict, where: str, board: Board) -> tuple[int | None, int | None]:
+        """A piece's `count`: a whole number, or a range "A..B" (fewest, most); (None, None)
+        when missing."""
+        value = self.get(table, "count", (int, str), where, None, nullable=True)
+        key = f"{where}.count"
+        if isinstance(value, str):
+            found = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d+)\s*", value)
+            if found is None:
+                raise self.fail(key, f'must be a whole number or a range such as "0..3", got {value!r}')
+            fewest, most = int(found[1]), int(found[2])
+            if not fewest <= most or not 1 <= most <= board.size:
+                raise self.fail(key, f"must run from A to B with 0 <= A <= B and 1 <= B <= {board.size}, "
+                                f"got {value!r}")
+            return fewest, most
+        if value is not None and not 1 <= value <= board.size:
+            raise self.fail(key, f"must be between 1 and {board.size}, got {value}")
+        return None, value
+
     def shape(self, value: list, key: str) -> tuple[Cell, ...]:
-        if len(value) > WORD_CELLS:
-            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {WORD_CELLS}")
+        if len(value) > MAX_CELLS:
+            raise self.fail(key, f"names {len(value):,} cells; a piece covers at most {MAX_CELLS}")
         cells = [self.pair(v, key) for v in value]
         if not cells:
             raise self.fail(key, "names no cells")
@@ -658,6 +686,11 @@ class _SlidingReader(TableReader):
         """The shape with its count: as drawn in the art, which must agree with `count`."""
         drawn = sum(1 for letter, _ in anchors if letter == shape.letter)
         where = f"pieces.{shape.letter}"
+        if shape.fewest is not None:
+            if anchors and not shape.fewest <= drawn <= shape.count:
+                raise self.fail(f"{where}.count",
+                                f"is {shape.fewest}..{shape.count}, but board.art draws {drawn}")
+            return shape
         if anchors and shape.count and drawn != shape.count:
             raise self.fail(f"{where}.count", f"is {shape.count}, but board.art draws {drawn}")
         if anchors and not drawn:
@@ -665,7 +698,7 @@ class _SlidingReader(TableReader):
         if not anchors and shape.along != "any":
             raise self.fail(f"{where}.along", "pieces that keep a line must be drawn in board.art, "
                             "on their lines")
-        return Shape(shape.letter, shape.cells, drawn or shape.count or 1, shape.along)
+        return replace(shape, count=drawn or shape.count or 1)
 
     def groups(self, shapes: tuple[Shape, ...], anchors: list[tuple[str, int]], board: Board
                ) -> tuple[Group, ...]:

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from curator.common.errors import SelectionError
+from curator.common.goal_sweep import Graph
 from curator.common.variants import Edit
 from curator.goals import KEYWORDS, GoalLevel, GoalMove, GoalResults, GoalSelection
 from curator.sliding.puzzle import DIRECTION_NAMES, Position, SlidingPuzzle
 from curator.sliding.select import move_text
 from curator.sliding.store import SlidingStore
-from curator.sliding.tables import GRAPH, build_kernel
+from curator.sliding.sweep import graph
+from curator.sliding.tables import build_kernel
 from curator.sliding.variants import edits
 
 if TYPE_CHECKING:
@@ -57,11 +59,14 @@ class SlidingResults(GoalResults):
 
     kind = "sliding"
     store_class = SlidingStore
-    graph = GRAPH
     build_kernel = staticmethod(build_kernel)
     level_class = SlidingLevel
     NOT_A_POSITION = "its pieces overlap or leave the board"
     puzzle: SlidingPuzzle
+
+    @property
+    def graph(self) -> Graph:
+        return graph(self.kernel)
 
     def position(self, board: str | Position) -> Position:
         """The position `board` names: a drawing (as `solve` takes it) or the groups' anchor

@@ -1,8 +1,8 @@
 """The retrograde breadth-first sweep of a sliding-block puzzle over all its ranks: the goal
 sweep of `curator.common.goal_sweep` over the puzzle's slides, started from an enumeration of
-the placements that skips every rank after an overlapping group. Tilt moves have no cheap
-parents: their sweep pulls each distance from the one before through a table of children
-(`curator.common.goal_sweep.Graph.pull`).
+the placements that skips every rank after an overlapping group (on a board of more than 64
+cells, a scan of every rank). Tilt moves have no cheap parents: their sweep pulls each
+distance from the one before through a table of children (`curator.common.goal_sweep.Graph.pull`).
 """
 
 from __future__ import annotations
@@ -11,12 +11,18 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from curator.common.goal_sweep import ALL_MOVES, INVALID, NO_CLUSTER, UNIQUE, UNSOLVABLE
+from curator.common.goal_sweep import ALL_MOVES, INVALID, NO_CLUSTER, UNIQUE, UNSOLVABLE, Graph
 from curator.common.kernels import build, kernel
 from curator.sliding.tables import GRAPH, TILT, Kernel, is_goal, place
+from curator.sliding.wide import WIDE_GRAPH
 
 __all__ = ["ALL_MOVES", "INVALID", "NO_CLUSTER", "TILT_TABLE_BYTES", "UNIQUE", "UNSOLVABLE", "expand",
-           "finish", "start"]
+           "finish", "graph", "start"]
+
+
+def graph(k: Kernel) -> Graph:
+    """The compiled position code of the kernel's board: one-word masks, or four words."""
+    return GRAPH if k.words == 1 else WIDE_GRAPH
 
 
 @kernel
@@ -61,6 +67,8 @@ def _start(k: Kernel, distances: np.ndarray) -> np.ndarray:
 
 def start(k: Kernel, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distance table before the sweep, the zeroed flags and the solved ranks."""
+    if k.words > 1:
+        return WIDE_GRAPH.scan(k, size)
     distances = np.full(size, INVALID, dtype=np.uint16)
     solved = build(_start)(k, distances)
     return distances, np.zeros(size, dtype=np.uint8), solved
@@ -77,9 +85,10 @@ def expand(k: Kernel, distances: np.ndarray, flags: np.ndarray, first: int,
     """Sweep distances first, first + 1, ... (see `curator.common.goal_sweep.Graph.expand`;
     under tilt moves, `Graph.pull`)."""
     if k.move == TILT:
-        return GRAPH.pull(k, distances, flags, first, solved, TILT_CHILDREN)
-    return GRAPH.expand(k, distances, flags, first, solved)
+        return graph(k).pull(k, distances, flags, first, solved, TILT_CHILDREN)
+    return graph(k).expand(k, distances, flags, first, solved)
 
 
-finish = GRAPH.finish
-"""Set the all_moves bits; return the clusters."""
+def finish(k: Kernel, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:
+    """Set the all_moves bits; return the clusters."""
+    return graph(k).finish(k, distances, flags)

@@ -2,7 +2,9 @@
 functions that rank, unrank and move positions with them.
 
 Cells are bits of a uint64 occupancy mask. A piece stands at an anchor cell; `masks` gives the
-cells it covers there and `steps` where its anchor goes one cell in each direction.
+cells it covers there and `steps` where its anchor goes one cell in each direction. A board of
+more than 64 cells has masks of four words and its own compiled code (`curator.sliding.wide`);
+`build_kernel` makes the arrays of either.
 
 A position is an int64[P] of anchors, group by group in ascending order, with one entry for
 every piece a group can hold; a piece that has dropped out (tilt moves) is -1, which sorts
@@ -18,7 +20,7 @@ import numba
 import numpy as np
 
 from curator.common.goal_sweep import Graph
-from curator.common.ranking import bit_count, rank_colex_mask, unrank_colex_mask
+from curator.common.ranking import bit_count, rank_colex_mask, to_words, unrank_colex_mask
 from curator.sliding.puzzle import DIRECTIONS, METRICS, MOVES, STEERING, SlidingPuzzle
 
 STEP, LINE, UNTIL_BLOCKED, TILT = (MOVES.index(m) for m in ("step", "line", "until_blocked", "tilt"))
@@ -27,10 +29,17 @@ OPPOSITE = np.array([2, 3, 0, 1], dtype=np.int64)
 """The direction opposite each of DIRECTIONS (up, right, down, left)."""
 
 
+WIDE_WORDS = 4
+"""Words of every mask on a board of more than 64 cells (256 cells at most)."""
+
+
 class Kernel(NamedTuple):
-    """A sliding-block puzzle as arrays: G groups, P pieces, N cells."""
+    """A sliding-block puzzle as arrays: G groups, P pieces, N cells. On a wide board (`words`
+    is WIDE_WORDS) every uint64 mask below is a row of that many words instead."""
 
     cells: int
+    words: int
+    """1, or WIDE_WORDS on a board of more than 64 cells."""
     move: int
     """STEP, LINE or UNTIL_BLOCKED."""
     metric: int
@@ -87,17 +96,28 @@ class Kernel(NamedTuple):
     """int64[P]: each piece's group."""
 
 
+def _packed(masks: np.ndarray, words: int) -> np.ndarray:
+    """Python-int masks as uint64 (one word), or as rows of `words` uint64 words."""
+    if words == 1:
+        return masks.astype(np.uint64)
+    out = np.zeros((*masks.shape, words), dtype=np.uint64)
+    for at, mask in np.ndenumerate(masks):
+        out[at] = to_words(int(mask), words)
+    return out
+
+
 def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
-    """The arrays of `puzzle`."""
+    """The arrays of `puzzle`; four-word masks on a board of more than 64 cells."""
     n = puzzle.board.size
+    words = 1 if puzzle.words == 1 else WIDE_WORDS
     groups = puzzle.groups
     g_count = len(groups)
     anchors = np.full((g_count, n), -1, dtype=np.int64)
     index = np.full((g_count, n), -1, dtype=np.int64)
-    masks = np.zeros((g_count, n), dtype=np.uint64)
+    masks = np.zeros((g_count, n), dtype=object)
     steps = np.full((g_count, n, 4), -1, dtype=np.int64)
     falls = np.zeros((g_count, n, 4), dtype=np.bool_)
-    ahead = np.zeros((g_count, n, 4), dtype=np.uint64)
+    ahead = np.zeros((g_count, n, 4), dtype=object)
     for gi, g in enumerate(groups):
         anchors[gi, : len(g.anchors)] = g.anchors
         if not g.free:
@@ -133,6 +153,7 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
             neighbours[a, d] = puzzle.board.index.get((r + dr, c + dc), -1)
     return Kernel(
         cells=n,
+        words=words,
         move=MOVES.index(puzzle.move),
         metric=METRICS.index(puzzle.metric),
         free=np.array([g.free for g in groups], dtype=np.bool_),
@@ -146,17 +167,17 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
         spans=spans,
         radices=radices,
         weights=weights,
-        exits=np.array([sum(1 << c for c in puzzle.exits)], dtype=np.uint64),
+        exits=_packed(np.array([sum(1 << c for c in puzzle.exits)], dtype=object), words),
         keep=np.array([g.letter in puzzle.keep for g in groups], dtype=np.bool_),
         neighbours=neighbours,
-        masks=masks,
+        masks=_packed(masks, words),
         steps=steps,
         steer=np.array([[d in STEERING[g.shape.along] for d in range(4)] for g in groups], dtype=np.bool_),
         falls=falls,
-        ahead=ahead,
+        ahead=_packed(ahead, words),
         goal_groups=np.array([g.letter == puzzle.goal_letter for g in groups], dtype=np.bool_),
         goal_out=np.array([g.letter in puzzle.out for g in groups], dtype=np.bool_),
-        goal=np.array([sum(1 << c for c in puzzle.goal_cells)], dtype=np.uint64),
+        goal=_packed(np.array([sum(1 << c for c in puzzle.goal_cells)], dtype=object), words),
         group_of=np.repeat(np.arange(g_count), counts).astype(np.int64),
     )
 
@@ -276,7 +297,7 @@ def is_goal(k: Kernel, pos: np.ndarray) -> bool:
 
 
 @numba.njit(cache=True, inline="always")
-def _settle(k: Kernel, pos: np.ndarray, g: int, q: int) -> int:
+def settle(k: Kernel, pos: np.ndarray, g: int, q: int) -> int:
     """Move the anchor at pos[q] to its place among group g's ascending anchors; return it."""
     while q > k.first[g] and pos[q - 1] > pos[q]:
         pos[q - 1], pos[q] = pos[q], pos[q - 1]
@@ -293,10 +314,10 @@ def _moved_rank(k: Kernel, pos: np.ndarray, p: int, target: int) -> np.int64:
     g = k.group_of[p]
     source = pos[p]
     pos[p] = target
-    q = _settle(k, pos, g, p)
+    q = settle(k, pos, g, p)
     out = rank(k, pos)
     pos[q] = source
-    _settle(k, pos, g, q)
+    settle(k, pos, g, q)
     return out
 
 
@@ -466,6 +487,8 @@ def moves(k: Kernel, pos: np.ndarray, occupied: np.uint64, metric: int, backward
     for p in range(len(pos)):
         g = k.group_of[p]
         a = pos[p]
+        if a < 0:  # a piece the position lacks (the file gives a range of counts)
+            continue
         others = occupied & ~k.masks[g, a]
         n = piece_moves(k, g, a, others, metric, backward, scratch[0], scratch[1], scratch[2], scratch[3])
         for j in range(n):
@@ -511,4 +534,4 @@ GRAPH = Graph(unrank=unrank, children=children, parents=parents, moves=slides, r
 """The position code the goal sweep and its walks call."""
 
 __all__ = ["GRAPH", "Kernel", "build_kernel", "children", "is_goal", "moves", "parents", "place", "rank",
-           "room", "slides", "tilts", "unrank"]
+           "room", "section_of", "settle", "slides", "tilts", "unrank"]

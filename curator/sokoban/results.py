@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from curator.common.errors import SelectionError
+from curator.common.goal_sweep import Graph
 from curator.common.variants import Edit
 from curator.goals import GoalLevel, GoalMove, GoalResults
 from curator.sokoban.puzzle import PLAYER, Position, SokobanPuzzle
@@ -50,11 +51,15 @@ class SokobanResults(GoalResults):
 
     kind = "sokoban"
     store_class = SokobanStore
-    graph = GRAPH
     build_kernel = staticmethod(build_kernel)
     level_class = SokobanLevel
     NOT_A_POSITION = "under the pushes metric the player stands on the smallest cell it can walk to"
+
     puzzle: SokobanPuzzle
+
+    @property
+    def graph(self) -> Graph:
+        return GRAPH
 
     def position(self, board: str | Position) -> Position:
         """The position `board` names: an XSB drawing (rows separated by line breaks, '/' or
