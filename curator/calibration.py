@@ -69,8 +69,8 @@ class Calibration:
 def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_name) -> Calibration:
     """Fit the player model of the results in `directory` to a graded level pack (as `curator
     pack --format json` writes them, of this puzzle): its levels' `grade`, or else their order,
-    says how hard players found them. SelectionError in one line if the pack is not one, or
-    holds too few graded levels."""
+    says how hard players found them. SelectionError in one line if the pack is not one;
+    TooLittleData if it holds too few graded levels."""
     results = catalogue.open(directory, name)
     kind = catalogue.kind_for(results)
     what = f"{name('graded')} {graded}"

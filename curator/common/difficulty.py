@@ -24,7 +24,7 @@ from curator.common.files import canonical_json
 
 PLAYER_FILE = "difficulty.json"
 """The file of a results folder that holds its calibrated player (`curator calibrate`)."""
-PLAYER_FORMAT = "curator-player/2"
+PLAYER_FORMAT = "curator-player/1"
 CHECKSUM = "sha256"
 """The side file's own checksum: the sha256 of the canonical JSON of its other fields."""
 
