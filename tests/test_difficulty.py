@@ -1,7 +1,7 @@
-"""The player model: against a plain walk over the rules' moves on small boards and over the
-Python moves of sliding-block tables, the earlier formula as its defaults, on every kind;
-calibration round trip, refusal with too little data, and the stored player checked on every
-read."""
+"""The player model: against a plain walk over the rules' moves (small boards, sliding-block
+and Sokoban tables), the earlier formula as its defaults, on every kind; calibration from a
+graded pack and from the workspace's playtests, refusal with too little data, and the stored
+player checked on every read."""
 
 from __future__ import annotations
 
