@@ -13,8 +13,8 @@ opens stored results. Both give a `LayeredResults`, a `DistanceResults`, a `Slid
 `SokobanResults` (see the README, "Python API").
 """
 
-from curator.api import ResourceError, analyze, load, open
-from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError
+from curator.api import ResourceError, analyze, calibrate, load, open
+from curator.common.errors import PuzzleError, SearchTooLarge, SelectionError, StoreError, TooLittleData
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.results import DistanceLevel, DistanceResults
 from curator.layered.level import Level
@@ -50,8 +50,10 @@ __all__ = [
     "SokobanResults",
     "StoreError",
     "StoredPosition",
+    "TooLittleData",
     "__version__",
     "analyze",
+    "calibrate",
     "load",
     "open",
 ]

@@ -16,7 +16,7 @@ from typing import Any
 import numba
 from rich.console import Console
 
-from curator import catalogue
+from curator import calibration, catalogue
 from curator.arrange import POOL_SIZE
 from curator.common.errors import SelectionError, StoreError
 from curator.common.files import DEFAULT_SAMPLE
@@ -28,7 +28,7 @@ from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
 
 __all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SEARCH_LIMIT", "SORT_METRICS", "ResourceError", "Results",
-           "analyze", "load", "open", "run", "thread_count"]
+           "analyze", "calibrate", "load", "open", "run", "thread_count"]
 
 
 class ResourceError(StoreError):
@@ -113,6 +113,21 @@ def thread_count(workers: int | None, name: Naming = same_name) -> int:
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
         raise SelectionError(f"{name('workers')} must be between 1 and {most}, got {count!r}")
     return count
+
+
+def calibrate(directory: str | Path, graded: str | Path | None = None, name: Naming = same_name,
+              playtests: str | Path | None = None) -> calibration.Calibration:
+    """Fit the player model that rates the levels of the results in `directory` to a graded
+    level pack, or to the playtests of the workspace's database `playtests`, and store it
+    there: every later rating of that folder uses it (see `curator.calibration`).
+    SelectionError unless exactly one of them is given; TooLittleData in one line with too
+    few graded or playtested levels."""
+    if (graded is None) == (playtests is None):
+        raise SelectionError(f"give {name('graded')} or {name('playtests')}, one of them")
+    if playtests is not None:
+        return calibration.calibrate_playtests(directory, playtests, name)
+    assert graded is not None
+    return calibration.calibrate(directory, graded, name)
 
 
 def open(directory: str | Path, name: Naming = same_name) -> Results:  # noqa: A001 - as in open_tablebase

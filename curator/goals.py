@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from curator.arrange import POOL_SIZE, SET_VARIETY, Pack, arrange_sets, read_curve, variety_rules
+from curator.common.difficulty import Measure, grid, walked_terms
 from curator.common.errors import SelectionError, StoreError
+from curator.common.figures import difficulty_value
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.goal_sweep import (
     ALL_MOVES,
@@ -74,6 +76,11 @@ class GoalLevel:
     solution: list[str]
     """The moves of one shortest solution, as the kind writes them."""
     puzzle: Any = field(repr=False, compare=False)
+    effort: float | None = None
+    """The effort, in moves, of the modelled player (`curator.common.difficulty`) that solves
+    it; None if it cannot be solved."""
+    difficulty_terms: str = ""
+    """What its difficulty is made of, in one line ("24 moves; 5 tempting detours, 2 long; ...")."""
 
     @property
     def solvable(self) -> bool:
@@ -81,9 +88,9 @@ class GoalLevel:
 
     @property
     def difficulty(self) -> float:
-        """The distance, by which these levels are rated (NaN if not solvable); packs follow
-        their curve in it."""
-        return float("nan") if self.distance is None else float(self.distance)
+        """The player model's effort (on the scale of every kind's levels; NaN if not
+        solvable). Packs of goal tables follow their curve in the distance."""
+        return float("nan") if self.effort is None else float(self.effort)
 
     @property
     def board(self) -> list[str]:
@@ -96,7 +103,9 @@ class GoalLevel:
 
     def to_json(self) -> dict[str, Any]:
         """The level as `select --json` prints it and the exports take it."""
-        return {"rank": self.rank, "board": self.board, "distance": self.distance, "unique": self.unique,
+        return {"rank": self.rank, "board": self.board, "distance": self.distance,
+                "difficulty": None if self.effort is None else difficulty_value(self.effort),
+                "difficulty_terms": self.difficulty_terms, "unique": self.unique,
                 "all_moves": self.all_moves, "cluster": self.cluster, "solution": list(self.solution)}
 
     def _repr_svg_(self) -> str:
@@ -187,11 +196,12 @@ class GoalResults(DistanceResultsBase):
 
     def picture(self, position: Any, title: str = "") -> Picture:
         """The picture of a position (as the exports draw it)."""
-        return self._level(self.rank_of(position), None, position).picture(title)
+        return self._level(self.rank_of(position), None, (None, ""), position).picture(title)
 
-    def _level(self, rank: int, path: list[int] | None, position: Any = None) -> GoalLevel:
+    def _level(self, rank: int, path: list[int] | None, rated: tuple[float | None, str],
+               position: Any = None) -> GoalLevel:
         """The level of `rank` (as the position `position` if given, else as the rank's own)
-        with the solution through the ranks of `path`."""
+        with the solution through the ranks of `path` and its difficulty and terms (`_rated`)."""
         position = self.puzzle.unrank(rank) if position is None else position
         steps = [] if path is None else self.solution_text(position, [self.puzzle.unrank(r) for r in path])
         distance = int(self.distances[rank])
@@ -199,7 +209,28 @@ class GoalResults(DistanceResultsBase):
         return self.level_class(
             rank, position, None if distance >= UNSOLVABLE else distance, bool(flags & UNIQUE),
             bool(flags & ALL_MOVES), int(self.cluster_sizes[self.clusters[rank]]), int(self.clusters[rank]),
-            steps, self.puzzle)
+            steps, self.puzzle, *rated)
+
+    def _rated(self, ranks: np.ndarray) -> list[tuple[float | None, str]]:
+        """Each rank's difficulty for the player of these tables, and its terms (None and ""
+        for a position that cannot be solved)."""
+        player = self.player
+        found, counts = self.graph.measure(self.kernel, self.distances, ranks, self._longest, grid(player),
+                                           player.lookahead)
+        solvable = self.distances[np.asarray(ranks, dtype=np.int64)] < UNSOLVABLE
+        return [(player.effort(Measure(*found[i, 0])), walked_terms(counts[i]).text()) if solvable[i]
+                else (None, "") for i in range(len(found))]
+
+    def measures(self, ranks: np.ndarray) -> np.ndarray:
+        """The player model's measures of these positions at every point of the calibration
+        grid (`curator.common.difficulty.grid`): float[ranks, points, 3] (see `Measure`)."""
+        return self.graph.measure(self.kernel, self.distances, ranks, self._longest, grid(),
+                                  self.player.lookahead)[0]
+
+    @property
+    def _longest(self) -> int:
+        """The most moves a stored solution takes."""
+        return max(int(self.store.manifest.get("max_distance", 0)), 1)
 
     # -- the tables, checked before use ---------------------------------------------------------
 
@@ -308,13 +339,13 @@ class GoalResults(DistanceResultsBase):
                 f"{', '.join(self._name(k) for k in KEYWORDS)}")
 
     def _levels(self, ranks: np.ndarray, positions: Sequence[Any] | None = None) -> list[Any]:
-        longest = max(int(self.store.manifest.get("max_distance", 0)), 1)
         try:
-            paths = self.graph.solutions(self.kernel, self.distances, ranks, longest)
+            paths = self.graph.solutions(self.kernel, self.distances, ranks, self._longest)
         except ValueError as exc:
             raise StoreError(f"{self.directory}: {exc} (damaged results)") from None
         drawn = positions if positions is not None else [None] * len(paths)
-        return [self._level(int(r), path, position) for r, path, position in zip(ranks, paths, drawn)]
+        return [self._level(int(r), path, rated, position)
+                for r, path, rated, position in zip(ranks, paths, self._rated(ranks), drawn)]
 
     def pack(self, size: int, curve: str | Path = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
              distance: int | tuple[int, int] | None = None, unique: bool = False, all_moves: bool = False,
@@ -337,7 +368,8 @@ class GoalResults(DistanceResultsBase):
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed).choice(len(ranks), pool, replace=False))]
-        bare = [self._level(int(rank), None) for rank in ranks]  # solutions of the chosen only
+        bare = [self._level(int(rank), None, rated)  # solutions of the chosen only
+                for rank, rated in zip(ranks, self._rated(ranks))]
         arranged = arrange_sets(bare, size, shape, self._name, rules)
         return arranged.placing(self._levels(np.array([level.rank for level in arranged], dtype=np.int64)))
 
@@ -454,6 +486,14 @@ class GoalResults(DistanceResultsBase):
         return self._exports().write(format, self.puzzle, list(levels), path, curve)
 
 
+def _rank(item: Any, results: GoalResults) -> int:
+    """The rank a graded level names; SelectionError if it names no position of the tables."""
+    rank = int(item)
+    if not 0 <= rank < results.puzzle.size or results.distances[rank] == INVALID:
+        raise SelectionError(f"rank {rank} is not a position of {results.puzzle.name}")
+    return rank
+
+
 class GoalKind(Kind):
     """A catalogue kind of goal tables, answering by asking its results object: the kind sets
     `results_class` and `analysis`; it parses its files and says how the workspace draws its
@@ -473,6 +513,15 @@ class GoalKind(Kind):
     def blocks(self, puzzle: Any) -> dict[str, Any]:
         """What the workspace needs to draw and play the puzzle (`curator.web.models.BlockBoard`)."""
         raise NotImplementedError
+
+    def measures(self, results: GoalResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        ranks = np.array([_rank(item, results) for item in items], dtype=np.int64)
+        distances = results.distances[ranks].astype(np.int64)
+        ok = (distances < UNSOLVABLE) & (distances > 0)
+        return results.measures(ranks), ok, distances
+
+    def playtested(self, results: GoalResults, key: str) -> Any:
+        return results.rank_of(results.position(key))
 
     def detail(self, results: GoalResults) -> dict[str, Any]:
         summary = results.summary()

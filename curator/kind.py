@@ -42,6 +42,10 @@ class Results(Protocol):
     def complete(self) -> bool: ...
 
     @property
+    def player(self) -> Any:
+        """The player model that rates its levels (`curator.common.difficulty.Player`)."""
+
+    @property
     def layers(self) -> list[dict[str, Any]]: ...
 
     def summary(self) -> dict[str, Any]: ...
@@ -240,6 +244,19 @@ class Kind(ABC):
         """An executor computing on the cluster at `address` (kinds with "executor" in
         `analysis_options`)."""
         raise SelectionError(f"{self.held} are not computed on a cluster")
+
+    def measures(self, results: Any, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        """The player model's measures of positions (as graded packs name them: one entry per
+        cell, or a rank) at every point of `curator.common.difficulty.grid()`: float[items,
+        points, 3]; which of them could be measured (solvable, not too large to follow); and
+        each one's group (its size: pieces, distance). SelectionError naming a position that
+        is not one of the puzzle's."""
+        raise SelectionError(f"{self.held} cannot be calibrated")
+
+    def playtested(self, results: Any, key: str) -> Any:
+        """The position a level's key in the workspace's database names (see
+        docs/workspace-db.md), as `measures` takes it; SelectionError if it names none."""
+        raise SelectionError(f"{self.held} are not playtested in the workspace")
 
     def detail(self, results: Any) -> dict[str, Any]:
         """What the workspace shows of a folder besides its name: its table, and what it

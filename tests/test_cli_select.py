@@ -10,6 +10,7 @@ import reference as ref
 from typer.testing import CliRunner
 
 from curator.cli import app
+from curator.common.difficulty import DEFAULT
 from curator.layered.analysis import analyze
 from curator.layered.level import draw
 from curator.layered.metrics import solve_position
@@ -59,9 +60,10 @@ def test_select_unique_canonical_json(stores):
         assert level["cells"] == occupied
         assert len(level["solution"]) == level["pieces"] - 1
         assert set(level["solution"][0]) == {"from", "to"}
-        # log2(search) >= 0, so the difficulty is at least (1 - 0.432) moves per move to go.
+        # log2(tried) >= 0, so the effort is at least the moves' share (1 - search) of each move.
         assert level["safe_moves"] <= level["legal_moves"]
-        assert level["difficulty"] >= 0.568 * (level["pieces"] - 1)
+        assert level["difficulty"] >= (1 - DEFAULT.search) * (level["pieces"] - 1)
+        assert level["difficulty_terms"].startswith(f"{level['pieces'] - 1} moves")
 
 
 def test_select_table_draws_boards(stores):

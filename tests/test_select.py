@@ -14,6 +14,7 @@ import reference as ref
 from sample_puzzles import CHESS_5_PIECES, FLING_5X3, TRIANGLE_APEX
 
 from curator import options
+from curator.common.difficulty import DEFAULT
 from curator.layered import metrics
 from curator.layered import select as sel
 from curator.layered.analysis import analyze
@@ -297,15 +298,18 @@ def test_metrics_match_the_oracle(cases, name):
 
 
 def _difficulty_by_oracle(case, level):
-    """The documented formula, from the oracle's figures (`_play_by_oracle`)."""
+    """The documented player model (docs/metrics.md) with the default player, which looks no
+    move ahead, from the oracle's figures (`_play_by_oracle`): its positions tried are the
+    backtracking search."""
     if not level.report.solvable:
         return math.inf
-    moves = level.report.solution
+    moves = len(level.report.solution)
     if not moves:
         return 0.0
-    search = _play_by_oracle(case, level)["search"]
-    m = len(moves)
-    return m + 0.432 * (math.log2(search) - m) + 0.368 * math.log2(level.report.legal_moves)
+    assert DEFAULT.lookahead == 0
+    tried = _play_by_oracle(case, level)["search"]
+    return ((1 - DEFAULT.search) * moves + DEFAULT.search * math.log2(tried)
+            + DEFAULT.opening * math.log2(level.report.legal_moves))
 
 
 def _play_by_oracle(case, level):
@@ -473,7 +477,7 @@ def test_every_shipped_fling_level_solves_uniquely(shipped):
 
 
 SPEARMAN_FLOOR = 0.9
-"""Measured: 0.933 on the 248 boards (pieces alone: 0.932)."""
+"""Measured with the default player: see the README, "Difficulty" (pieces alone: 0.932)."""
 
 
 def test_difficulty_orders_shipped_levels_like_the_game(shipped):

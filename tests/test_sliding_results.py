@@ -203,7 +203,7 @@ def _check_engine_files(results, levels, tmp_path):
             assert fields["title"].endswith(f"level {number} (distance {level.distance})")
             assert fields["grid"] == "square"
             assert (fields["distance"], fields["difficulty"], fields["moves"]) == (
-                level.distance, float(level.distance), len(level.solution))
+                level.distance, round(level.difficulty, 3), len(level.solution))
             assert (fields["unique"], fields["all_moves"], fields["cluster"], fields["rank"]) == (
                 level.unique, level.all_moves, level.cluster, str(level.rank))
             solution = fields["solution"]

@@ -36,6 +36,7 @@ from curator.api import (
     thread_count,
 )
 from curator.cli import render
+from curator.common.difficulty import DEFAULT as DEFAULT_PLAYER
 from curator.common.errors import (
     DamagedResults,
     FolderRefused,
@@ -43,6 +44,7 @@ from curator.common.errors import (
     SearchTooLarge,
     SelectionError,
     StoreError,
+    TooLittleData,
 )
 from curator.common.files import PUZZLE_COPY, atomic_write
 from curator.common.report import Column, Report, yes
@@ -112,6 +114,8 @@ def friendly_errors(command: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
+        except TooLittleData as exc:
+            raise _fail(1, str(exc))
         except (PuzzleError, UsageError, SelectionError) as exc:
             raise _fail(2, str(exc))
         except (FolderRefused, DamagedResults) as exc:
@@ -164,6 +168,13 @@ def _open(directory: Path) -> tuple[Kind, Results]:
     """The kind and results of `directory`, naming keywords as this command line's options."""
     results = api.open(directory, option_name)
     return catalogue.kind_for(results), results
+
+
+def _note_player(results: Results) -> None:
+    """One line on stderr when a calibrated player (not the defaults) rates the levels."""
+    player = getattr(results, "player", None)  # kinds installed by packages may rate otherwise
+    if player is not None and player.source != DEFAULT_PLAYER.source:
+        err.print(f"difficulty: {player.source}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _show(report: Report) -> None:
@@ -429,6 +440,7 @@ def select_command(
 def _print_selection(kind: Kind, results: Results, given: dict[str, Any], as_json: bool) -> None:
     keywords = _keywords(kind, results, given, kind.selection_options)
     items, matched = kind.selection(results, keywords)
+    _note_player(results)
     if matched == 0 and (note := kind.nearest(results, keywords, option_name)):
         err.print(f"note: nothing matches; {note}", highlight=False, soft_wrap=True)
     if as_json:
@@ -491,6 +503,8 @@ def solve_command(
     except SearchTooLarge as exc:
         output = "" if results is None else f" --output {results}"
         raise _fail(1, exc.spelled(lambda k: f"curator analyze {puzzle_file}{output} --max-pieces {k}"))
+    if used is not None:
+        _note_player(api.open(used, option_name))
     if as_json:
         typer.echo(json.dumps({**item.to_json(), "results": None if used is None else str(used)}, indent=1))
         return
@@ -569,6 +583,42 @@ def variants_command(
     _show(kind.variants_report(results, found))
 
 
+@app.command("calibrate")
+@friendly_errors
+def calibrate_command(
+    directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
+    graded: Path | None = typer.Option(
+        None, "--graded", metavar="PACK.json",
+        help="A level pack of this puzzle (as `curator pack --format json` writes it) whose levels' "
+        "grade, or else their order, says how hard players found them.",
+    ),
+    playtests: Path | None = typer.Option(
+        None, "--playtests", metavar="DB",
+        help="The workspace's database (`serve --db`): its playtests of this puzzle's levels, times to "
+        "solve and give-ups, say how hard players found them.",
+    ),
+) -> None:
+    """Fit the player model behind the difficulty to levels players have graded (--graded) or
+    playtested in the workspace (--playtests), and store it with the results: select, solve,
+    export, pack and serve rate this puzzle's levels with it from then on (and say so).
+
+    Playtested levels are graded by the median time of their plays, a give-up counting as a
+    play that never ends. Prints the Spearman correlation of the difficulty with the grades
+    before (the player in use) and after (cross-validated: each group of grades rated by a
+    player fitted on the others). Needs at least 10 solvable graded or playtested levels in
+    at least 3 different grades.
+    """
+    if (graded is None) == (playtests is None):
+        raise UsageError("give --graded PACK.json or --playtests DB, one of them")
+    found = api.calibrate(directory, graded, option_name, playtests)
+    left = f" ({found.left_out} left out: solved, not solvable or too large)" if found.left_out else ""
+    typer.echo(f"calibrated on {found.levels} {found.noun} levels in {found.grades} grades{left}")
+    typer.echo(f"Spearman with the grades: before {found.before:.3f} ({found.previous.source}), "
+               f"after {found.after:.3f} (cross-validated)")
+    typer.echo(f"player: {found.player.text()}")
+    typer.echo(f"stored in {found.path}: later commands rate this puzzle's levels with it")
+
+
 # -- export --------------------------------------------------------------------------------
 
 SELECTION_OPTIONS = (
@@ -638,6 +688,7 @@ def export_command(
     kind, results = _open(directory)
     _format(kind, fmt)
     items, _ = _selected(kind, results, given)
+    _note_player(results)
     _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
 
 
@@ -702,6 +753,7 @@ def pack_command(
     with count_progress(err, "rating the pool") as progress:
         pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0, keywords,
                          progress)
+    _note_player(results)
     _show(kind.pack_report(results, pack))
     _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
 

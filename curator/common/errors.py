@@ -81,6 +81,11 @@ class SelectionError(ValueError):
     """A filter, rank, cell list or board drawing is wrong (one-line message)."""
 
 
+class TooLittleData(SelectionError):
+    """A calibration has too few graded or playtested levels to fit; the message says how many
+    it needs and how many it has."""
+
+
 class SearchTooLarge(StoreError):
     """A search above the stored layers would pass its bound of positions: the stored layers
     reach too low for the position. `pieces` is how far an analysis should go first (its

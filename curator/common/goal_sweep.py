@@ -155,6 +155,23 @@ class Graph:
             raise ValueError("a stored distance has no move leading one step closer")
         return [None if n < 0 else steps[i, :n].tolist() for i, n in enumerate(lengths)]
 
+    def measure(self, k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
+                sight: float) -> tuple[np.ndarray, np.ndarray]:
+        """The player model (`curator.common.difficulty`) along each position's shortest
+        solution, as `solutions` walks it: moves = its distance; at each step with R moves that
+        start a shortest solution, every other move the player cannot see through (it shows
+        once the goal is in sight, d - 1 moves after it) adds cost / (R + 1) positions tried: a
+        detour what it adds to the distance (the player comes back the shortest way), a move
+        into a position that cannot be solved 1 (its own position: the tables do not say how
+        far it leads, so this is a bound below); first = log2(legal moves of the position).
+        Returns float[ranks, lookaheads, 3] (zeros for a position not solvable) and the counts
+        int[ranks, 6] of `curator.common.difficulty.walked_terms` for a player reading `sight`
+        moves ahead."""
+        found: tuple[np.ndarray, np.ndarray] = self.build(_measure)(
+            k, distances, np.asarray(ranks, dtype=np.int64), longest,
+            np.asarray(lookaheads, dtype=np.float64), float(sight))
+        return found
+
     def recheck(self, k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
                 ranks: np.ndarray) -> list[tuple[int, list[str]]]:
         """The ranks whose stored entries do not follow from their children's, each with what
@@ -377,6 +394,59 @@ def _paths(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int) -> tu
             d = np.int64(distances[r])
         lengths[i] = s if d == 0 else -2
     return lengths, steps
+
+
+@kernel(parallel=True)
+def _measure(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
+             sight: float) -> tuple[np.ndarray, np.ndarray]:
+    """See `Graph.measure`."""
+    out = np.zeros((len(ranks), len(lookaheads), 3))
+    terms = np.zeros((len(ranks), 6), dtype=np.int64)
+    for i in numba.prange(len(ranks)):
+        pos, found, costs, scratch = room(k)
+        r = ranks[i]
+        d = np.int64(distances[r])
+        if d >= UNSOLVABLE:
+            continue
+        out[i, :, 0] = d
+        out[i, :, 1] = d
+        s = 0
+        while d > 0 and s < longest:
+            n = children(k, pos, unrank(k, r, pos), found, costs, scratch)
+            following = -1
+            right = 0
+            for j in range(n):
+                if distances[found[j]] < UNSOLVABLE and distances[found[j]] + costs[j] == d:
+                    right += 1
+                    if following < 0:
+                        following = found[j]
+            if following < 0:
+                break
+            if s == 0:
+                out[i, :, 2] = np.log2(n)
+            show = d - 1.0  # a wrong move shows once the goal is in sight
+            hidden = min(max(sight - show, 0.0), 1.0) < 1.0
+            for j in range(n):
+                dead = distances[found[j]] >= UNSOLVABLE
+                if not dead and distances[found[j]] + costs[j] == d:
+                    continue
+                cost = 1.0 if dead else float(distances[found[j]] + costs[j] - d)
+                for g in range(len(lookaheads)):
+                    out[i, g, 1] += (1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)) * cost / (right + 1)
+                if hidden and dead:
+                    terms[i, 3] += 1
+                elif hidden:
+                    terms[i, 1] += 1
+                    if cost >= 2:
+                        terms[i, 2] += 1
+            if n == 1:
+                terms[i, 4] += 1
+            terms[i, 5] += n
+            s += 1
+            r = following
+            d = np.int64(distances[r])
+        terms[i, 0] = s
+    return out, terms
 
 
 @kernel(parallel=True)

@@ -10,6 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from curator.common.difficulty import Player, read_player
 from curator.common.exports import Exporting
 from curator.common.files import F, ResultsFolder
 from curator.common.keywords import Naming, same_name
@@ -65,6 +66,12 @@ class DistanceResultsBase(Exporting):
     @property
     def complete(self) -> bool:
         return self.store.complete
+
+    @cached_property
+    def player(self) -> Player:
+        """The player model that rates these levels: the one `curator calibrate` stored here
+        (checked against its checksum and the puzzle file), else the defaults."""
+        return read_player(self.directory, self.puzzle.sha256)
 
     @property
     def layers(self) -> list[dict[str, int]]:

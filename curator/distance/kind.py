@@ -10,6 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
@@ -109,6 +112,15 @@ class DistanceKind(Kind):
         puzzle's states: its piece sets and the solved state as a line of text."""
         states = {**_states(results.puzzle), "wants": list(self.variant_wants)}
         return {"layers": results.layers, "states": states}
+
+    def measures(self, results: DistanceResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        ranks = np.array([int(item) for item in items], dtype=np.int64)
+        for rank in ranks.tolist():
+            if not 0 <= rank < results.puzzle.size:
+                raise SelectionError(f"rank {rank} is not a position of {results.puzzle.name}")
+        found = results.measures(ranks)
+        distances = found[:, 0, 0].astype(np.int64)  # 0 for the solved state and positions not reached
+        return found, distances > 0, distances
 
     def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
         return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",

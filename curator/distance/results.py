@@ -7,6 +7,7 @@ come back as `DistanceLevel`s, each with its distance and an optimal solution.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,13 +17,14 @@ from typing import Any
 import numpy as np
 
 from curator.common.errors import SelectionError, StoreError
+from curator.common.figures import difficulty_value
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.common.keywords import at_least, span
 from curator.common.tables import DistanceResultsBase
 from curator.common.variants import LIMIT as VARIANT_LIMIT
 from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
 from curator.distance.puzzle import PermutationPuzzle, State, state_text
-from curator.distance.select import select_positions, solved_positions
+from curator.distance.select import grid_measures, select_positions, solved_positions
 from curator.distance.store import DistanceStore
 from curator.distance.tables import Kernel, build_kernel
 from curator.distance.variants import edits
@@ -43,6 +45,16 @@ class DistanceLevel:
     solution: list[str]
     """Move names, in order, that solve it in `distance` moves."""
     puzzle: PermutationPuzzle = field(repr=False, compare=False)
+    effort: float | None = None
+    """The effort, in moves, of the modelled player (`curator.common.difficulty`) that solves it;
+    None for a position not reached."""
+    difficulty_terms: str = ""
+    """What its difficulty is made of, in one line."""
+
+    @property
+    def difficulty(self) -> float:
+        """The player model's effort, on the scale of every kind's levels (NaN if not reached)."""
+        return math.nan if self.effort is None else float(self.effort)
 
     @property
     def position(self) -> State:
@@ -59,7 +71,9 @@ class DistanceLevel:
 
     def to_json(self) -> dict[str, Any]:
         """The position as `select --distance --json` prints it and the exports take it."""
-        return {"rank": self.rank, "distance": self.distance, "state": self.puzzle.describe(self.state),
+        return {"rank": self.rank, "distance": self.distance,
+                "difficulty": None if self.effort is None else difficulty_value(self.effort),
+                "difficulty_terms": self.difficulty_terms, "state": self.puzzle.describe(self.state),
                 "solution": list(self.solution)}
 
     def _repr_svg_(self) -> str:
@@ -110,7 +124,8 @@ class DistanceResults(DistanceResultsBase):
         limit = at_least(limit, 1, self._name("limit"))
         seed = at_least(seed, 0, self._name("seed"))
         lo, hi = span(distance, self._name("distance"))
-        items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit, self.kernel)
+        items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit, self.kernel,
+                                 self.player)
         return [self._position(item) for item in items]
 
     def _refuse(self, others: dict[str, Any]) -> None:
@@ -130,7 +145,12 @@ class DistanceResults(DistanceResultsBase):
 
     def _position(self, item: dict[str, Any]) -> DistanceLevel:
         return DistanceLevel(item["rank"], item["distance"], self.puzzle.unrank(item["rank"]),
-                             item["solution"], self.puzzle)
+                             item["solution"], self.puzzle, item["difficulty"], item["difficulty_terms"])
+
+    def measures(self, ranks: np.ndarray) -> np.ndarray:
+        """The player model's measures of these positions at every point of the calibration
+        grid (`curator.common.difficulty.grid`): float[ranks, points, 3]."""
+        return grid_measures(self.store, self.table, ranks, self.kernel, self.player.lookahead)
 
     # -- single positions --------------------------------------------------------------------
 
@@ -182,7 +202,8 @@ class DistanceResults(DistanceResultsBase):
         at_least(rank, 0, self._name("rank"))
         if not 0 <= rank < self.puzzle.size:
             raise SelectionError(f"rank {rank} out of range (0..{self.puzzle.size - 1})")
-        (item,) = solved_positions(self.store, self.table, np.array([rank], dtype=np.int64), self.kernel)
+        (item,) = solved_positions(self.store, self.table, np.array([rank], dtype=np.int64), self.kernel,
+                                   self.player)
         return self._position(item)
 
     # -- checking and exporting --------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from curator.common.difficulty import DEFAULT, Measure, Player, grid, walked_terms
 from curator.common.errors import StoreError
 from curator.common.kernels import build, kernel
 from curator.distance.store import DistanceStore
@@ -81,6 +82,7 @@ def select_positions(
     seed: int | None = None,
     limit: int | None = None,
     kernel: Kernel | None = None,
+    player: Player = DEFAULT,
 ) -> list[dict[str, Any]]:
     """Positions at distance lo..hi in a stored table, ordered by distance then rank.
 
@@ -106,17 +108,20 @@ def select_positions(
         ranks, exact = ranks[chosen], exact[chosen]
     if limit is not None and limit < len(ranks):
         ranks = np.sort(ranks[np.lexsort((ranks, exact))[:limit]])
-    return solved_positions(store, table, ranks, kernel)
+    return solved_positions(store, table, ranks, kernel, player)
 
 
 def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, kernel: Kernel | None = None,
-                     ) -> list[dict[str, Any]]:
-    """The positions with these ranks, each with its distance and an optimal solution,
-    ordered by distance then rank; a position not reached has distance None."""
+                     player: Player = DEFAULT) -> list[dict[str, Any]]:
+    """The positions with these ranks, each with its distance, an optimal solution and its
+    difficulty for `player` (with its terms), ordered by distance then rank; a position not
+    reached has distance and difficulty None."""
     puzzle = store.puzzle()
     longest = len(store.counts) - 1
     solved = puzzle.rank(puzzle.solved_state)
-    lengths, moves = build(_descend)(kernel or build_kernel(puzzle), table, ranks, solved, longest)
+    kernel = kernel or build_kernel(puzzle)
+    lengths, moves = build(_descend)(kernel, table, ranks, solved, longest)
+    found, terms = measure(kernel, table, ranks, lengths, grid(player), player.lookahead)
     unreached = np.array([entry.py_func(table, int(r)) == UNREACHED for r in ranks], dtype=bool)
     if ((lengths < 0) & ~unreached).any():
         raise StoreError(f"{store.directory}: the table does not match the puzzle's moves (damaged results)")
@@ -130,6 +135,95 @@ def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray,
                 "distance": None if length < 0 else length,
                 "state": puzzle.describe(puzzle.unrank(rank)),
                 "solution": [names[m] for m in moves[i, : max(length, 0)]],
+                "difficulty": None if length < 0 else player.effort(Measure(*found[i, 0])),
+                "difficulty_terms": "" if length < 0 else walked_terms(terms[i]).text(),
             }
         )
     return out
+
+
+def grid_measures(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, kernel: Kernel,
+                  sight: float) -> np.ndarray:
+    """The player model's measures of these positions at every point of the calibration grid
+    (`curator.common.difficulty.grid`): float[ranks, points, 3], in the order of `ranks`."""
+    puzzle = store.puzzle()
+    solved = puzzle.rank(puzzle.solved_state)
+    ranks = np.asarray(ranks, dtype=np.int64)
+    lengths, _ = build(_descend)(kernel, table, ranks, solved, len(store.counts) - 1)
+    return measure(kernel, table, ranks, lengths, grid(), sight)[0]
+
+
+@kernel(parallel=True)
+def _measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray, lookaheads: np.ndarray,
+             sight: float):
+    """The player model's measures of each position along the solution `_descend` walks
+    (`lengths`: its distances, -1 where it has none): float[ranks, lookaheads, 3] and the
+    counts int[ranks, 6] of `curator.common.difficulty.walked_terms` (see `measure`)."""
+    sizes, offsets, tables = k.sizes, k.offsets, k.tables
+    tabled = (offsets >= 0).all()
+    out = np.zeros((len(ranks), len(lookaheads), 3))
+    terms = np.zeros((len(ranks), 6), dtype=np.int64)
+    for i in numba.prange(len(ranks)):
+        if lengths[i] < 0:
+            continue
+        x = np.empty(len(k.sizes), dtype=np.int64)
+        a = np.empty(k.sources.shape[3], dtype=np.int64)
+        b = np.empty_like(a)
+        rank = ranks[i]
+        value = entry(table, rank)
+        out[i, :, 0] = lengths[i]
+        out[i, :, 1] = lengths[i]
+        terms[i, 0] = lengths[i]
+        for d in range(lengths[i], 0, -1):
+            coordinates(sizes, rank, x)
+            below = (value + 14) % 15
+            down = -1
+            right = 0
+            legal = 0
+            for m in range(k.movers.shape[1]):
+                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
+                if j < 0:
+                    continue
+                legal += 1
+                if entry(table, j) == below:
+                    right += 1
+                    if down < 0:
+                        down = j
+            if down < 0:
+                break
+            if d == lengths[i]:
+                out[i, :, 2] = np.log2(legal)
+            show = d - 1.0  # a wrong move shows once the goal is in sight
+            hidden = min(max(sight - show, 0.0), 1.0) < 1.0
+            for m in range(k.movers.shape[1]):
+                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
+                if j < 0 or entry(table, j) == below:
+                    continue
+                extra = 1.0 if entry(table, j) == value else 2.0  # as far, or a move farther
+                for g in range(len(lookaheads)):
+                    out[i, g, 1] += (1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)) * extra / (right + 1)
+                if hidden:
+                    terms[i, 1] += 1
+                    if extra >= 2:
+                        terms[i, 2] += 1
+            terms[i, 5] += legal
+            if legal == 1:
+                terms[i, 4] += 1
+            rank = down
+            value = below
+    return out, terms
+
+
+def measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray, lookaheads: np.ndarray,
+            sight: float) -> tuple[np.ndarray, np.ndarray]:
+    """The player model (`curator.common.difficulty`) along each position's optimal solution
+    (`lengths`: the distances `_descend` found): moves = its distance; at each step with R
+    moves one distance down, every other move the player cannot see through (it shows once the
+    solved state is in sight, d - 1 moves after the right move) adds its cost / (R + 1) to
+    the positions tried: 1 for a move to a position as far, 2 for one a move farther (the
+    player comes back the shortest way; every move here has an inverse, so there are no dead
+    ends); first = log2(legal moves of the position). Returns float[ranks, lookaheads, 3] and
+    the counts int[ranks, 6] (as `curator.common.goal_sweep.Graph.measure`) for a player
+    reading `sight` moves ahead."""
+    return build(_measure)(k, table, np.asarray(ranks, dtype=np.int64), np.asarray(lengths, dtype=np.int64),
+                           np.asarray(lookaheads, dtype=np.float64), float(sight))

@@ -68,6 +68,8 @@ def pack_dict(puzzle: PermutationPuzzle, positions: Sequence[Position]) -> dict[
             {
                 "rank": int(p["rank"]),
                 "distance": int(p["distance"]),
+                "difficulty": p["difficulty"],
+                "difficulty_terms": p["difficulty_terms"],
                 "state": p["state"],
                 "solution": list(p["solution"]),
             }

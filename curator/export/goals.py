@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from curator.arrange import PackCurve
+from curator.common.figures import difficulty_value
 from curator.export import ldtk, play, tiled
 from curator.export import write as write_items
 from curator.export.engines import Cast, Figure, StagesOf, with_targets
@@ -57,10 +58,10 @@ def play_figures(level: Level) -> tuple[tuple[str, str], ...]:
 
 
 def engine_figures(levels: Sequence[Level], curve: PackCurve | None) -> list[tuple[Figure, ...]]:
-    """The figures the level editors' files hold of each level (difficulty: the distance), with
-    each slot's target when the levels come with the curve they were arranged by."""
+    """The figures the level editors' files hold of each level (difficulty: the player model's
+    effort), with each slot's target when the levels come with the curve they were arranged by."""
     return with_targets([(
-        Figure("difficulty", "float", None if level.distance is None else float(level.distance)),
+        Figure("difficulty", "float", difficulty_value(level.difficulty)),
         Figure("distance", "int", level.distance),
         Figure("moves", "int", len(level.solution)),
         Figure("unique", "bool", bool(level.unique)),

@@ -92,6 +92,7 @@ def _level_dict(puzzle: PuzzleLike, level: Level) -> dict[str, Any]:
             "safe_moves": int(r.safe_moves),
             "solutions": int(r.solutions),
             "difficulty": difficulty_value(difficulty),
+            **({"difficulty_terms": level.difficulty_terms} if level.difficulty_terms else {}),
             "solvable": bool(r.solvable),
             "unique": bool(r.unique),
             "all_moves": bool(r.all_moves),
@@ -134,6 +135,9 @@ class PackHeader:
     format: str = PACK_FORMAT
     curve: PackCurve | None = None
     """The difficulty curve the pack was arranged by, if `curator pack` wrote it."""
+    grades: tuple[float, ...] | None = None
+    """How hard players found each level (its `grade`, higher is harder), where the pack
+    gives every level one (`curator calibrate`)."""
 
     @cached_property
     def rules(self) -> Rules:
@@ -179,6 +183,63 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
     return curve_from_levels(str(path), levels)
 
 
+def read_graded(path: str | Path, what: str = "graded") -> tuple[str | None, list[Any], list[float]]:
+    """The levels of a graded pack: the digest of the puzzle file it was written for (None if
+    unknown), each level as its kind names positions (a level pack's positions, one entry per
+    cell; the ranks of a sliding-block, Sokoban or distance pack), and how hard players found each:
+    its `grade` where the levels have one, else its place in the pack (1, 2, ...: a pack's
+    order says how hard they are). SelectionError in one line if it is not such a pack."""
+    from curator.export.distance import PACK_FORMAT as DISTANCE_FORMAT
+    from curator.export.sliding import PACK_FORMAT as SLIDING_FORMAT
+    from curator.export.sokoban import PACK_FORMAT as SOKOBAN_FORMAT
+
+    try:
+        text = read_text(path, PackError)
+        data = json.loads(text)
+        fmt = data.get("format") if isinstance(data, dict) else None
+        if fmt == PACK_FORMAT:
+            header, levels = parse_pack(data, str(path))
+            return header.sha256, [level.position for level in levels], list(
+                header.grades or range(1, len(levels) + 1))
+        keys = {SLIDING_FORMAT: "levels", SOKOBAN_FORMAT: "levels", DISTANCE_FORMAT: "positions"}
+        key = keys.get(fmt or "")
+        if key is None:
+            raise PackError(str(path), "format", f"{fmt!r} is not a level pack of curator "
+                            f"({PACK_FORMAT}, {SLIDING_FORMAT}, {SOKOBAN_FORMAT} or {DISTANCE_FORMAT})")
+        return _RankedReader(str(path)).read(data, key)
+    except PackError as exc:
+        raise SelectionError(f"{what}: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise SelectionError(f"{what} {path}: not valid JSON ({exc.__class__.__name__})") from None
+
+
+class _RankedReader(TableReader):
+    """The ranks and grades of a sliding-block, Sokoban or distance pack (the rest is not read)."""
+
+    error = PackError
+    document = "pack"
+
+    def kind_name(self, kind: type) -> str:
+        return kind.__name__
+
+    def read(self, data: dict, key: str) -> tuple[str | None, list[Any], list[float]]:
+        puzzle = self.get(data, "puzzle", dict, "")
+        sha = self.get(puzzle, "sha256", str, "puzzle", None, nullable=True)
+        items = self.get(data, key, list, "")
+        ranks = []
+        for i, item in enumerate(items):
+            rank = self.get(item, "rank", int, f"{key}[{i}]")
+            if rank < 0:
+                raise self.fail(f"{key}[{i}].rank", f"must not be negative, got {rank}")
+            ranks.append(rank)
+        found = [self.get(item, "grade", (int, float), f"{key}[{i}]", None) for i, item in enumerate(items)]
+        if all(grade is None for grade in found):
+            return sha, ranks, [float(i) for i in range(1, len(ranks) + 1)]
+        if any(grade is None or not math.isfinite(grade) for grade in found):
+            raise self.fail(key, "every entry needs a finite grade when one has a grade")
+        return sha, ranks, [float(grade) for grade in found]
+
+
 class _PackReader(TableReader):
     error = PackError
     document = "pack"
@@ -201,7 +262,23 @@ class _PackReader(TableReader):
         curve = self.get(data, "curve", dict, "", None)
         if curve is not None:
             header = replace(header, curve=self.curve(curve, len(levels)))
+        grades = self.grades(items)
+        if grades is not None:
+            header = replace(header, grades=grades)
         return header, levels
+
+    def grades(self, items: list) -> tuple[float, ...] | None:
+        """Every level's `grade`, or None when no level has one (a pack whose levels are
+        graded grades each of them)."""
+        found = [self.get(item, "grade", (int, float), f"levels[{i}]", None) for i, item in enumerate(items)]
+        if all(grade is None for grade in found):
+            return None
+        for i, grade in enumerate(found):
+            if grade is None:
+                raise self.fail(f"levels[{i}].grade", "is missing (when one level has a grade, all need one)")
+            if not math.isfinite(grade):
+                raise self.fail(f"levels[{i}].grade", f"must be a finite number, got {grade!r}")
+        return tuple(float(grade) for grade in found)
 
     def curve(self, table: dict, levels: int) -> PackCurve:
         self.only(table, {"name", "pool", "slots"}, "curve")
@@ -303,7 +380,7 @@ class _PackReader(TableReader):
         board = header.board
         if not isinstance(item, dict):
             raise self.fail(where, "must be an object")
-        self.only(item, {"layer", "rank", "pieces", "solution", "metrics"}, where)
+        self.only(item, {"layer", "rank", "pieces", "solution", "metrics", "grade"}, where)
         layer_key = self.get(item, "layer", str, where)
         rank = self.get(item, "rank", int, where)
         position = [0] * board.size
@@ -339,18 +416,19 @@ class _PackReader(TableReader):
                 self.cell(self.get(move, "to", list, key), board, f"{key}.to"),
             ))
         metrics = self.get(item, "metrics", dict, where)
-        report, difficulty, play, class_size = self.metrics(metrics, f"{where}.metrics", solution)
+        report, difficulty, play, class_size, terms = self.metrics(metrics, f"{where}.metrics", solution)
         if report.pieces != sum(counts):
             raise self.fail(
                 f"{where}.metrics.pieces", f"is {report.pieces} but the level has {sum(counts)} pieces"
             )
-        return Level(layer_key, rank, tuple(position), report, difficulty, header, play, class_size)
+        return Level(layer_key, rank, tuple(position), report, difficulty, header, play, class_size, terms)
 
     def metrics(self, table: dict, where: str, solution: list[Move],
-                ) -> tuple[Report, float, Play | None, int]:
+                ) -> tuple[Report, float, Play | None, int, str]:
         names = ("pieces", "legal_moves", "safe_moves", "solutions")
         flags = ("solvable", "unique", "all_moves")
-        self.only(table, {*names, *flags, "difficulty", *PLAY_FIGURES, "class_size"}, where)
+        keys = {*names, *flags, "difficulty", "difficulty_terms", *PLAY_FIGURES, "class_size"}
+        self.only(table, keys, where)
         numbers = {}
         for name in names:
             numbers[name] = self.get(table, name, int, where)
@@ -367,7 +445,9 @@ class _PackReader(TableReader):
         class_size = self.get(table, "class_size", int, where, 1)
         if class_size < 1:
             raise self.fail(f"{where}.class_size", f"must be at least 1, got {class_size}")
-        return Report(solution=solution, **numbers, **bools), difficulty, self.play(table, where), class_size
+        terms = self.get(table, "difficulty_terms", str, where, "")
+        report = Report(solution=solution, **numbers, **bools)
+        return report, difficulty, self.play(table, where), class_size, terms
 
     def play(self, table: dict, where: str) -> Play | None:
         """The player figures, if the pack has them (packs of older versions do not)."""

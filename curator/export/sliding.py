@@ -66,8 +66,8 @@ def rules_line(puzzle: SlidingPuzzle) -> str:
 
 def stages(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> list[Stage]:
     """The levels as the editors' files hold them: the board's box (walls, goal cells), one
-    block per piece (the goal's piece marked), the figures (difficulty: the distance) and the
-    solution's moves."""
+    block per piece (the goal's piece marked), the figures (difficulty: the player model's
+    effort) and the solution's moves."""
     board = puzzle.board
     cells = box_cells(board, puzzle.goal_cells)
     return [

@@ -10,6 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from curator.common.difficulty import FIGURES, grid
 from curator.common.errors import SelectionError
 from curator.common.figures import chance_text
 from curator.common.keywords import Naming, same_name
@@ -21,7 +24,7 @@ from curator.kind import Kind, Run, Search, Verdict
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
 from curator.layered.level import Level, difficulty_text, draw, moves_text
-from curator.layered.metrics import solve_position
+from curator.layered.metrics import GRAPH_LIMIT, measure, solve_position
 from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
 from curator.layered.search import SEARCH_LIMIT, Bound
@@ -192,6 +195,29 @@ class LayeredKind(Kind):
                          str(level.pieces), *where, f"{level.solutions:,}",
                          moves_text(puzzle, level.report.solution[:1], level.position) or "-"))
         return Report(title, heads, tuple(rows), width=160)
+
+    def measures(self, results: LayeredResults, items: Sequence[Any]) -> tuple[Any, Any, Any]:
+        lookaheads = grid()
+        found = np.zeros((len(items), len(lookaheads), FIGURES))
+        ok = np.zeros(len(items), dtype=bool)
+        groups = np.zeros(len(items), dtype=np.int64)
+        goal = results.puzzle.goal.pieces
+        for i, item in enumerate(items):
+            position = results.position(item)
+            graph = results.explorer.graph(position, GRAPH_LIMIT)
+            groups[i] = sum(1 for v in position if v)
+            if graph is None or graph.pieces == goal:
+                continue
+            measured = measure(graph, goal, results.explorer.report(position), lookaheads)
+            if measured is not None:
+                found[i], ok[i] = measured, True
+        return found, ok, groups
+
+    def playtested(self, results: LayeredResults, key: str) -> Any:
+        try:
+            return results.position([int(value) for value in key.split(",")])
+        except ValueError:
+            raise SelectionError(f"level {key[:40]!r}: not a position's entries joined by commas") from None
 
     def detail(self, results: LayeredResults) -> dict[str, Any]:
         puzzle = results.puzzle

@@ -102,14 +102,18 @@ class Level:
     report: Report
     """Solvability, solution count, first-move figures and one solution."""
     difficulty: float
-    """See `curator.layered.metrics.difficulty` (infinite for unsolvable positions, NaN when
-    the position reaches too many positions to rate)."""
+    """The effort, in moves, of a modelled player that solves it (see
+    `curator.layered.metrics.difficulty`; infinite for unsolvable positions, NaN when the
+    position reaches too many positions to rate)."""
     puzzle: PuzzleLike = field(repr=False, compare=False)
     play: Play | None = None
     """What a player meets (None when the position reaches too many positions to follow)."""
     class_size: int = 1
     """Positions in its class: the images under the symmetries and translations that keep
     the puzzle the same."""
+    difficulty_terms: str = ""
+    """What its difficulty is made of, in one line: "12 moves; 3 tempting dead ends (hidden up
+    to 4 moves); 2 forced steps; 3.1 legal moves per step" (empty where it is not rated)."""
 
     @property
     def pieces(self) -> int:
@@ -173,6 +177,7 @@ class Level:
             "legal_moves": self.legal_moves,
             "safe_moves": self.safe_moves,
             "difficulty": difficulty_value(self.difficulty),
+            "difficulty_terms": self.difficulty_terms,
             **{name: figure_value(getattr(self, name)) for name in PLAY_FIGURES},
             "class_size": self.class_size,
             "solution": solution_json(self.puzzle, self.report.solution),

@@ -3,8 +3,8 @@
 `play` follows every position reachable from the level (exact, no sampling) for the figures
 a player feels: the chance of winning by random play, how long a mistake stays hidden,
 decision points, the information the solution takes, and how much a backtracking player
-searches. `difficulty` combines the move count with two of them by a formula fitted on the
-shipped Fling! levels (`benchmarks/difficulty.py`). Definitions: docs/metrics.md.
+searches. `measure` reads the same walk along the solution for the player model
+(`curator.common.difficulty`) whose effort is the difficulty. Definitions: docs/metrics.md.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from curator.common.difficulty import DEFAULT, Measure, Player, Terms, grid, seen
+from curator.common.difficulty import spearman as common_spearman
 from curator.common.errors import SelectionError
 from curator.layered.classes import class_size
 from curator.layered.level import Level, Play, Report
@@ -24,25 +26,22 @@ from curator.rules.base import encode_move
 
 GRAPH_LIMIT = 2_000_000
 """Most reachable positions `play` follows; beyond it a level gets no player figures."""
-SEARCH_WEIGHT = 0.432
-"""Difficulty per bit of search beyond one per move (fitted, see `difficulty`)."""
-LEGAL_WEIGHT = 0.368
-"""Difficulty per bit of legal first moves (fitted, see `difficulty`)."""
 
 
-def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int) -> Level:
-    """The level at (layer, rank) with its report, player figures and difficulty."""
-    return _level(puzzle, explorer, layer, rank, StateSpace(puzzle).unrank(layer, rank))
+def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, player: Player = DEFAULT) -> Level:
+    """The level at (layer, rank) with its report, player figures and difficulty for `player`."""
+    return _level(puzzle, explorer, layer, rank, StateSpace(puzzle).unrank(layer, rank), player=player)
 
 
 def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None,
-                   bound: Bound | None = None) -> Level:
+                   bound: Bound | None = None, player: Player = DEFAULT) -> Level:
     """The level of an arbitrary position (e.g. one a designer drew); `explorer` may bring
     stored layers to prune the search with; `bound` limits the search above them (see
-    `curator.layered.search.Bound`)."""
+    `curator.layered.search.Bound`); `player` rates it."""
     check_position(puzzle, position)
     layer, rank = StateSpace(puzzle).rank(position)
-    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), bound)
+    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), bound,
+                  player)
 
 
 def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
@@ -55,11 +54,16 @@ def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
 
 
 def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...],
-           bound: Bound | None = None) -> Level:
+           bound: Bound | None = None, player: Player = DEFAULT) -> Level:
     report = explorer.report(position, bound=bound)
-    figures = play(explorer, position, report)
+    graph = explorer.graph(position, GRAPH_LIMIT)
+    figures, terms, rating = None, None, None
+    if graph is not None:
+        figures, terms, found = _figures(graph, explorer.puzzle.goal.pieces, report, grid(player), player)
+        rating = None if found is None else Measure(*found[0])
     size = class_size(puzzle, position)
-    return Level(layer.key, rank, position, report, difficulty(report, figures), puzzle, figures, size)
+    return Level(layer.key, rank, position, report, difficulty(report, rating, player), puzzle, figures, size,
+                 "" if terms is None else terms.text())
 
 
 # -- what a player meets ---------------------------------------------------------------------
@@ -70,15 +74,42 @@ def play(explorer: Explorer, position: Sequence[int], report: Report, limit: int
     """The player figures of a position (see `Play`), from every position reachable from it;
     None if more than `limit` positions are reachable."""
     graph = explorer.graph(position, limit)
-    if graph is None:
-        return None
-    solvable, chance, fewest = _backward(graph, explorer.puzzle.goal.pieces)
+    return None if graph is None else _figures(graph, explorer.puzzle.goal.pieces, report, grid())[0]
+
+
+def measure(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndarray) -> np.ndarray | None:
+    """The level at the root of `graph` for the player model (`curator.common.difficulty`) at
+    each look-ahead: float[lookaheads, 3] of moves, tried, first (see `Measure`),
+    along the reported solution; None if it is not solvable. At step d, with S safe moves,
+    each wrong move into a dead end c (it shows after longest(c) moves, the most a player
+    can make there) adds (1 - seen(longest(c))) * reach(c) / (S + 1) positions tried."""
+    return _figures(graph, goal_pieces, report, lookaheads)[2]
+
+
+def _figures(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndarray,
+             player: Player = DEFAULT) -> tuple[Play, Terms | None, np.ndarray | None]:
+    """The player figures of the root of `graph` (see `Play`), the terms of its difficulty for
+    `player` and its measures at each look-ahead (see `measure`) along the reported solution
+    (None if it is not solvable)."""
+    solvable, chance, fewest = _backward(graph, goal_pieces)
     if not report.solvable:
-        return Play(float(chance[0][0]), None, None, None, None, None, None)
+        return Play(float(chance[0][0]), None, None, None, None, None, None), None, None
     steps = _steps(graph, solvable, report)
     # After a wrong move into c (d + 1 moves in), the moves left: pieces there - fewest reachable.
-    depths = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
-              for c in step.wrong]
+    wrong = np.array([(d, _reach(graph, d + 1, c), graph.pieces - d - 1 - int(fewest[d + 1][c]))
+                      for d, step in enumerate(steps) for c in step.wrong], dtype=np.float64).reshape(-1, 3)
+    odds = np.array([1.0 / (step.safe + 1) for step in steps])[wrong[:, 0].astype(np.int64)]
+    tempting = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
+                for c in set(step.wrong)]
+    tempting = [depth for depth in tempting if seen(depth, player.lookahead) < 1]
+    terms = Terms(moves=len(steps), dead_ends=len(tempting), hidden=max(tempting, default=0),
+                  forced=sum(1 for step in steps if step.distinct <= 1),
+                  choices=float(np.mean([step.legal for step in steps])) if steps else 0.0)
+    missed = 1 - seen(wrong[:, 2][:, None], lookaheads[None, :])
+    tried = len(steps) + (wrong[:, 1] * odds) @ missed
+    found = np.column_stack([np.full(len(lookaheads), len(steps)), tried,
+                             np.full(len(lookaheads), math.log2(steps[0].legal) if steps else 0.0)])
+    depths = wrong[:, 2].astype(np.int64).tolist()
     return Play(
         win_chance=float(chance[0][0]),
         mistake_depth=float(np.mean(depths)) if depths else 0.0,
@@ -86,10 +117,8 @@ def play(explorer: Explorer, position: Sequence[int], report: Report, limit: int
         decisions=sum(1 for step in steps if step.distinct > 1),
         forced=sum(1 for step in steps if step.distinct <= 1),
         information=sum(math.log2(step.legal / step.safe) for step in steps),
-        search=len(steps) + sum(
-            sum(_reach(graph, d + 1, c) for c in step.wrong) / (step.safe + 1) for d, step in enumerate(steps)
-        ),
-    )
+        search=len(steps) + float(wrong[:, 1] @ odds),
+    ), terms, found
 
 
 def _backward(graph: Graph, goal_pieces: int) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
@@ -149,29 +178,18 @@ def _reach(graph: Graph, depth: int, index: int) -> int:
 # -- difficulty ------------------------------------------------------------------------------
 
 
-def difficulty(report: Report, figures: Play | None) -> float:
-    """How hard a level is to a player, in moves:
-
-        difficulty = m + 0.432 * (log2(search) - m) + 0.368 * log2(legal first moves)
-
-    with m = the moves to the goal and `search` the positions a backtracking player visits
-    (see `Play`). The move count carries the scale; the search beyond one bit per move and the
-    first choice refine it. The constants come from a pairwise fit to the 248 shipped
-    Fling! boards and their 35 published difficulty levels (`benchmarks/difficulty.py`
-    reproduces them with leave-one-level-out cross-validation). A goal position has
-    difficulty 0, an unsolvable one infinity, and one with too many reachable positions to
-    follow NaN.
+def difficulty(report: Report, found: Measure | None, player: Player = DEFAULT) -> float:
+    """How hard a level is: the effort, in moves, of `player` solving it (`Player.effort`
+    of the level's `measure`). A goal position has difficulty 0, an unsolvable one infinity,
+    and one with too many reachable positions to follow NaN.
     """
     if not report.solvable:
         return math.inf
-    moves = len(report.solution)
-    if moves == 0:
+    if not report.solution:
         return 0.0
-    if figures is None or figures.search is None:
+    if found is None:
         return math.nan
-    return moves + SEARCH_WEIGHT * (math.log2(figures.search) - moves) + LEGAL_WEIGHT * math.log2(
-        report.legal_moves
-    )
+    return player.effort(found)
 
 
 def apply_move(explorer: Explorer, position: Sequence[int], move: tuple[int, int]) -> tuple[int, ...]:
@@ -184,13 +202,4 @@ def apply_move(explorer: Explorer, position: Sequence[int], move: tuple[int, int
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman rank correlation (ties get their average rank)."""
-    return float(np.corrcoef(_average_ranks(x), _average_ranks(y))[0, 1])
-
-
-def _average_ranks(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    values = np.asarray(values, dtype=np.float64)
-    order = np.argsort(values, kind="stable")
-    ranks = np.empty(values.shape[0], dtype=np.float64)
-    ranks[order] = np.arange(values.shape[0])
-    _, group = np.unique(values, return_inverse=True)
-    return (np.bincount(group, weights=ranks) / np.bincount(group))[group]
+    return common_spearman(x, y)

@@ -16,6 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, read_curve, variety_rules
+from curator.common.difficulty import Player, read_player
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exporting
 from curator.common.files import DEFAULT_SAMPLE, Verification
@@ -135,6 +136,12 @@ class LayeredResults(Exporting):
     def complete(self) -> bool:
         return bool(self.store.manifest.get("complete"))
 
+    @cached_property
+    def player(self) -> Player:
+        """The player model that rates these levels: the one `curator calibrate` stored here
+        (checked against its checksum and the puzzle file), else the defaults."""
+        return read_player(self.directory, self.puzzle.sha256)
+
     @property
     def layers(self) -> list[dict[str, Any]]:
         """The per-layer figures `curator info --json` prints: pieces, positions, the three
@@ -185,7 +192,7 @@ class LayeredResults(Exporting):
                       seed=at_least(seed, 0, self._name("seed")) or 0,
                       limit=at_least(limit, 1, self._name("limit")), sort=order,
                       cap=at_least(cap, 1, self._name("cap")),
-                      explorer=self.explorer, difficulty=bounds, progress=progress)
+                      explorer=self.explorer, difficulty=bounds, progress=progress, player=self.player)
 
     def select(self, **keywords: Any) -> list[Level]:
         """Levels matching the filters: filter, keep canonical ones, sample, compute metrics,
@@ -215,7 +222,7 @@ class LayeredResults(Exporting):
             raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
         shape = read_curve(curve, self._name("curve"), self.exports)
         chosen = self.filters(**{**filters, "canonical": True})
-        candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress)
+        candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress, self.player)
         return arrange(candidates.levels, size, shape, self._name, rules)
 
     # -- single positions --------------------------------------------------------------------
@@ -239,7 +246,7 @@ class LayeredResults(Exporting):
         tiers above the stored layers might hold more than `limit` positions."""
         at_least(limit, 1, self._name("limit"))
         level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer,
-                                       bound=Bound(limit, progress, note))
+                                       bound=Bound(limit, progress, note), player=self.player)
         cross_check(self.store, level)
         return level
 

@@ -36,6 +36,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from curator.common.difficulty import DEFAULT, Player
 from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
@@ -403,12 +404,13 @@ def select(
     explorer: Explorer | None = None,
     difficulty: tuple[float, float] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    player: Player = DEFAULT,
 ) -> Selection:
     """Filter, keep canonical positions, sample, compute metrics, keep the `difficulty`
     range, sort, limit (in that order).
 
     `explorer` searches the picked positions (by default one pruned by the store's layers);
-    `progress(done, total)` is called as levels are rated.
+    `progress(done, total)` is called as levels are rated; `player` rates them.
     """
     every = sort is not None or difficulty is not None  # metrics of every pick before the limit
     try:
@@ -419,7 +421,7 @@ def select(
         raise SelectionError(
             f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
         ) from None
-    levels = rate(store, picked, explorer, progress)
+    levels = rate(store, picked, explorer, progress, player)
     if difficulty is not None:
         levels = within_difficulty(levels, difficulty)
     if sort is not None:
@@ -493,6 +495,7 @@ def draw_pool(
     seed: int = 0,
     explorer: Explorer | None = None,
     progress: Callable[[int, int], None] | None = None,
+    player: Player = DEFAULT,
 ) -> Selection:
     """Up to `size` matching levels with their metrics, drawn evenly across piece counts.
 
@@ -518,7 +521,7 @@ def draw_pool(
             wanted = np.arange(total, dtype=np.int64)
         picked += _pick(store, matcher, blocks, wanted)
     matched = sum(total for _, total, _ in scans.values())
-    return Selection(rate(store, picked, explorer, progress), matched)
+    return Selection(rate(store, picked, explorer, progress, player), matched)
 
 
 def pool_shares(totals: dict[int, int], size: int) -> dict[int, int]:
@@ -538,15 +541,17 @@ def pool_shares(totals: dict[int, int], size: int) -> dict[int, int]:
 
 
 def rate(store: LayerStore, picked: list[tuple[Layer, int]], explorer: Explorer | None = None,
-         progress: Callable[[int, int], None] | None = None) -> list[Level]:
+         progress: Callable[[int, int], None] | None = None, player: Player = DEFAULT) -> list[Level]:
     """The levels at the picked (layer, rank) with their metrics, each cross-checked against
-    its stored bits; `explorer` searches them (by default one pruned by the store's layers)."""
+    its stored bits; `explorer` searches them (by default one pruned by the store's layers),
+    `player` rates them."""
     puzzle = store.puzzle()
     if picked and explorer is None:
         explorer = Explorer(puzzle, store.solvable_words())
     levels = []
     for layer, rank in picked:
-        level = describe(puzzle, cast(Explorer, explorer), layer, rank)  # made above when anything is picked
+        # The explorer was made above when anything is picked.
+        level = describe(puzzle, cast(Explorer, explorer), layer, rank, player)
         cross_check(store, level)
         levels.append(level)
         if progress is not None:

@@ -220,6 +220,8 @@ class LevelOut(BaseModel):
     legal_moves: int
     safe_moves: int
     difficulty: float | None
+    difficulty_terms: str
+    """What the difficulty is made of, in one line ("12 moves; 3 tempting dead ends ...")."""
     win_chance: float | None
     mistake_depth: float | None
     mistake_depth_max: int | None
@@ -370,6 +372,10 @@ class SlidingLevelOut(BaseModel):
     XSB)."""
     distance: int | None
     """Moves to the goal in the puzzle's metric; null if it cannot be solved."""
+    difficulty: float | None
+    """The player model's effort, on the scale of every kind's levels; null if unsolvable."""
+    difficulty_terms: str
+    """What the difficulty is made of, in one line."""
     unique: bool
     all_moves: bool
     cluster: int

@@ -249,7 +249,7 @@ function levelCard(folder, level) {
     el("img", {src: pictureUrl(folder, level.position), alt: `${level.layer} #${level.rank}`, loading: "lazy"}),
     el("figcaption", {},
       el("strong", {}, `${level.layer} #${level.rank}`),
-      el("span", {}, `${level.pieces} pieces, difficulty ${figure(level.difficulty)}`),
+      el("span", {title: level.difficulty_terms || ""}, `${level.pieces} pieces, difficulty ${figure(level.difficulty)}`),
       el("span", {}, `${level.solutions} solution${level.solutions === 1 ? "" : "s"}, ` +
         `win chance ${chance(level.win_chance)}`),
       el("span", {}, `${level.safe_moves}/${level.legal_moves} safe first moves` +
@@ -282,6 +282,7 @@ function slidingCard(folder, level) {
     el("figcaption", {},
       el("strong", {}, `#${level.rank}`),
       el("span", {}, `distance ${level.distance}` + (flags.length ? `, ${flags.join(", ")}` : "")),
+      el("span", {title: level.difficulty_terms || ""}, `difficulty ${figure(level.difficulty)}`),
       el("span", {}, `connected set of ${count(level.cluster)}`),
       el("span", {class: "buttons"}, play, add, edit)));
 }

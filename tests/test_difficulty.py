@@ -1,0 +1,441 @@
+"""The player model: against a plain walk over the rules' moves (small boards, sliding-block
+and Sokoban tables), the earlier formula as its defaults, on every kind; calibration from a
+graded pack and from the workspace's playtests, refusal with too little data, and the stored
+player checked on every read."""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cli_helpers import error_line, invoke
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sample_puzzles import FLING_5X3
+
+import curator
+from curator import catalogue
+from curator.calibration import playtest_grades
+from curator.common import ranking
+from curator.common.difficulty import (
+    DEFAULT,
+    LOOKAHEADS,
+    PLAYER_FILE,
+    Graded,
+    Measure,
+    Player,
+    Terms,
+    fit,
+    grid,
+    player_text,
+    spearman,
+)
+from curator.export.pack import save_pack
+from curator.layered.metrics import apply_move, measure, solve_position
+from curator.layered.puzzle import load_puzzle, parse_puzzle
+from curator.layered.search import Explorer
+from curator.sliding.tables import build_kernel
+from curator.workspace_db import Play, PuzzleKey, WorkspaceDB
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+
+
+# -- against a plain walk over the rules' moves -----------------------------------------------------
+
+
+def plain_measure(puzzle, position, lookahead):
+    """The model's measures by a plain walk along the reported solution over the rules' moves
+    (no graph, no arrays): each wrong move's distinct positions behind it and the moves it
+    lets a player make."""
+    tables = puzzle.rules.tables()
+    goal = puzzle.goal
+    explorer = Explorer(puzzle)
+
+    @cache
+    def kids_of(here):
+        if sum(1 for v in here if v) == goal.pieces:
+            return ()
+        return tuple(child for _, child in puzzle.rules.moves_from(here, tables))
+
+    @cache
+    def solvable(here):
+        if sum(1 for v in here if v) == goal.pieces:
+            return goal.reached(here)
+        return any(solvable(kid) for kid in kids_of(here))
+
+    @cache
+    def longest(here):
+        return max((1 + longest(kid) for kid in kids_of(here)), default=0)
+
+    def reach(here):
+        seen, todo = {here}, [here]
+        while todo:
+            for kid in kids_of(todo.pop()):
+                if kid not in seen:
+                    seen.add(kid)
+                    todo.append(kid)
+        return len(seen)
+
+    report = explorer.report(position)
+    if not report.solvable or not report.solution:
+        return None
+    here, tried = tuple(position), 0.0
+    for move in report.solution:
+        kids = kids_of(here)
+        safe = sum(1 for kid in kids if solvable(kid))
+        tried += sum((1 - min(max(lookahead - longest(kid), 0), 1)) * reach(kid)
+                     for kid in kids if not solvable(kid)) / (safe + 1)
+        here = apply_move(explorer, here, move)
+    moves = len(report.solution)
+    return moves, moves + tried, math.log2(report.legal_moves)
+
+
+SMALL = {"triangle": load_puzzle(PUZZLES / "triangle.toml"), "fling": parse_puzzle(FLING_5X3)}
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(sorted(SMALL)), data=st.data(), lookahead=st.sampled_from([0.0, 1.0, 1.5, 3.0]))
+def test_measure_agrees_with_a_plain_walk(name, data, lookahead):
+    puzzle = SMALL[name]
+    size = puzzle.board.size
+    pieces = data.draw(st.integers(2, min(8, size - 1)))
+    cells = data.draw(st.lists(st.integers(0, size - 1), min_size=pieces, max_size=pieces, unique=True))
+    position = tuple(1 if i in cells else 0 for i in range(size))
+    expected = plain_measure(puzzle, position, lookahead)
+    explorer = Explorer(puzzle)
+    found = measure(explorer.graph(position, 10**6), puzzle.goal.pieces, explorer.report(position),
+                    np.array([lookahead]))
+    if expected is None:
+        assert found is None or found[0, 0] == 0
+        return
+    assert found[0] == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+def test_the_defaults_are_the_earlier_formula():
+    """m + 0.432 (log2 search - m) + 0.368 log2 legal_first, fitted earlier on the shipped
+    Fling! levels: the default player, who looks no move ahead, tries what the backtracking
+    search visits."""
+    puzzle = SMALL["triangle"]
+    explorer = Explorer(puzzle)
+    position = tuple(0 if i == 0 else 1 for i in range(puzzle.board.size))
+    level = solve_position(puzzle, position, explorer)
+    m = len(level.solution)
+    assert m > 5 and level.search > m
+    assert level.difficulty == pytest.approx(
+        m + 0.432 * (math.log2(level.search) - m) + 0.368 * math.log2(level.legal_moves))
+    assert (DEFAULT.lookahead, DEFAULT.search, DEFAULT.opening) == (0.0, 0.432, 0.368)
+
+
+# -- every kind is rated on the one scale ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def triangle(tmp_path_factory):
+    return curator.analyze(PUZZLES / "triangle.toml", tmp_path_factory.mktemp("triangle"))
+
+
+@pytest.fixture(scope="module")
+def sokoban(tmp_path_factory):
+    return curator.analyze(PUZZLES / "sokoban.toml", tmp_path_factory.mktemp("sokoban"))
+
+
+@pytest.fixture(scope="module")
+def lunar(tmp_path_factory):
+    text = (PUZZLES / "lunar-lockout.toml").read_text()
+    text = text.replace("....h\n..h..\n.h...\n", ".....\n..h..\n.....\n")  # two helpers
+    path = tmp_path_factory.mktemp("lunar") / "lunar.toml"
+    path.write_text(text)
+    return curator.analyze(path, path.parent / "out")
+
+
+def test_layered_levels_carry_difficulty_and_terms(triangle):
+    (level,) = triangle.select(unique=True, pieces=7, sort="difficulty:desc", sample=30, seed=1, limit=1)
+    # log2(tried) and the opening are never negative: the moves' share is a floor.
+    assert level.difficulty >= (1 - DEFAULT.search) * len(level.solution)
+    assert level.difficulty_terms.startswith(f"{len(level.solution)} moves")
+    data = level.to_json()
+    assert data["difficulty_terms"] == level.difficulty_terms and data["difficulty"] is not None
+
+
+def plain_walk(results, rank, lookahead):
+    """The goal tables' model along the stored shortest solution, walked with the puzzle's
+    Python moves as its metric counts them."""
+    path = [rank, *results.graph.solutions(results.kernel, results.distances, np.array([rank]),
+                                           int(results.store.manifest["max_distance"]))[0]]
+    d0 = int(results.distances[rank])
+    tried, first = float(d0), None
+    for here in path[:-1]:
+        d = int(results.distances[here])
+        moves = results.puzzle.moves(results.puzzle.unrank(here))
+        options = [(results.distance(m.child), m.cost) for m in moves]
+        first = math.log2(len(options)) if first is None else first
+        right = sum(1 for after, cost in options if after is not None and after + cost == d)
+        missed = 1 - min(max(lookahead - (d - 1), 0), 1)
+        for after, cost in options:
+            if after is None:
+                tried += missed / (right + 1)
+            elif after + cost != d:
+                tried += missed * (after + cost - d) / (right + 1)
+    return d0, tried, first
+
+
+@pytest.mark.parametrize("name", ["lunar", "sokoban"])
+def test_goal_table_measure_agrees_with_a_plain_walk(name, request):
+    results = request.getfixturevalue(name)
+    ranks = np.flatnonzero((results.distances > 0) & (results.distances < 0xFFFE))
+    picked = np.random.default_rng(3).choice(ranks, 12, replace=False)
+    found = results.measures(picked)
+    for i, rank in enumerate(picked.tolist()):
+        for g, lookahead in enumerate(LOOKAHEADS):
+            assert found[i, g] == pytest.approx(plain_walk(results, rank, lookahead), abs=1e-9)
+
+
+def test_the_wide_position_code_measures_as_the_one_word_code(lunar, tmp_path, monkeypatch):
+    monkeypatch.setattr(ranking, "_forced_words", 2)
+    wide = curator.analyze(lunar.directory.parent / "lunar.toml", tmp_path / "wide")
+    assert build_kernel(wide.puzzle).words == 4
+    ranks = np.flatnonzero((lunar.distances > 0) & (lunar.distances < 0xFFFE))[::97]
+    assert np.array_equal(wide.measures(ranks), lunar.measures(ranks))
+    assert [level.difficulty_terms for level in wide.select(hardest=True, limit=3)] == [
+        level.difficulty_terms for level in lunar.select(hardest=True, limit=3)]
+
+
+def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tmp_path):
+    for results in (lunar, sokoban):
+        level = results.select(hardest=True, limit=1)[0]
+        assert level.difficulty == pytest.approx(
+            DEFAULT.effort(Measure(*results.measures(np.array([level.rank]))[0, 0])))
+        assert level.difficulty_terms.startswith(f"{len(level.solution)} move")
+        assert level.to_json()["difficulty"] == round(level.difficulty, 3)
+    level = lunar.select(hardest=True, limit=1)[0]
+    result = invoke("solve", lunar.directory.parent / "lunar.toml", "--board", "/".join(level.board),
+                    "--results", lunar.directory, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["difficulty"] == round(level.difficulty, 3)
+    eight = curator.analyze(PUZZLES / "eight-puzzle.toml", tmp_path / "eight")
+    (position,) = eight.select(distance=12, limit=1)
+    assert position.difficulty > (1 - DEFAULT.search) * 12
+    assert position.to_json()["difficulty_terms"].startswith("12 moves")
+
+
+# -- calibration ---------------------------------------------------------------------------------
+
+
+TRUE_PLAYER = Player(lookahead=1.0, search=0.9, opening=1.5)
+
+
+def graded_pack(results, path, count, player=TRUE_PLAYER, seed=4):
+    """A pack of `count` levels of `results` in the order `player` rates them (easy first)."""
+    levels = results.select(solvable=True, canonical=True, pieces=(4, 10), sample=count, seed=seed)
+    levels = [level for level in levels if level.solution]
+    kind = catalogue.kind_for(results)
+    found, ok, _ = kind.measures(results, [level.position for level in levels])
+    graded = Graded(found, np.zeros(len(levels)), np.zeros(len(levels)))
+    g = int(np.flatnonzero(grid() == player.lookahead)[0])
+    efforts = np.array([player.effort(Measure(*found[i, g])) for i in range(len(levels))])
+    order = np.argsort(efforts, kind="stable")
+    save_pack(results.puzzle, [levels[i] for i in order], path)
+    return graded, efforts[order]
+
+
+def test_calibration_recovers_the_order_of_a_known_player(tmp_path):
+    results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
+    pack = tmp_path / "graded.json"
+    _, truth = graded_pack(results, pack, 40)
+    found = curator.calibrate(results.directory, pack)
+    assert found.levels == len(truth) and found.path == results.directory / PLAYER_FILE
+    assert found.after > 0.9 and found.after >= found.before - 0.02
+    reopened = curator.open(results.directory)
+    assert reopened.player == found.player and "calibrated" in reopened.player.source
+    _, levels = curator.export.pack.load_pack(pack)
+    rated = [reopened.solve(level.position).difficulty for level in levels]
+    assert spearman(rated, truth) > 0.95
+    # Later commands say so, in one line.
+    result = invoke("select", results.directory, "--unique", "--sample", "3", "--seed", "1")
+    assert result.exit_code == 0
+    assert [line for line in result.stderr.splitlines() if line.startswith("difficulty:")] == [
+        f"difficulty: {found.player.source}"]
+
+
+def test_calibrate_command_prints_before_and_after(triangle, tmp_path):
+    pack = tmp_path / "graded.json"
+    graded_pack(triangle, pack, 30)
+    data = json.loads(pack.read_text())
+    for number, level in enumerate(data["levels"]):
+        level["grade"] = 1 + number // 10  # three grades of ten
+    pack.write_text(json.dumps(data))
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for name in ("manifest.json", "puzzle.toml", *(p.name for p in triangle.directory.glob("*.bits"))):
+        (copy / name).write_bytes((triangle.directory / name).read_bytes())
+    result = invoke("calibrate", copy, "--graded", pack)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("calibrated on ") and " in 3 grades" in lines[0]
+    assert lines[1].startswith("Spearman with the grades: before ") and "after" in lines[1]
+    assert (copy / PLAYER_FILE).exists()
+
+
+def test_too_little_data_is_refused_in_one_line(triangle, tmp_path):
+    pack = tmp_path / "small.json"
+    graded_pack(triangle, pack, 6)
+    result = invoke("calibrate", triangle.directory, "--graded", pack)
+    assert result.exit_code == 1
+    line = error_line(result.stderr)
+    assert "at least 10 solvable graded levels in at least 3 different grades; it has 6 in 6" in line
+    assert not (triangle.directory / PLAYER_FILE).exists()
+
+
+# -- calibration from the workspace's playtests -----------------------------------------------------
+
+
+def record_playtests(db_path, results, levels, keys, seconds):
+    """A workspace database at `db_path` holding, for each level, two plays of it solved in
+    about `seconds` of it, and for the slowest third one give-up of three."""
+    key = PuzzleKey(results.puzzle.name, results.puzzle.sha256)
+    slow = np.quantile(seconds, 2 / 3)
+    with WorkspaceDB(db_path) as db:
+        for level, name, time in zip(levels, keys, seconds):
+            moves = len(level.solution)
+            db.record_play(key, Play(name, 0.9 * time, moves, moves, 0, 0, 0, True))
+            db.record_play(key, Play(name, 1.1 * time, moves + 2, moves, 1, 0, 0, True))
+            if time > slow:
+                db.record_play(key, Play(name, 5.0, 1, 1, 0, 0, 0, False))
+
+
+def pieces_key(level):
+    return ",".join(str(v) for v in level.position)
+
+
+def test_calibration_from_playtests_recovers_a_known_player(tmp_path):
+    results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
+    levels = [level for level in results.select(solvable=True, canonical=True, pieces=(4, 10), sample=30,
+                                                seed=4) if level.solution]
+    found, _, _ = catalogue.kind_for(results).measures(results, [level.position for level in levels])
+    g = int(np.flatnonzero(grid() == TRUE_PLAYER.lookahead)[0])
+    truth = np.array([TRUE_PLAYER.effort(Measure(*row)) for row in found[:, g]])
+    record_playtests(tmp_path / "plays.sqlite", results, levels, [pieces_key(level) for level in levels],
+                     20 * truth)
+    result = invoke("calibrate", results.directory, "--playtests", tmp_path / "plays.sqlite")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"calibrated on {len(levels)} playtested levels in {len(set(truth))} grades"
+    assert lines[1].startswith("Spearman with the grades: before ") and "(cross-validated)" in lines[1]
+    reopened = curator.open(results.directory)
+    assert reopened.player.source == (f"calibrated for this puzzle on {len(levels)} playtested levels "
+                                      f"({PLAYER_FILE})")
+    rated = [reopened.solve(level.position).difficulty for level in levels]
+    assert spearman(rated, truth) > 0.95
+    stored = json.loads((results.directory / PLAYER_FILE).read_text())
+    assert stored["fitted"]["playtests"] == "plays.sqlite" and stored["fitted"]["spearman_after"] > 0.9
+
+
+def test_goal_table_levels_calibrate_from_playtests(tmp_path):
+    text = (PUZZLES / "lunar-lockout.toml").read_text()
+    path = tmp_path / "lunar.toml"
+    path.write_text(text.replace("....h\n..h..\n.h...\n", ".....\n..h..\n.....\n"))
+    results = curator.analyze(path, tmp_path / "out")
+    levels = results.select(sample=24, seed=2)
+    truth = np.array([level.difficulty for level in levels])
+    record_playtests(tmp_path / "plays.sqlite", results, levels, ["/".join(level.board) for level in levels],
+                     10 * truth)
+    found = curator.calibrate(results.directory, playtests=tmp_path / "plays.sqlite")
+    assert found.noun == "playtested" and found.levels == len(levels)
+    assert found.before > 0.95  # the grades came from the player in use
+
+
+def test_too_few_playtests_are_refused_in_one_line(triangle, tmp_path):
+    levels = [level for level in triangle.select(solvable=True, pieces=(5, 8), sample=6, seed=1)
+              if level.solution]
+    record_playtests(tmp_path / "plays.sqlite", triangle, levels, [pieces_key(level) for level in levels],
+                     np.arange(1.0, len(levels) + 1))
+    result = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "plays.sqlite")
+    assert result.exit_code == 1
+    assert error_line(result.stderr).endswith(
+        f"a calibration needs at least 10 solvable playtested levels in at least 3 different grades; "
+        f"it has {len(levels)} in {len(levels)}")
+    assert not (triangle.directory / PLAYER_FILE).exists()
+    missing = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "none.sqlite")
+    assert missing.exit_code == 1 and "no workspace database here" in error_line(missing.stderr)
+    WorkspaceDB(tmp_path / "empty.sqlite").close()
+    empty = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "empty.sqlite")
+    assert empty.exit_code == 1 and error_line(empty.stderr).endswith("it has 0 in 0")
+
+
+def test_calibrate_takes_one_source_of_grades(triangle, tmp_path):
+    for options in ((), ("--graded", tmp_path / "a.json", "--playtests", tmp_path / "b.sqlite")):
+        result = invoke("calibrate", triangle.directory, *options)
+        assert result.exit_code == 2
+        assert error_line(result.stderr).endswith("give --graded PACK.json or --playtests DB, one of them")
+
+
+def test_playtest_grades_count_a_give_up_as_a_play_that_never_ends():
+    plays = [Play("quick", 10, 3, 3, 0, 0, 0, True), Play("quick", 30, 3, 3, 0, 0, 0, True),
+             Play("slow", 100, 3, 3, 0, 0, 0, True), Play("slow", 120, 3, 3, 0, 0, 0, True),
+             Play("slow", 5, 1, 1, 0, 0, 0, False),
+             Play("dropped", 5, 1, 1, 0, 0, 0, False), Play("dropped", 8, 3, 3, 0, 0, 0, True),
+             Play("lost", 5, 1, 1, 0, 0, 0, False), Play("lost", 6, 1, 1, 0, 0, 0, False),
+             Play("twin", 100, 3, 3, 0, 0, 0, True), Play("twin", 120, 3, 3, 0, 0, 0, True),
+             Play("twin", 5, 1, 1, 0, 0, 0, False)]
+    levels, grades = playtest_grades(plays)
+    assert dict(zip(levels, grades.tolist())) == {
+        "quick": 1.0, "slow": 2.5, "twin": 2.5, "dropped": 4.0, "lost": 5.0}
+
+
+def test_a_pack_that_is_not_one_is_refused(triangle, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    result = invoke("calibrate", triangle.directory, "--graded", bad)
+    assert result.exit_code == 2 and "not a level pack of curator" in error_line(result.stderr)
+
+
+def test_a_tampered_player_is_refused(triangle, tmp_path):
+    results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
+    path = results.directory / PLAYER_FILE
+    path.write_text(player_text(TRUE_PLAYER, results.puzzle.sha256, {"levels": 40}))
+    assert curator.open(results.directory).player == TRUE_PLAYER
+    data = json.loads(path.read_text())
+    data["player"]["search"] = 0.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(curator.StoreError, match="checksum does not match"):
+        _ = curator.open(results.directory).player
+    result = invoke("select", results.directory, "--unique", "--limit", "1")
+    assert result.exit_code == 1 and "difficulty.json: checksum does not match" in error_line(result.stderr)
+
+
+def test_fit_prefers_the_grid_point_that_made_the_grades():
+    rng = np.random.default_rng(0)
+    measures = rng.uniform(1, 2**10, size=(80, len(LOOKAHEADS), 3))
+    measures[:, :, 0] = rng.integers(2, 9, size=80)[:, None]
+    measures[:, :, 2] = rng.uniform(0, 4, size=80)[:, None]
+    truth = Player(lookahead=LOOKAHEADS[3], search=0.7, opening=0.5)
+    grades = np.array([truth.effort(Measure(*row)) for row in measures[:, 3]])
+    player = fit(Graded(measures, grades, measures[:, 0, 0].astype(int)))
+    assert player.lookahead == truth.lookahead
+    assert player.search == pytest.approx(0.7, abs=0.1) and player.opening == pytest.approx(0.5, rel=0.3)
+
+
+def test_fit_keeps_the_least_look_ahead_when_the_grades_do_not_tell():
+    rng = np.random.default_rng(1)
+    same = rng.uniform(1, 2**10, size=(40, 1, 3))
+    same[:, :, 0] = rng.integers(2, 9, size=40)[:, None]
+    measures = np.repeat(same, len(LOOKAHEADS), axis=1)
+    grades = np.array([DEFAULT.effort(Measure(*row)) for row in measures[:, 0]])
+    assert fit(Graded(measures, grades, np.zeros(40, dtype=int))).lookahead == LOOKAHEADS[0]
+
+
+def test_default_player_reads_in_one_line():
+    assert DEFAULT.text().startswith("look-ahead ") and "Fling!" in DEFAULT.source
+
+
+def test_terms_read_in_one_line():
+    assert Terms(12, dead_ends=3, hidden=4, forced=1, choices=2.5).text() == (
+        "12 moves; 3 tempting dead ends (hidden up to 4 moves); 1 forced step; 2.5 legal moves per step")
+    assert Terms(5, dead_ends=1, detours=2, long_detours=1, choices=3).text() == (
+        "5 moves; 1 tempting dead end; 2 tempting detours, 1 long; 3.0 legal moves per step")
+    assert Terms(0).text() == "0 moves"
