@@ -4,6 +4,8 @@ one-word tables bit for bit."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -185,3 +187,16 @@ def test_a_wide_board_exports_packs_and_is_served(ricochet, tmp_path):
     board = ricochet.puzzle.draw(ricochet.puzzle.start)
     report = client.post("/api/folders/0/sliding/position", json={"board": board})
     assert report.status_code == 200 and report.json()["distance"] == ricochet.solve(board).distance
+
+
+@pytest.mark.slow
+def test_the_bundled_ricochet_start_needs_8_moves(tmp_path):
+    # Its two helpers' positions alone (6.7 million ranks): moves never change the number of
+    # helpers, so they are the bundled file's two-helper section.
+    text = (Path(__file__).resolve().parent.parent / "puzzles" / "ricochet.toml").read_text()
+    path = tmp_path / "ricochet.toml"
+    path.write_text(text.replace('count = "0..3"', 'count = "2..2"'))
+    results = curator.analyze(path, tmp_path / "out")
+    start = results.solve(results.puzzle.draw(results.puzzle.start))
+    assert (start.distance, start.unique) == (8, True)
+    assert results.select(hardest=True, unique=True)[0].distance == 8
