@@ -68,12 +68,45 @@ def hoppers_children(mask, board, tables, out_masks, out_boards, out_removed, ou
     return count
 
 
+@numba.njit(cache=True)
+def hoppers_children_wide(mask, board, tables, out_masks, out_boards, out_removed, out_moves):
+    """`hoppers_children` on a board of more than 64 cells: `mask` and each row of `out_masks`
+    are arrays of words; which pads hold a frog is read from `board`."""
+    overs, lands = tables
+    words = mask.shape[0]
+    count = 0
+    for w in range(words):
+        frogs = mask[w]
+        while frogs:
+            src = w * 64 + lowest_bit(frogs)
+            frogs &= frogs - ONE
+            for k in range(overs.shape[1]):
+                over = overs[src, k]
+                land = lands[src, k]
+                if over == NONE or board[over] == 0 or board[land] != 0:
+                    continue
+                for v in range(words):
+                    out_masks[count, v] = mask[v]
+                for cell in (src, over, land):
+                    out_masks[count, cell >> 6] ^= ONE << np.uint64(cell & 63)
+                for c in range(board.shape[0]):
+                    out_boards[count, c] = board[c]
+                out_boards[count, land] = board[src]
+                out_boards[count, src] = 0
+                out_boards[count, over] = 0
+                out_removed[count] = board[over]
+                out_moves[count] = encode_move(src, land)
+                count += 1
+    return count
+
+
 class HoppersRules(Rules):
     """Hoppers: frogs jump over frogs until only the red frog is left."""
 
     family = "hoppers"
     typed = True
     sweep_kernel = "boards"
+    wide = True
 
     @classmethod
     def check(cls, board: Board, piece_types: tuple[str, ...], params: dict[str, Any]) -> None:
@@ -107,4 +140,4 @@ class HoppersRules(Rules):
 
     @property
     def children(self) -> Callable[..., int]:
-        return hoppers_children
+        return hoppers_children if self.mask_words == 1 else hoppers_children_wide

@@ -124,3 +124,56 @@ def test_a_board_with_pads_side_by_side_is_refused():
     assert "...." in text
     with pytest.raises(PuzzleError, match=r"^grid\.toml: rules\.family: hoppers boards have pads only "):
         parse_puzzle(text, "grid.toml")
+
+
+# -- a board of more than 64 pads: the multi-word move generator ----------------------------
+
+def plain_bits(pads: list[tuple[int, int]], position: tuple[int, ...]) -> dict[str, bool]:
+    """The three properties of `position` on any board of pads, by a plain search."""
+    index = {pad: i for i, pad in enumerate(pads)}
+    moves = [(index[(r, c)], index[(r + dr, c + dc)], index[(r + 2 * dr, c + 2 * dc)])
+             for r, c in pads for dr, dc in STEPS
+             if (r + dr, c + dc) in index and (r + 2 * dr, c + 2 * dc) in index]
+
+    def kids(p: tuple[int, ...]) -> set[tuple[int, ...]]:
+        out = set()
+        for src, over, land in moves:
+            if p[src] and p[over] and not p[land]:
+                after = list(p)
+                after[land], after[src], after[over] = p[src], EMPTY, EMPTY
+                out.add(tuple(after))
+        return out
+
+    @cache
+    def count(p: tuple[int, ...]) -> int:
+        frogs = [v for v in p if v]
+        return int(frogs == [RED]) if len(frogs) == 1 else sum(count(k) for k in kids(p))
+
+    found = count(position)
+    return {"solvable": found > 0, "unique": found == 1,
+            "all_moves": sum(1 for v in position if v) > 1 and bool(kids(position))
+            and all(count(k) > 0 for k in kids(position))}
+
+
+def test_a_board_of_85_pads_agrees_with_a_plain_search(tmp_path):
+    art = "\n".join("".join("." if (r + c) % 2 == 0 else " " for c in range(13)).rstrip() for r in range(13))
+    text = PUZZLE.read_text().replace(PUZZLE.read_text().split('"""')[1], "\n" + art + "\n")
+    text = text.replace("G = 11", "G = 2")
+    path = tmp_path / "wide-hoppers.toml"
+    path.write_text(text)
+    results = curator.analyze(path, output=tmp_path / "out", workers=1)
+    puzzle = results.puzzle
+    assert puzzle.board.size == 85 and puzzle.rules.mask_words == 2
+    space = StateSpace(puzzle)
+    pads = list(puzzle.board.cells)
+    seen = []
+    for record in results.store.records():
+        layer = record.layer
+        if sum(layer.counts) != 3:
+            continue
+        bits = results.store.load(layer)
+        for rank in range(0, layer.size, 7):
+            want = plain_bits(pads, space.unrank(layer, rank))
+            assert bits.at(rank) == want, (layer.key, rank)
+            seen.append(want)
+    assert len(seen) > 1000 and any(w["unique"] for w in seen) and any(w["all_moves"] for w in seen)
