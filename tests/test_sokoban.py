@@ -109,11 +109,12 @@ def rank_of(puzzle, ref: Reference, position: tuple) -> int:
     return puzzle.rank((tuple(sorted(index[b] for b in boxes)), index[player]))
 
 
-@pytest.mark.parametrize("metric", METRICS)
-@pytest.mark.parametrize("name", ROOMS)
-def test_sweep_matches_a_plain_search(name, metric, tmp_path):
-    puzzle, distances, flags, clusters = swept(name, metric, tmp_path)
-    ref = Reference(ROOMS[name], metric)
+def check_against_reference(puzzle, tables, ref: Reference, search) -> None:
+    """Every position's distance, unique and all_moves bits and connected set in `tables`
+    (distances, flags, clusters) as the reference has them, `search(position)` giving its
+    distance and number of shortest solutions as `Reference.search` does; and the room is not
+    trivial: some positions are dead, some unique, some not."""
+    distances, flags, clusters = tables
     everything = ref.positions()
     assert (distances != sweep.INVALID).sum() == len(everything)
     sizes = Counter(clusters[clusters != sweep.NO_CLUSTER].tolist())
@@ -121,17 +122,24 @@ def test_sweep_matches_a_plain_search(name, metric, tmp_path):
     seen = Counter()
     for position in everything:
         r = rank_of(puzzle, ref, position)
-        distance, solutions = ref.search(position)
+        distance, solutions = search(position)
         assert distances[r] == (sweep.UNSOLVABLE if distance is None else distance), position
         assert bool(flags[r] & sweep.UNIQUE) == (solutions == 1), position
         children = ref.children(position)
         every = (not ref.solved(position) and bool(children)
-                 and all(ref.search(c)[0] is not None for c in children))
+                 and all(search(c)[0] is not None for c in children))
         assert bool(flags[r] & sweep.ALL_MOVES) == every, position
         assert sizes[clusters[r]] == truth[position]
         seen.update(["dead" if distance is None else "unique" if solutions == 1 else "several"])
-    # The rooms are not trivial: some positions are dead, some unique, some not.
     assert seen["dead"] and seen["unique"] and seen["several"], seen
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("name", ROOMS)
+def test_sweep_matches_a_plain_search(name, metric, tmp_path):
+    puzzle, *tables = swept(name, metric, tmp_path)
+    ref = Reference(ROOMS[name], metric)
+    check_against_reference(puzzle, tables, ref, ref.search)
 
 
 @pytest.mark.parametrize("metric, expected", [("pushes", 8), ("moves", 33)])

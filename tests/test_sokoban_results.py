@@ -307,8 +307,8 @@ BAD = [
     ("#####\n#@$$#\n#  .#\n#####", '"pushes"', "board.xsb"),  # fewer goals than boxes
     ("#####\n#@$.#\n#@  #\n#####", '"pushes"', "board.xsb"),  # two players
     ("#####\n#@$.#\n#####\n#$. #\n#####", '"pushes"', "board.xsb"),  # a box outside the room
-    ("#" * 12 + "\n" + "\n".join("#" + ("@$." if r == 0 else "   ") + " " * 7 + "#" for r in range(7))
-     + "\n" + "#" * 12, '"pushes"', "board.xsb"),  # 70 floor cells
+    ("#" * 18 + "\n" + "\n".join("#" + ("@$." if r == 0 else "   ") + " " * 13 + "#" for r in range(17))
+     + "\n" + "#" * 18, '"pushes"', "board.xsb"),  # 272 floor cells
 ]
 
 

@@ -20,17 +20,14 @@ import numba
 import numpy as np
 
 from curator.common.goal_sweep import Graph
-from curator.common.ranking import bit_count, rank_colex_mask, to_words, unrank_colex_mask
+from curator.common.ranking import bit_count, rank_colex_mask, unrank_colex_mask
+from curator.common.wide_masks import WIDE_WORDS, packed
 from curator.sliding.puzzle import DIRECTIONS, METRICS, MOVES, STEERING, SlidingPuzzle
 
 STEP, LINE, UNTIL_BLOCKED, TILT = (MOVES.index(m) for m in ("step", "line", "until_blocked", "tilt"))
 STEP_METRIC, LINE_METRIC, PIECE_METRIC = (METRICS.index(m) for m in ("step", "line", "piece"))
 OPPOSITE = np.array([2, 3, 0, 1], dtype=np.int64)
 """The direction opposite each of DIRECTIONS (up, right, down, left)."""
-
-
-WIDE_WORDS = 4
-"""Words of every mask on a board of more than 64 cells (256 cells at most)."""
 
 
 class Kernel(NamedTuple):
@@ -96,16 +93,6 @@ class Kernel(NamedTuple):
     """int64[P]: each piece's group."""
 
 
-def _packed(masks: np.ndarray, words: int) -> np.ndarray:
-    """Python-int masks as uint64 (one word), or as rows of `words` uint64 words."""
-    if words == 1:
-        return masks.astype(np.uint64)
-    out = np.zeros((*masks.shape, words), dtype=np.uint64)
-    for at, mask in np.ndenumerate(masks):
-        out[at] = to_words(int(mask), words)
-    return out
-
-
 def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
     """The arrays of `puzzle`; four-word masks on a board of more than 64 cells."""
     n = puzzle.board.size
@@ -167,17 +154,17 @@ def build_kernel(puzzle: SlidingPuzzle) -> Kernel:
         spans=spans,
         radices=radices,
         weights=weights,
-        exits=_packed(np.array([sum(1 << c for c in puzzle.exits)], dtype=object), words),
+        exits=packed(np.array([sum(1 << c for c in puzzle.exits)], dtype=object), words),
         keep=np.array([g.letter in puzzle.keep for g in groups], dtype=np.bool_),
         neighbours=neighbours,
-        masks=_packed(masks, words),
+        masks=packed(masks, words),
         steps=steps,
         steer=np.array([[d in STEERING[g.shape.along] for d in range(4)] for g in groups], dtype=np.bool_),
         falls=falls,
-        ahead=_packed(ahead, words),
+        ahead=packed(ahead, words),
         goal_groups=np.array([g.letter == puzzle.goal_letter for g in groups], dtype=np.bool_),
         goal_out=np.array([g.letter in puzzle.out for g in groups], dtype=np.bool_),
-        goal=_packed(np.array([sum(1 << c for c in puzzle.goal_cells)], dtype=object), words),
+        goal=packed(np.array([sum(1 << c for c in puzzle.goal_cells)], dtype=object), words),
         group_of=np.repeat(np.arange(g_count), counts).astype(np.int64),
     )
 

@@ -1,8 +1,8 @@
 """The compiled position code of sliding-block puzzles on boards of more than 64 cells: the
 functions of `curator.sliding.tables` over masks of four uint64 words (256 cells).
 
-A mask here is a tuple of four words, a value that costs no allocation; the kernel's masks
-are rows of four words. `unrank` says only whether a rank is a position: the moves rebuild
+A mask here is a tuple of four words (`curator.common.wide_masks`); the kernel's masks are
+rows of four words. `unrank` says only whether a rank is a position: the moves rebuild
 the occupied cells from the anchors.
 """
 
@@ -12,7 +12,20 @@ import numba
 import numpy as np
 
 from curator.common.goal_sweep import Graph
-from curator.common.ranking import BINOMIAL_BY_SIZE, bit_count, unrank_colex_wide
+from curator.common.ranking import BINOMIAL_BY_SIZE, unrank_colex_wide
+from curator.common.wide_masks import (
+    ONE,
+    Mask,
+    count,
+    count_below,
+    empty,
+    has,
+    mask_of,
+    meets,
+    union,
+    with_cell,
+    without,
+)
 from curator.sliding.tables import (
     LINE,
     LINE_METRIC,
@@ -27,72 +40,14 @@ from curator.sliding.tables import (
     settle,
 )
 
-Mask = tuple[np.uint64, np.uint64, np.uint64, np.uint64]
-ONE = np.uint64(1)
-
-
-@numba.njit(cache=True, inline="always")
-def _mask(row: np.ndarray) -> Mask:
-    """The mask held in a row of four words."""
-    return (row[0], row[1], row[2], row[3])
-
-
-@numba.njit(cache=True, inline="always")
-def _or(a: Mask, b: Mask) -> Mask:
-    return (a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3])
-
-
-@numba.njit(cache=True, inline="always")
-def _without(a: Mask, b: Mask) -> Mask:
-    return (a[0] & ~b[0], a[1] & ~b[1], a[2] & ~b[2], a[3] & ~b[3])
-
-
-@numba.njit(cache=True, inline="always")
-def _meets(a: Mask, b: Mask) -> bool:
-    return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2]) | (a[3] & b[3])) != 0
-
-
-@numba.njit(cache=True, inline="always")
-def _empty(a: Mask) -> bool:
-    return (a[0] | a[1] | a[2] | a[3]) == 0
-
-
-@numba.njit(cache=True, inline="always")
-def _has(a: Mask, cell: int | np.int64) -> bool:
-    return bool((a[cell >> 6] >> np.uint64(cell & 63)) & ONE)
-
-
-@numba.njit(cache=True, inline="always")
-def _with(a: Mask, cell: int | np.int64) -> Mask:
-    """`a` with `cell` set."""
-    w = cell >> 6
-    bit = ONE << np.uint64(cell & 63)
-    return (a[0] | bit if w == 0 else a[0], a[1] | bit if w == 1 else a[1],
-            a[2] | bit if w == 2 else a[2], a[3] | bit if w == 3 else a[3])
-
-
-@numba.njit(cache=True, inline="always")
-def _count(a: Mask) -> np.int64:
-    return np.int64(bit_count(a[0]) + bit_count(a[1]) + bit_count(a[2]) + bit_count(a[3]))
-
-
-@numba.njit(cache=True, inline="always")
-def _count_below(a: Mask, cell: int | np.int64) -> np.int64:
-    """Cells of `a` below `cell`."""
-    w = cell >> 6
-    n = np.int64(bit_count(a[w] & ((ONE << np.uint64(cell & 63)) - ONE)))
-    for i in range(w):
-        n += np.int64(bit_count(a[i]))
-    return n
-
 
 @numba.njit(cache=True, inline="always")
 def _occupied(k: Kernel, pos: np.ndarray) -> Mask:
     """The exits and the cells the pieces of a valid position cover."""
-    out = _mask(k.exits[0])
+    out = mask_of(k.exits[0])
     for p in range(len(pos)):
         if pos[p] >= 0:
-            out = _or(out, _mask(k.masks[k.group_of[p], pos[p]]))
+            out = union(out, mask_of(k.masks[k.group_of[p], pos[p]]))
     return out
 
 
@@ -107,12 +62,12 @@ def _place(k: Kernel, s: int, g: int, digit: int, covered: Mask, pos: np.ndarray
         p += 1
     chosen = pos[p:p + pieces]
     if k.free[g]:
-        unrank_colex_wide(digit, k.cells - _count(covered), pieces, chosen)
+        unrank_colex_wide(digit, k.cells - count(covered), pieces, chosen)
         cell = 0
         free = 0  # free cells below `cell`
         for j in range(pieces):
-            while _has(covered, cell) or free < chosen[j]:
-                if not _has(covered, cell):
+            while has(covered, cell) or free < chosen[j]:
+                if not has(covered, cell):
                     free += 1
                 cell += 1
             chosen[j] = cell
@@ -124,10 +79,10 @@ def _place(k: Kernel, s: int, g: int, digit: int, covered: Mask, pos: np.ndarray
             chosen[j] = k.anchors[g, chosen[j]]
     occupied = covered
     for j in range(pieces):
-        m = _mask(k.masks[g, chosen[j]])
-        if _empty(m) or _meets(m, occupied):
+        m = mask_of(k.masks[g, chosen[j]])
+        if empty(m) or meets(m, occupied):
             return False, covered
-        occupied = _or(occupied, m)
+        occupied = union(occupied, m)
     return True, occupied
 
 
@@ -135,7 +90,7 @@ def _place(k: Kernel, s: int, g: int, digit: int, covered: Mask, pos: np.ndarray
 def fill(k: Kernel, s: int, g: int, digit: int, covered: np.ndarray, pos: np.ndarray) -> bool:
     """`_place` group g on the cells of row covered[g], writing row covered[g + 1]; whether
     it fits."""
-    fits, occupied = _place(k, s, g, digit, _mask(covered[g]), pos)
+    fits, occupied = _place(k, s, g, digit, mask_of(covered[g]), pos)
     for w in range(4):
         covered[g + 1, w] = occupied[w]
     return fits
@@ -147,7 +102,7 @@ def unrank(k: Kernel, rank: int, pos: np.ndarray) -> np.uint64:
     overlap or leave the board."""
     s = section_of(k, rank)
     local = rank - k.offsets[s]
-    covered = _mask(k.exits[0])
+    covered = mask_of(k.exits[0])
     for g in range(len(k.counts)):
         fits, covered = _place(k, s, g, (local // k.weights[s, g]) % k.radices[s, g], covered, pos)
         if not fits:
@@ -165,7 +120,7 @@ def rank(k: Kernel, pos: np.ndarray) -> np.int64:
                 if pos[p] < 0:
                     s += k.spans[g]
     out = k.offsets[s]
-    covered = _mask(k.exits[0])
+    covered = mask_of(k.exits[0])
     for g in range(len(k.counts)):
         part = np.int64(0)
         j = 0
@@ -174,11 +129,11 @@ def rank(k: Kernel, pos: np.ndarray) -> np.int64:
             if a < 0:
                 continue
             j += 1
-            part += BINOMIAL_BY_SIZE[j, a - _count_below(covered, a) if k.free[g] else k.index[g, a]]
+            part += BINOMIAL_BY_SIZE[j, a - count_below(covered, a) if k.free[g] else k.index[g, a]]
         out += part * k.weights[s, g]
         for p in range(k.first[g], k.first[g + 1]):
             if pos[p] >= 0:
-                covered = _or(covered, _mask(k.masks[g, pos[p]]))
+                covered = union(covered, mask_of(k.masks[g, pos[p]]))
     return out
 
 
@@ -187,12 +142,12 @@ def is_goal(k: Kernel, pos: np.ndarray) -> bool:
     for p in range(len(pos)):
         if pos[p] >= 0 and k.goal_out[k.group_of[p]]:
             return False
-    goal = _mask(k.goal[0])
-    if _empty(goal):
+    goal = mask_of(k.goal[0])
+    if empty(goal):
         return True
     for p in range(len(pos)):
         g = k.group_of[p]
-        if pos[p] >= 0 and k.goal_groups[g] and _empty(_without(goal, _mask(k.masks[g, pos[p]]))):
+        if pos[p] >= 0 and k.goal_groups[g] and empty(without(goal, mask_of(k.masks[g, pos[p]]))):
             return True
     return False
 
@@ -209,15 +164,15 @@ def _slides(k: Kernel, g: int, a: int, others: Mask, rule: int, backward: bool,
         if rule == UNTIL_BLOCKED and backward:
             back = OPPOSITE[d]
             t = steps[g, a, back]
-            if t >= 0 and not _meets(_mask(masks[g, t]), others):
+            if t >= 0 and not meets(mask_of(masks[g, t]), others):
                 continue
-            if t < 0 and k.falls[g, a, back] and not _meets(_mask(k.ahead[g, a, back]), others):
+            if t < 0 and k.falls[g, a, back] and not meets(mask_of(k.ahead[g, a, back]), others):
                 continue
         x = a
         cells = 0
         while True:
             t = steps[g, x, d]
-            if t < 0 or _meets(_mask(masks[g, t]), others):
+            if t < 0 or meets(mask_of(masks[g, t]), others):
                 break
             x = t
             cells += 1
@@ -228,7 +183,7 @@ def _slides(k: Kernel, g: int, a: int, others: Mask, rule: int, backward: bool,
                 costs[found] = cells
                 found += 1
         if cells > 0 and rule == UNTIL_BLOCKED and not backward and k.falls[g, x, d] \
-                and not _meets(_mask(k.ahead[g, x, d]), others):
+                and not meets(mask_of(k.ahead[g, x, d]), others):
             continue
         if cells > 0 and (rule == STEP or (rule == UNTIL_BLOCKED and not backward)):
             targets[found] = x
@@ -280,8 +235,8 @@ def tilts(k: Kernel, pos: np.ndarray, occupied: Mask, ranks: np.ndarray, costs: 
     for p in range(pieces):
         if pos[p] >= 0:
             slot[pos[p]] = p
-    exits = _mask(k.exits[0])
-    standing = _without(occupied, exits)
+    exits = mask_of(k.exits[0])
+    standing = without(occupied, exits)
     found = 0
     for d in range(4):
         for p in range(pieces):
@@ -291,17 +246,17 @@ def tilts(k: Kernel, pos: np.ndarray, occupied: Mask, ranks: np.ndarray, costs: 
         legal = True
         for j in range(k.cells):
             a = j if d == 0 or d == 3 else k.cells - 1 - j
-            if not _has(standing, a):
+            if not has(standing, a):
                 continue
             p = slot[a]
             x = a
             dropped = False
             while True:
                 t = k.neighbours[x, d]
-                if t < 0 or _has(stopped, t):
+                if t < 0 or has(stopped, t):
                     break
                 x = t
-                if _has(exits, x):
+                if has(exits, x):
                     dropped = True
                     break
             if x != a:
@@ -313,7 +268,7 @@ def tilts(k: Kernel, pos: np.ndarray, occupied: Mask, ranks: np.ndarray, costs: 
                 after[p] = -1
             else:
                 after[p] = x
-                stopped = _with(stopped, x)
+                stopped = with_cell(stopped, x)
         if not legal or not moved:
             continue
         for g in range(len(k.counts)):
@@ -348,7 +303,7 @@ def moves(k: Kernel, pos: np.ndarray, metric: int, backward: bool, ranks: np.nda
         if a < 0:
             continue
         g = k.group_of[p]
-        others = _without(occupied, _mask(k.masks[g, a]))
+        others = without(occupied, mask_of(k.masks[g, a]))
         n = piece_moves(k, g, a, others, metric, backward, scratch[0], scratch[1], scratch[2], scratch[3])
         for j in range(n):
             source = pos[p]

@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from curator.common.board import Board
 from curator.common.errors import SelectionError
-from curator.common.ranking import WORD_CELLS, rank_combination, unrank_combination
+from curator.common.ranking import MAX_CELLS, mask_words, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file
 
 FAMILY = "push"
@@ -97,6 +97,9 @@ class SokobanPuzzle:
     start: Position
     text: str
     source: str
+    words: int = 1
+    """The uint64 words of a mask of the room, decided once when the file is read: 1 up to 64
+    floor cells (see `mask_words`)."""
 
     # -- geometry ----------------------------------------------------------------------------
 
@@ -328,11 +331,11 @@ def _lines(drawing: str) -> list[str]:
 
 def _read_room(drawing: str) -> Room:
     """The room of an XSB drawing; ValueError saying what is wrong (a drawing wider or higher
-    than a room of WORD_CELLS floor cells across and its walls is refused before it is read)."""
+    than a room of MAX_CELLS floor cells across and its walls is refused before it is read)."""
     lines = _lines(drawing)
     rows, cols = len(lines), max((len(line) for line in lines), default=0)
-    if max(rows, cols) > WORD_CELLS + 2:
-        raise ValueError(f"spans {rows} rows and {cols} columns; at most {WORD_CELLS + 2} of each are "
+    if max(rows, cols) > MAX_CELLS + 2:
+        raise ValueError(f"spans {rows} rows and {cols} columns; at most {MAX_CELLS + 2} of each are "
                          "supported")
     chars: dict[Cell, str] = {}
     for r, line in enumerate(lines):
@@ -399,8 +402,8 @@ class _SokobanReader(TableReader):
             room = _read_room(self.get(board_table, "xsb", str, "board"))
         except ValueError as exc:
             raise self.fail("board.xsb", str(exc)) from None
-        if len(room.floor) > WORD_CELLS:  # Sokoban tables use one-word masks
-            raise self.fail("board.xsb", f"{len(room.floor)} floor cells; at most {WORD_CELLS} are supported")
+        if len(room.floor) > MAX_CELLS:
+            raise self.fail("board.xsb", f"{len(room.floor)} floor cells; at most {MAX_CELLS} are supported")
         if not room.boxes:
             raise self.fail("board.xsb", "draws no box ($, or * on a goal)")
         if len(room.goals) < len(room.boxes):
@@ -414,4 +417,5 @@ class _SokobanReader(TableReader):
             raise self.fail("board.xsb", f"{size:,} ranks; at most {MAX_POSITIONS:,} are supported")
         start = (tuple(sorted(index[b] for b in room.boxes)), index[room.player])
         goals = tuple(sorted(index[g] for g in room.goals))
-        return SokobanPuzzle(name, title, metric, board, room.walls, goals, boxes, start, text, self.source)
+        return SokobanPuzzle(name, title, metric, board, room.walls, goals, boxes, start, text, self.source,
+                             mask_words(board.size))

@@ -20,7 +20,8 @@ from curator.goals import GoalLevel, GoalMove, GoalResults
 from curator.sokoban.puzzle import PLAYER, Position, SokobanPuzzle
 from curator.sokoban.select import solution_text
 from curator.sokoban.store import SokobanStore
-from curator.sokoban.tables import GRAPH, build_kernel
+from curator.sokoban.sweep import graph
+from curator.sokoban.tables import build_kernel
 from curator.sokoban.variants import edits
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class SokobanResults(GoalResults):
 
     @property
     def graph(self) -> Graph:
-        return GRAPH
+        return graph(self.kernel)
 
     def position(self, board: str | Position) -> Position:
         """The position `board` names: an XSB drawing (rows separated by line breaks, '/' or

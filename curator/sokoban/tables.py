@@ -2,10 +2,13 @@
 functions that rank, unrank and move its positions (the goal sweep's slots, see
 `curator.common.goal_sweep`).
 
-Cells are bits of a uint64 mask. A position is `pos` = the boxes' cells ascending, then the
-player's cell; `unrank` returns the boxes' mask (never 0: there is a box). Under the pushes
-metric the player's region is found by a flood fill over the free cells, and the player of a
-child is moved to the smallest cell of its region before the child is ranked.
+Cells are bits of a uint64 mask. A room of more than 64 floor cells has masks of four words
+and its own compiled code (`curator.sokoban.wide`); `build_kernel` makes the arrays of either.
+
+A position is `pos` = the boxes' cells ascending, then the player's cell; `unrank` returns
+the boxes' mask (never 0: there is a box). Under the pushes metric the player's region is
+found by a flood fill over the free cells, and the player of a child is moved to the smallest
+cell of its region before the child is ranked.
 """
 
 from __future__ import annotations
@@ -17,13 +20,17 @@ import numpy as np
 
 from curator.common.goal_sweep import Graph
 from curator.common.ranking import bit_count, lowest_bit, rank_colex_mask, unrank_colex_mask
+from curator.common.wide_masks import WIDE_WORDS, packed
 from curator.sokoban.puzzle import SokobanPuzzle
 
 
 class Kernel(NamedTuple):
-    """A Sokoban puzzle as arrays: N floor cells, B boxes."""
+    """A Sokoban puzzle as arrays: N floor cells, B boxes. In a wide room (`words` is
+    WIDE_WORDS) every uint64 mask below is a row of that many words instead."""
 
     cells: int
+    words: int
+    """1, or WIDE_WORDS in a room of more than 64 floor cells."""
     boxes: int
     free: int
     """N - B: the player's places, the low digit of a rank."""
@@ -38,18 +45,21 @@ class Kernel(NamedTuple):
 
 
 def build_kernel(puzzle: SokobanPuzzle) -> Kernel:
-    """The arrays of `puzzle`."""
+    """The arrays of `puzzle`; four-word masks in a room of more than 64 floor cells."""
     n = puzzle.board.size
+    words = 1 if puzzle.words == 1 else WIDE_WORDS
     near = np.full((n, 4), -1, dtype=np.int64)
-    adjacent = np.zeros(n, dtype=np.uint64)
+    adjacent = np.zeros(n, dtype=object)
     for cell in range(n):
         for d in range(4):
             other = puzzle.neighbour(cell, d)
             if other is not None:
                 near[cell, d] = other
-                adjacent[cell] |= np.uint64(1 << other)
-    return Kernel(cells=n, boxes=puzzle.boxes, free=puzzle.free, pushes=puzzle.metric == "pushes", near=near,
-                  adjacent=adjacent, goals=np.array([sum(1 << g for g in puzzle.goals)], dtype=np.uint64))
+                adjacent[cell] |= 1 << other
+    goals = np.array([sum(1 << g for g in puzzle.goals)], dtype=object)
+    return Kernel(cells=n, words=words, boxes=puzzle.boxes, free=puzzle.free,
+                  pushes=puzzle.metric == "pushes", near=near, adjacent=packed(adjacent, words),
+                  goals=packed(goals, words))
 
 
 ONE = np.uint64(1)
