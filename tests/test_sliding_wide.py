@@ -112,7 +112,7 @@ def test_the_wide_tilt_code_gives_the_one_word_tables(name, monkeypatch):
 
 
 def test_the_wide_path_writes_the_one_word_files(tmp_path, monkeypatch):
-    path = "puzzles/lunar-lockout.toml"
+    path = "puzzles/tilt.toml"
     narrow = curator.analyze(path, tmp_path / "narrow")
     monkeypatch.setattr(ranking, "_forced_words", 2)
     wide = curator.analyze(path, tmp_path / "wide")

@@ -172,8 +172,8 @@ def test_a_board_of_85_pads_agrees_with_a_plain_search(tmp_path):
         if sum(layer.counts) != 3:
             continue
         bits = results.store.load(layer)
-        for rank in range(0, layer.size, 7):
+        for rank in range(0, layer.size, 11):
             want = plain_bits(pads, space.unrank(layer, rank))
             assert bits.at(rank) == want, (layer.key, rank)
             seen.append(want)
-    assert len(seen) > 1000 and any(w["unique"] for w in seen) and any(w["all_moves"] for w in seen)
+    assert len(seen) > 500 and any(w["unique"] for w in seen) and any(w["all_moves"] for w in seen)
