@@ -1,16 +1,51 @@
 """Progress of long work on the terminal: a bar per layer, or one line per finished layer
-where bars cannot be drawn (a log file, CI output); a bar for counted work (rating levels)."""
+where bars cannot be drawn (a log file, CI output); a bar for counted work (rating levels).
+Every update also raises again a Ctrl+C that was lost on its way (see `ctrl_c_kept`)."""
 
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import cast
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from curator.layered.space import Layer
+
+_ctrl_c: list[int] = []
+"""The Ctrl+C signals seen while `ctrl_c_kept` is active."""
+
+
+@contextlib.contextmanager
+def ctrl_c_kept() -> Iterator[None]:
+    """While active (in the main thread), Ctrl+C raises KeyboardInterrupt where it lands, as
+    Python's own handler does, and is remembered: one landing inside a finalizer (the
+    compiler runs many) is reported and dropped by Python, so every progress update raises it
+    again. The previous handler is back afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        _ctrl_c.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _ctrl_c.clear()
+
+
+def raise_kept_ctrl_c() -> None:
+    """KeyboardInterrupt if Ctrl+C was seen while `ctrl_c_kept` is active."""
+    if _ctrl_c:
+        raise KeyboardInterrupt
 
 
 class RichReporter:
@@ -28,6 +63,7 @@ class RichReporter:
         self.current = layer
 
     def advance(self, positions: int) -> None:
+        raise_kept_ctrl_c()
         self.progress.advance(self.tasks[cast(Layer, self.current)], positions)  # after layer_started
 
     def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None:
@@ -56,6 +92,7 @@ def count_progress(console: Console, description: str) -> Iterator[Callable[[int
         task = progress.add_task(description, total=None)
 
         def update(done: int, total: int) -> None:
+            raise_kept_ctrl_c()
             progress.update(task, completed=done, total=total)
 
         yield update

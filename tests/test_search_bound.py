@@ -118,3 +118,25 @@ def test_ctrl_c_stops_a_search_with_one_line_and_exit_130(tmp_path):
     assert process.returncode == 130
     assert out == b""
     assert rest.decode().strip() == "stopped (Ctrl+C)"
+
+
+class _Finalized:
+    """Sends Ctrl+C to this process from its finalizer, where Python drops the interrupt."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_a_ctrl_c_dropped_in_a_finalizer_stops_at_the_next_progress_update():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from curator.progress import count_progress, ctrl_c_kept
+
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c_kept(), count_progress(Console(file=StringIO()), "searching") as update:
+        _Finalized()  # collected at once: the KeyboardInterrupt raised inside it is dropped
+        with pytest.raises(KeyboardInterrupt):
+            update(1, 10)
+    assert signal.getsignal(signal.SIGINT) is before

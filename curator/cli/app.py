@@ -60,7 +60,7 @@ from curator.options import (
     read_board,
     selection_keywords,
 )
-from curator.progress import count_progress, layer_progress
+from curator.progress import count_progress, ctrl_c_kept, layer_progress, raise_kept_ctrl_c
 from curator.rules.registry import list_families
 from curator.version import __version__
 from curator.workspace_db import (
@@ -113,7 +113,8 @@ def friendly_errors(command: Callable) -> Callable:
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
-            return command(*args, **kwargs)
+            with ctrl_c_kept():
+                return command(*args, **kwargs)
         except TooLittleData as exc:
             raise _fail(1, str(exc))
         except (PuzzleError, UsageError, SelectionError) as exc:
@@ -246,6 +247,7 @@ def analyze_command(
 
 
 def _print_distance(distance: int, positions: int) -> None:
+    raise_kept_ctrl_c()
     err.print(f"distance {distance}: {positions:,}", highlight=False)
 
 
