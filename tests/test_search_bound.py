@@ -127,6 +127,7 @@ class _Finalized:
         os.kill(os.getpid(), signal.SIGINT)
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped interrupt
 def test_a_ctrl_c_dropped_in_a_finalizer_stops_at_the_next_progress_update():
     from io import StringIO
 
