@@ -182,6 +182,8 @@ def test_a_wide_board_exports_packs_and_is_served(ricochet, tmp_path):
         assert ricochet.export(levels, tmp_path / fmt, format=fmt)
     assert len(ricochet.pack(3, pool=100).levels) == 3
     client = TestClient(create_app([ricochet.directory]), base_url="http://127.0.0.1:8000")
+    pieces = client.get("/api/folders/0").json()["blocks"]["pieces"]
+    assert [(p["letter"], p["fewest"], p["count"]) for p in pieces] == [("R", None, 1), ("h", 0, 2)]
     found = client.get("/api/folders/0/sliding/levels", params={"hardest": "true", "limit": 2})
     assert found.status_code == 200 and found.json()["levels"], found.text
     board = ricochet.puzzle.draw(ricochet.puzzle.start)

@@ -45,7 +45,8 @@ class SlidingKind(GoalKind):
     def blocks(self, puzzle: SlidingPuzzle) -> dict[str, Any]:
         board = puzzle.board
         return {"rows": board.rows, "cols": board.cols, "cells": list(board.cells),
-                "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "along": s.along}
+                "pieces": [{"letter": s.letter, "cells": list(s.cells), "count": s.count, "fewest": s.fewest,
+                            "along": s.along}
                            for s in puzzle.shapes],
                 "goal_piece": puzzle.goal_letter or None,
                 "goal_cells": [board.cells[c] for c in puzzle.goal_cells],

@@ -116,6 +116,9 @@ class BlockPiece(BaseModel):
     cells: list[Cell]
     """Its shape: cells relative to its anchor, its first cell in row-major order."""
     count: int
+    """The most pieces a position holds."""
+    fewest: int | None = None
+    """When the file gives the count as a range ("0..3"): the fewest; else None."""
     along: Literal["any", "row", "column"]
     """The line a piece keeps, if any."""
 

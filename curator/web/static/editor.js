@@ -229,7 +229,8 @@ function drawPalette() {
   if (editor.kind === "distance") { drawStateTools(); return; }
   const tools = editor.kind === "layers"
     ? state.folder.board.piece_types.map((letter, i) => [i + 1, letter, PIECE_COLOURS[i % PIECE_COLOURS.length]])
-    : state.folder.blocks.pieces.map((piece) => [piece.letter, `${piece.letter} ×${piece.count}`,
+    : state.folder.blocks.pieces.map((piece) => [piece.letter,
+        `${piece.letter} ×${piece.fewest === null || piece.fewest === undefined ? "" : `${piece.fewest}..`}${piece.count}`,
                                                   blockColour(piece.letter)]);
   tools.push(["erase", "erase", "#fff"]);
   $("#palette").replaceChildren(...tools.map(([tool, text, colour]) => {
