@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, product
 
 Cell = tuple[int, int]
@@ -201,8 +201,11 @@ def analyze(spec: Spec) -> Analysis:
         else:
             solutions[p] = sum(solutions[c] for c, cost in graph[p].items()
                                if c in distance and distance[c] + cost == distance[p])
+    # A move here is one slide (or one tilt), whatever the metric counts: under the piece
+    # metric a run of slides is one move of the distance, but each slide of it is a move.
+    slides = {p: children(replace(spec, metric="line"), p) for p in everything}
     all_moves = {p for p in everything
-                 if distance.get(p) != 0 and graph[p] and all(c in distance for c in graph[p])}
+                 if distance.get(p) != 0 and slides[p] and all(c in distance for c in slides[p])}
     neighbours = defaultdict(set)
     for p, kids in graph.items():
         for c in kids:

@@ -317,3 +317,18 @@ def test_a_count_range_is_checked(count, message):
     text = robots.replace("[pieces.h]\n", f"[pieces.h]\ncount = {count}\n")
     with pytest.raises(PuzzleError, match=f"pieces.h.count: {message}"):
         parse_sliding_puzzle(text, "robots")
+
+
+def test_all_moves_counts_each_slide_under_the_piece_metric():
+    # Every single slide from "....|..BB|A...|..CC" keeps it solvable, but a run of two slides
+    # of one piece (one move of the piece metric's distance) does not: all_moves is about slides.
+    spec = ref.Spec(
+        cells=_grid(4, 4), shapes={"A": (((0, 0),), "any"), "B": (((0, 0), (0, 1)), "any"),
+                                   "C": (((0, 0), (0, 1)), "any")},
+        counts={("A", None): 1, ("B", None): 1, ("C", None): 1}, move="until_blocked", metric="piece",
+        goal_letter="A", goal_cells=frozenset({(2, 1)}), edge="falls")
+    puzzle = parse_sliding_puzzle(toml_text(spec, spec.move, spec.metric))
+    truth = check_against_reference(puzzle, spec)
+    position = next(p for p in ref.positions(spec) if ref.draw(spec, p) == "....\n..BB\nA...\n..CC")
+    assert position in truth.all_moves
+    assert not all(c in truth.distance for c in ref.children(spec, position))
