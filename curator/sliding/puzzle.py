@@ -174,7 +174,6 @@ class SlidingPuzzle:
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
-
     @property
     def least(self) -> tuple[int, ...]:
         """Per group, the fewest pieces a position holds: all of them, except under `tilt` with

@@ -29,9 +29,13 @@ STEPS = [(0, 2), (0, -2), (2, 0), (-2, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 EMPTY, GREEN, RED = 0, 1, 2  # as the puzzle's [pieces] table orders them: G, then R
 
 
-def jumps() -> list[tuple[int, int, int]]:
-    """Every (from, over, to) pad index triple of a jump on the empty board."""
-    index = {pad: i for i, pad in enumerate(PADS)}
+Pads = tuple[tuple[int, int], ...]
+
+
+@cache
+def jumps(pads: Pads = tuple(PADS)) -> list[tuple[int, int, int]]:
+    """Every (from, over, to) pad index triple of a jump on the empty board of `pads`."""
+    index = {pad: i for i, pad in enumerate(pads)}
     found = []
     for (r, c), i in index.items():
         for dr, dc in STEPS:
@@ -44,10 +48,10 @@ def jumps() -> list[tuple[int, int, int]]:
 JUMPS = jumps()
 
 
-def children(position: tuple[int, ...]) -> set[tuple[int, ...]]:
+def children(position: tuple[int, ...], pads: Pads = tuple(PADS)) -> set[tuple[int, ...]]:
     """The distinct positions one jump leads to."""
     found = set()
-    for src, over, land in JUMPS:
+    for src, over, land in jumps(pads):
         if position[src] and position[over] and not position[land]:
             after = list(position)
             after[land], after[src], after[over] = position[src], EMPTY, EMPTY
@@ -56,21 +60,21 @@ def children(position: tuple[int, ...]) -> set[tuple[int, ...]]:
 
 
 @cache
-def solutions(position: tuple[int, ...]) -> int:
+def solutions(position: tuple[int, ...], pads: Pads = tuple(PADS)) -> int:
     """The number of jump sequences from `position` to the red frog alone."""
     frogs = [v for v in position if v]
     if len(frogs) == 1:
         return int(frogs == [RED])
-    return sum(solutions(child) for child in children(position))
+    return sum(solutions(child, pads) for child in children(position, pads))
 
 
-def expected(position: tuple[int, ...]) -> dict[str, bool]:
+def expected(position: tuple[int, ...], pads: Pads = tuple(PADS)) -> dict[str, bool]:
     """The three stored properties of `position`, by the plain search."""
-    count = solutions(position)
-    kids = children(position)
+    count = solutions(position, pads)
+    kids = children(position, pads)
     return {"solvable": count > 0, "unique": count == 1,
             "all_moves": sum(1 for v in position if v) > 1 and bool(kids)
-            and all(solutions(kid) > 0 for kid in kids)}
+            and all(solutions(kid, pads) > 0 for kid in kids)}
 
 
 @pytest.fixture(scope="module")
@@ -128,33 +132,6 @@ def test_a_board_with_pads_side_by_side_is_refused():
 
 # -- a board of more than 64 pads: the multi-word move generator ----------------------------
 
-def plain_bits(pads: list[tuple[int, int]], position: tuple[int, ...]) -> dict[str, bool]:
-    """The three properties of `position` on any board of pads, by a plain search."""
-    index = {pad: i for i, pad in enumerate(pads)}
-    moves = [(index[(r, c)], index[(r + dr, c + dc)], index[(r + 2 * dr, c + 2 * dc)])
-             for r, c in pads for dr, dc in STEPS
-             if (r + dr, c + dc) in index and (r + 2 * dr, c + 2 * dc) in index]
-
-    def kids(p: tuple[int, ...]) -> set[tuple[int, ...]]:
-        out = set()
-        for src, over, land in moves:
-            if p[src] and p[over] and not p[land]:
-                after = list(p)
-                after[land], after[src], after[over] = p[src], EMPTY, EMPTY
-                out.add(tuple(after))
-        return out
-
-    @cache
-    def count(p: tuple[int, ...]) -> int:
-        frogs = [v for v in p if v]
-        return int(frogs == [RED]) if len(frogs) == 1 else sum(count(k) for k in kids(p))
-
-    found = count(position)
-    return {"solvable": found > 0, "unique": found == 1,
-            "all_moves": sum(1 for v in position if v) > 1 and bool(kids(position))
-            and all(count(k) > 0 for k in kids(position))}
-
-
 def test_a_board_of_85_pads_agrees_with_a_plain_search(tmp_path):
     art = "\n".join("".join("." if (r + c) % 2 == 0 else " " for c in range(13)).rstrip() for r in range(13))
     text = PUZZLE.read_text().replace(PUZZLE.read_text().split('"""')[1], "\n" + art + "\n")
@@ -165,7 +142,7 @@ def test_a_board_of_85_pads_agrees_with_a_plain_search(tmp_path):
     puzzle = results.puzzle
     assert puzzle.board.size == 85 and puzzle.rules.mask_words == 2
     space = StateSpace(puzzle)
-    pads = list(puzzle.board.cells)
+    pads = tuple(puzzle.board.cells)
     seen = []
     for record in results.store.records():
         layer = record.layer
@@ -173,7 +150,7 @@ def test_a_board_of_85_pads_agrees_with_a_plain_search(tmp_path):
             continue
         bits = results.store.load(layer)
         for rank in range(0, layer.size, 11):
-            want = plain_bits(pads, space.unrank(layer, rank))
+            want = expected(space.unrank(layer, rank), pads)
             assert bits.at(rank) == want, (layer.key, rank)
             seen.append(want)
     assert len(seen) > 500 and any(w["unique"] for w in seen) and any(w["all_moves"] for w in seen)
