@@ -9,7 +9,7 @@ above the pipelines.
 
 >>> from curator import catalogue
 >>> [kind.name for kind in catalogue.kinds()]
-['layers', 'distance', 'sliding', 'sokoban']
+['layers', 'distance', 'sliding', 'sokoban', 'universe']
 >>> kind, puzzle = catalogue.read_puzzle("puzzles/klotski.toml")
 >>> kind.name, kind.held
 ('sliding', 'sliding-block tables')
@@ -34,8 +34,9 @@ from curator.kind import Kind, Results
 from curator.layered.kind import KIND as LAYERED
 from curator.sliding.kind import KIND as SLIDING
 from curator.sokoban.kind import KIND as SOKOBAN
+from curator.universe.kind import KIND as UNIVERSE
 
-BUILT_IN = (LAYERED, DISTANCE, SLIDING, SOKOBAN)
+BUILT_IN = (LAYERED, DISTANCE, SLIDING, SOKOBAN, UNIVERSE)
 """The kinds curator ships."""
 ENTRY_POINTS = "curator.kinds"
 """The entry-point group through which installed packages add kinds of tables."""
@@ -90,7 +91,7 @@ def claimed_families() -> dict[str, str]:
 def parse_puzzle(text: str, source: str = "<puzzle>") -> tuple[Kind, Any]:
     """The kind and puzzle of puzzle-file text, decoded once; PuzzleError naming `source`."""
     file = puzzle_file(text, source)
-    kind = kind_of_family(file.family, source)
+    kind = next((k for k in kinds() if k.claims(file)), None) or kind_of_family(file.family, source)
     return kind, kind.parse(file)
 
 

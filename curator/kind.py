@@ -149,6 +149,11 @@ class Kind(ABC):
         """The `[rules] family` values its files may name."""
         return sorted(self.families or ())
 
+    def claims(self, file: PuzzleFile) -> bool:
+        """Whether it takes `file` whatever the family says (a kind that reads some files of
+        another kind's family, told apart by their keys)."""
+        return False
+
     @abstractmethod
     def parse(self, file: PuzzleFile) -> Any:
         """The puzzle of a file read and decoded once; PuzzleError naming the file and the

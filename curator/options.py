@@ -141,6 +141,7 @@ TEXT_OPTIONS: dict[str, Callable[[str, Any], Any]] = {
     "must_exclude": lambda text, puzzle: parse_cells(text, "--must-exclude"),
     "distance": lambda text, puzzle: parse_range(text, "--distance", example="20..40"),
     "cluster": lambda text, puzzle: parse_range(text, "--cluster", example="20..40"),
+    "walls": lambda text, puzzle: parse_range(text, "--walls", example="0..2"),
     "difficulty": lambda text, puzzle: parse_range(text, "--difficulty", "3..7.5", kind=float),
     "sample": lambda text, puzzle: parse_number(text, "--sample", 1),
     "seed": lambda text, puzzle: parse_number(text, "--seed"),

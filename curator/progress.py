@@ -70,7 +70,7 @@ class RichReporter:
         note = " (kept)" if kept else f" ({entry['seconds']:.1f} s)"
         self.progress.update(self.tasks[layer], completed=layer.size, description=layer.key + note)
         if self.lines:
-            noun = "position" if layer.size == 1 else "positions"
+            noun = getattr(layer, "noun", "position") + ("" if layer.size == 1 else "s")
             self.progress.console.print(f"{layer.key}: {layer.size:,} {noun}{note}", highlight=False)
 
 

@@ -22,7 +22,8 @@ PACKAGE = Path(curator.__file__).parent
 def test_every_bundled_puzzle_gets_the_kind_its_family_names():
     expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "lunar-lockout": "sliding",
                 "tilt": "sliding", "ricochet": "sliding", "pocket-cube": "distance",
-                "eight-puzzle": "distance", "sokoban": "sokoban", "sokoban-hall": "sokoban"}
+                "eight-puzzle": "distance", "sokoban": "sokoban", "sokoban-hall": "sokoban",
+                "rush-hour-universe": "universe"}
     for path in sorted(PUZZLES.glob("*.toml")):
         kind, puzzle = catalogue.read_puzzle(path)
         assert kind.name == expected.get(path.stem, "layers"), path
@@ -31,14 +32,18 @@ def test_every_bundled_puzzle_gets_the_kind_its_family_names():
 
 def test_the_kinds_are_listed_once_each_with_their_contract():
     names = [kind.name for kind in catalogue.kinds()]
-    assert names == ["layers", "distance", "sliding", "sokoban"]
+    assert names == ["layers", "distance", "sliding", "sokoban", "universe"]
     for kind in catalogue.kinds():
         assert isinstance(kind, Kind)
         assert catalogue.kind_named(kind.name) is kind
         assert set(kind.pack_options) <= set(kind.selection_options)
+        if kind.name == "universe":
+            assert catalogue.formats(kind) == ("json", "csv", "toml", "histogram")
+            continue
         boards = ("ldtk", "tiled", "play") if kind.name != "distance" else ()
         assert catalogue.formats(kind) == ("json", "csv", "svg", "png", "html", *boards)
-    assert catalogue.known_formats() == ("json", "csv", "svg", "png", "html", "ldtk", "tiled", "play")
+    assert catalogue.known_formats() == ("json", "csv", "svg", "png", "html", "ldtk", "tiled", "play", "toml",
+                                         "histogram")
     with pytest.raises(StoreError, match="results of kind 'nope' are not known here"):
         catalogue.kind_named("nope")
 

@@ -346,7 +346,7 @@ def _keywords(kind: Kind, results: Results, given: dict[str, Any], allowed: tupl
     return keywords
 
 
-TRI_STATE = ("solvable", "unique", "all_moves")
+TRI_STATE = ("solvable", "unique", "minimal", "all_moves")
 """Options that are given when True (--solvable) or False (--no-solvable)."""
 
 
@@ -374,6 +374,11 @@ def select_command(
     directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
     solvable: bool | None = typer.Option(None, "--solvable/--no-solvable", help="Solvable or not."),
     unique: bool | None = typer.Option(None, "--unique/--no-unique", help="Uniquely solvable or not."),
+    minimal: bool | None = typer.Option(
+        None, "--minimal/--no-minimal",
+        help="Universes: taking away any one vehicle or wall (not the goal vehicle) shortens the solution.",
+    ),
+    walls: str | None = typer.Option(None, "--walls", metavar="A..B", help="Universes: walls on the board."),
     all_moves: bool | None = typer.Option(
         None, "--all-moves/--no-all-moves", help="All-moves-solvable or not."
     ),
@@ -400,7 +405,8 @@ def select_command(
     ),
     hardest: bool = typer.Option(
         False, "--hardest",
-        help="Sliding blocks, Sokoban: one level per connected set, the farthest from the goal.",
+        help="Sliding blocks, Sokoban: one level per connected set, the farthest from the goal; "
+        "universes: the farthest puzzles of each piece set.",
     ),
     sample: str | None = typer.Option(None, "--sample", metavar="N", help="Draw N matches at random."),
     seed: str | None = typer.Option(None, "--seed", metavar="S", help="Random seed for --sample [0]."),
@@ -420,7 +426,8 @@ def select_command(
     On the distance table of a permutation puzzle, `--distance A..B` picks positions (with
     --sample, --seed, --limit), each with an optimal solution. On sliding-block and Sokoban
     tables, --distance, --unique, --all-moves, --cluster and --hardest pick levels, farthest
-    first.
+    first. On universe tables they pick puzzles (one per connected set), with --minimal and
+    --walls besides.
     """
     given = _parsed({name: value for name, value in locals().items() if name not in ("directory", "as_json")})
     kind, results = _open(directory)
@@ -624,7 +631,7 @@ def calibrate_command(
 # -- export --------------------------------------------------------------------------------
 
 SELECTION_OPTIONS = (
-    "solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
+    "solvable", "unique", "minimal", "walls", "all_moves", "pieces", "counts", "must_include", "must_exclude",
     "canonical", "distance", "cluster", "hardest", "sample", "seed", "difficulty", "sort", "limit",
 )
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""

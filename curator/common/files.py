@@ -28,7 +28,7 @@ from curator.version import __version__
 
 MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"
-RESULT_SUFFIXES = (".bits", ".packed", ".nib", ".u8", ".u16", ".u32")
+RESULT_SUFFIXES = (".bits", ".packed", ".nib", ".u8", ".u16", ".u32", ".sets")
 """Endings of the result files of every kind of results."""
 TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
 """Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""

@@ -1,0 +1,112 @@
+"""Exports of puzzles picked from universe tables (`curator.universe.results.UniverseLevel`).
+
+    write("json", universe, puzzles, "puzzles.json")    # format curator-universe-puzzles/1
+    write("csv", universe, puzzles, "puzzles.csv")
+    write("toml", universe, puzzles, "levels/")         # one sliding-block puzzle file each
+    write("histogram", universe, puzzles, "by-distance.svg")
+
+A puzzle file written by "toml" is an ordinary sliding-block puzzle: `curator analyze` it, play
+it in the workspace, or export it to LDtk and Tiled as any other.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import drawsvg
+
+from curator.arrange import PackCurve
+from curator.common.files import atomic_write
+from curator.export.writing import ExportError, file_targets, json_text, pack_head, write_table, write_text
+from curator.universe.puzzle import WALL, Universe
+from curator.universe.results import UniverseLevel
+
+FORMATS = ("json", "csv", "toml", "histogram")
+PUZZLES_FORMAT = "curator-universe-puzzles/1"
+COLUMNS = ("rank", "distance", "cluster", "pieces", "walls", "minimal", "unique", "board")
+
+
+def write(fmt: str, puzzle: Universe, items: Sequence[UniverseLevel], path: str | Path,
+          curve: PackCurve | None = None) -> list[Path]:
+    """Write `items` of the universe `puzzle` as `fmt` to `path`; the files written."""
+    if curve is not None:
+        raise ExportError("universe tables make no packs: export the puzzles as toml and pack those")
+    if fmt == "json":
+        return write_text(path, json_text({**pack_head(PUZZLES_FORMAT), "universe": universe_dict(puzzle),
+                                           "puzzles": [item.to_json() for item in items]}))
+    if fmt == "csv":
+        rows = [{k: _cell(v) for k, v in item.to_json().items() if k in COLUMNS} for item in items]
+        return write_table(path, COLUMNS, rows)
+    if fmt == "toml":
+        targets = file_targets(len(items), path, ".toml", "puzzle")
+        for item, target in zip(items, targets):
+            atomic_write(target, puzzle_text(puzzle, item).encode())
+        return targets
+    if fmt == "histogram":
+        return write_text(path, histogram_svg(puzzle, items))
+    raise ExportError(f"universe tables export as {', '.join(FORMATS)}, not {fmt!r}")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def universe_dict(puzzle: Universe) -> dict[str, Any]:
+    """The universe the puzzles come from: its board, vehicles and walls."""
+    return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "goal": puzzle.goal_letter,
+            "goal_row": puzzle.goal_row, "open_lines": puzzle.open_lines, "walls": list(puzzle.walls),
+            "vehicles": [{"letter": v.letter, "along": "row" if v.axis == 0 else "column", "length": v.length,
+                          "count": [v.fewest, v.most]} for v in puzzle.vehicles]}
+
+
+def puzzle_text(puzzle: Universe, item: UniverseLevel) -> str:
+    """One puzzle as a sliding-block puzzle file: its walls leave the board ('#')."""
+    art = item.board.replace(WALL, "#").split("/")
+    letters = {ch for row in art for ch in row} - {".", "#"}
+    lines = [f'name = "{puzzle.name}-{item.rank}"',
+             f'title = "{puzzle.name} set {item.rank}: {item.distance} moves, '
+             f'{item.cluster:,} positions"', "",
+             "[board]", 'art = """', *art, '"""', "", "[rules]", 'family = "slide"', 'move = "line"',
+             'metric = "line"', ""]
+    for v in puzzle.vehicles:
+        if v.letter not in letters:
+            continue
+        cells = [[0, i] if v.axis == 0 else [i, 0] for i in range(v.length)]
+        along = "row" if v.axis == 0 else "column"
+        lines += [f"[pieces.{v.letter}]", f"cells = {cells}", f'along = "{along}"', ""]
+    goal = [[puzzle.goal_row, c] for c in range(puzzle.cols - puzzle.goal_length, puzzle.cols)]
+    lines += ["[goal]", f'piece = "{puzzle.goal_letter}"', f"cells = {goal}", ""]
+    return "\n".join(lines)
+
+
+def histogram_svg(puzzle: Universe, items: Sequence[UniverseLevel]) -> str:
+    """A bar chart of the puzzles by distance, as SVG text."""
+    counts = Counter(item.distance for item in items if item.distance is not None)
+    if not counts:
+        raise ExportError("no solvable puzzle to chart")
+    low, high = min(counts), max(counts)
+    width, height, left, bottom, top = 640, 320, 60, 40, 30
+    step = (width - left - 20) / (high - low + 1)
+    most = max(counts.values())
+    drawing = drawsvg.Drawing(width, height, font_family="sans-serif", font_size=11)
+    drawing.append(drawsvg.Rectangle(0, 0, width, height, fill="white"))
+    drawing.append(drawsvg.Text(f"{puzzle.name}: {len(items):,} puzzles by distance", 14, left, 20))
+    for d in range(low, high + 1):
+        bar = (height - top - bottom) * counts.get(d, 0) / most
+        x = left + (d - low) * step
+        drawing.append(drawsvg.Rectangle(x + 1, height - bottom - bar, max(1.0, step - 2), bar,
+                                         fill="#4a7bb7"))
+        if (d - low) % max(1, round((high - low + 1) / 15)) == 0:
+            drawing.append(drawsvg.Text(str(d), 10, x + step / 2, height - bottom + 14, text_anchor="middle"))
+    drawing.append(drawsvg.Text("moves from the farthest position to the goal", 11, width / 2, height - 8,
+                                text_anchor="middle"))
+    drawing.append(drawsvg.Text(f"{most:,}", 10, left - 6, top + 4, text_anchor="end"))
+    drawing.append(drawsvg.Line(left, height - bottom, width - 10, height - bottom, stroke="black"))
+    return str(drawing.as_svg())

@@ -1,0 +1,134 @@
+"""Universes in the catalogue: every puzzle over every set of vehicles and walls a sliding-block
+file's count ranges allow, one per connected set.
+
+A `slide` file is a universe when its board has `walls` or a vehicle that keeps its line has a
+range of counts (`curator.universe.puzzle.is_universe_file`); the catalogue asks `claims`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from curator.common.errors import SelectionError
+from curator.common.keywords import Naming, same_name
+from curator.common.reading import PuzzleFile
+from curator.common.report import Column, Report, columns
+from curator.common.resources import Shortfall
+from curator.kind import Kind, Run, Verdict
+from curator.universe.analysis import UniverseCluster, analyze_universe, item_lanes
+from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
+from curator.universe.results import UniverseLevel, UniverseResults
+from curator.universe.space import build_space
+
+BAR = 30
+"""Characters of the longest bar of `curator info`'s histogram."""
+
+
+def yes(flag: bool | None) -> str:
+    return "-" if flag is None else ("yes" if flag else "no")
+
+
+class UniverseKind(Kind):
+    """Connected sets of every piece set of a sliding-block universe, with their hardest puzzle."""
+
+    name = "universe"
+    puzzle_noun = "a sliding-block universe"
+    held = "universe tables"
+    item_noun = "puzzle"
+    families = frozenset()
+    exporter = "curator.export.universe"
+    analysis_options = frozenset({"executor"})
+    selection_options = ("solvable", "unique", "minimal", "pieces", "counts", "walls", "distance", "cluster",
+                         "hardest", "sample", "seed", "sort", "limit", "count_only")
+    solves = False
+
+    def family_names(self) -> list[str]:
+        return []
+
+    def claims(self, file: PuzzleFile) -> bool:
+        return file.family == FAMILY and is_universe_file(file)
+
+    def parse(self, file: PuzzleFile) -> Universe:
+        return universe_from(file)
+
+    def estimate(self, puzzle: Universe, run: Run) -> str:
+        space = build_space(puzzle)
+        lanes = item_lanes(space)
+        return (f"{puzzle.name}: {puzzle.describe()}; {len(space.items(lanes)):,} pieces of work "
+                f"(the kinds of its first {lanes} rows), each stored as it finishes")
+
+    def subject(self, puzzle: Universe, run: Run) -> str:
+        return f"{puzzle.name}'s universe"
+
+    def shortfalls(self, puzzle: Universe, run: Run) -> list[Shortfall]:
+        return []
+
+    def analyze(self, puzzle: Universe, run: Run) -> None:
+        analyze_universe(puzzle, run.directory, run.workers, run.force, run.reporter, run.executor)
+
+    def open(self, directory: Path, name: Naming = same_name) -> UniverseResults:
+        return UniverseResults.open(directory, name)
+
+    def info(self, results: UniverseResults) -> Report:
+        s = results.summary()
+        title = f"{s['puzzle']}: {results.puzzle.describe()}" + ("" if s["complete"] else " (incomplete)")
+        layers = results.layers
+        top = max((row["puzzles"] for row in layers), default=1)
+        rows = tuple((str(row["distance"]), f"{row['puzzles']:,}", f"{row['minimal']:,}",
+                      f"{row['positions']:,}", "█" * max(1, round(BAR * row["puzzles"] / top)))
+                     for row in layers)
+        caption = (f"{s['sets']:,} connected sets of {s['positions']:,} positions; "
+                   f"{s['solvable_sets']:,} can be solved ({s['solvable_positions']:,} positions), "
+                   f"{s['minimal']:,} of them minimal; farthest {s['farthest']} moves")
+        heads = (*columns("distance", "puzzles", "minimal", "positions"),
+                 Column("puzzles by distance", right=False))
+        return Report(title, heads, rows, caption=caption, width=120)
+
+    def verdict(self, results: UniverseResults, sample: int, seed: int) -> Verdict:
+        problems = results.verify(sample, seed)
+        files = len(results.store.chunks)
+        if problems:
+            return Verdict(tuple(problems[:10]), False, f"verification failed: {problems[0]}",
+                           error=problems[0])
+        return Verdict((), True, f"ok ({files:,} files of sets match their checksums)")
+
+    def selection(self, results: UniverseResults, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
+        return results.selection(keywords)
+
+    def count(self, results: UniverseResults, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:
+        keep = results.mask(keywords)
+        if keywords.get("hardest"):
+            keep &= results.hardest_of_piece_set(keep)
+        return int(keep.sum()), {}
+
+    def items_report(self, results: UniverseResults, items: Sequence[Any], matched: int | None,
+                     keywords: dict[str, Any]) -> Report:
+        count = len(items)
+        plural = "" if count == 1 else "s"
+        title = f"{results.puzzle.name}: {count} puzzle{plural} of {matched or 0:,} matching"
+        rows = tuple((str(p.distance if p.distance is not None else "-"), f"{p.cluster:,}", str(p.pieces),
+                      str(p.walls), yes(p.minimal), yes(p.unique), str(p.rank), p.board.replace("/", "\n"))
+                     for p in items)
+        heads = columns("distance", "cluster", "pieces", "walls", "minimal", "unique", "rank", "board",
+                        left=("board",))
+        return Report(title, heads, rows, caption=f"{count} puzzle{plural}", lines=True, width=200)
+
+    def item_text(self, puzzle: Any, item: UniverseLevel) -> str:
+        distance = "cannot be solved" if item.distance is None else f"{item.distance} moves"
+        return "\n".join([*item.board.split("/"), "",
+                          f"set {item.rank}: {distance}; {item.cluster:,} positions; "
+                          f"minimal: {yes(item.minimal)}; unique: {yes(item.unique)}"])
+
+    def executor(self, address: str) -> Any:
+        from curator.layered.cluster import ClusterExecutor  # needs the cluster extra
+
+        try:
+            connected = ClusterExecutor.connect(address)
+        except ValueError as exc:
+            raise SelectionError(str(exc)) from None
+        return UniverseCluster(connected.client, owns_client=True)
+
+
+KIND = UniverseKind()

@@ -1,0 +1,260 @@
+"""`UniverseResults`: the stored tables of a universe, as the Python API shows them: a summary,
+puzzles by distance, and `select` over the connected sets (each set is one puzzle, its farthest
+position), filtered by distance, set size, vehicles, walls, minimal and unique.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from curator.common.errors import SelectionError, StoreError
+from curator.common.exports import Exports
+from curator.common.keywords import Naming, same_name
+from curator.universe.puzzle import WALL, Universe
+from curator.universe.space import DIGIT_BITS, Space, build_space
+from curator.universe.store import UniverseStore, record_dtype
+
+SORTS = ("distance", "cluster", "pieces", "walls")
+"""What `select` sorts by (distance first by default, farthest first)."""
+
+
+@dataclass(frozen=True)
+class UniverseLevel:
+    """One connected set of a universe as a puzzle: its farthest position (`board`, rows
+    joined by '/'), moves from there to the goal (None if it cannot be solved), the set's size,
+    its vehicles by letter (walls as 'x') and the figures the tables keep."""
+
+    rank: int
+    """Its index among all stored sets (in the order of the pieces of work)."""
+    board: str
+    first: str
+    """The set's smallest position."""
+    distance: int | None
+    cluster: int
+    counts: dict[str, int]
+    minimal: bool | None
+    unique: bool | None
+    solution: list[str] = field(default_factory=list)
+
+    @property
+    def pieces(self) -> int:
+        return sum(n for letter, n in self.counts.items() if letter != WALL)
+
+    @property
+    def walls(self) -> int:
+        return self.counts.get(WALL, 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle as `select --json` prints it."""
+        return {"rank": self.rank, "board": self.board, "distance": self.distance, "cluster": self.cluster,
+                "pieces": self.pieces, "walls": self.walls, "counts": self.counts, "minimal": self.minimal,
+                "unique": self.unique, "first": self.first}
+
+
+class UniverseResults:
+    """The stored tables of one universe, opened with `curator.open`."""
+
+    kind = "universe"
+
+    def __init__(self, store: UniverseStore, name: Naming = same_name) -> None:
+        self.store = store
+        self.directory = store.directory
+        self.name = name
+        self.exports: Exports | None = None
+
+    @classmethod
+    def open(cls, directory: Path, name: Naming = same_name) -> UniverseResults:
+        return cls(UniverseStore.open_tables(directory), name)
+
+    @cached_property
+    def puzzle(self) -> Universe:
+        return self.store.puzzle()
+
+    @cached_property
+    def space(self) -> Space:
+        return build_space(self.puzzle)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.store.manifest.get("complete"))
+
+    @property
+    def player(self) -> Any:
+        return None
+
+    @property
+    def dtype(self) -> np.dtype:
+        return record_dtype(self.space.n_lanes, len(self.puzzle.vehicles) + 1)
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """Every stored set (records of `record_dtype`), sizes checked (not checksums: `verify`)."""
+        parts = list(self.store.load(self.dtype, verify=False))
+        return np.concatenate(parts) if parts else np.zeros(0, self.dtype)
+
+    @property
+    def layers(self) -> list[dict[str, Any]]:
+        """Solvable puzzles by distance: distance, puzzles, minimal ones, positions."""
+        t = self.table[self.table["distance"] >= 0]
+        out = []
+        for d in np.unique(t["distance"]):
+            at = t[t["distance"] == d]
+            out.append({"distance": int(d), "puzzles": len(at), "minimal": int((at["minimal"] == 1).sum()),
+                        "positions": int(at["size"].sum(dtype=np.int64))})
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """Totals: sets, positions, solvable sets and positions, minimal puzzles, the farthest."""
+        t = self.table
+        solvable = t["distance"] >= 0
+        chunks = self.store.chunks.values()
+        return {"puzzle": self.puzzle.name, "complete": self.complete, "sets": len(t),
+                "positions": int(t["size"].sum(dtype=np.int64)), "solvable_sets": int(solvable.sum()),
+                "solvable_positions": int(t["size"][solvable].sum(dtype=np.int64)),
+                "minimal": int((t["minimal"] == 1).sum()),
+                "farthest": int(t["distance"].max(initial=-1)),
+                "packed_positions": sum(int(c["seeds"]) for c in chunks),
+                "seconds": round(sum(float(c["seconds"]) for c in chunks), 1)}
+
+    def mask(self, keywords: dict[str, Any]) -> np.ndarray:
+        """Which sets pass the filter keywords (see `KEYWORDS`)."""
+        t = self.table
+        keep = np.ones(len(t), bool)
+        flags = {"solvable": t["distance"] >= 0, "minimal": t["minimal"] == 1, "unique": t["unique"] == 1}
+        for key, column in flags.items():
+            if keywords.get(key) is not None:
+                keep &= column if keywords[key] else ~column
+        ranges = {"distance": t["distance"].astype(np.int64), "cluster": t["size"].astype(np.int64),
+                  "pieces": self._pieces(t), "walls": t["counts"][:, -1].astype(np.int64)}
+        for key, column in ranges.items():
+            if keywords.get(key) is not None:
+                low, high = keywords[key]
+                keep &= (column >= low) & (column <= high)
+        if keywords.get("distance") is not None:
+            keep &= t["distance"] >= 0
+        for letter, (low, high) in (keywords.get("counts") or {}).items():
+            column = t["counts"][:, self._kind_index(letter)].astype(np.int64)
+            keep &= (column >= low) & (column <= high)
+        return keep
+
+    def _pieces(self, t: np.ndarray) -> np.ndarray:
+        return t["counts"][:, :-1].sum(axis=1, dtype=np.int64)
+
+    def _kind_index(self, letter: str) -> int:
+        letters = [v.letter for v in self.puzzle.vehicles] + [WALL]
+        if letter not in letters:
+            raise SelectionError(f"{self.name('counts')}: {letter!r} is not a vehicle of {self.puzzle.name} "
+                                 f"(its letters: {', '.join(letters)}, {WALL} for walls)")
+        return letters.index(letter)
+
+    def select(self, solvable: bool | None = None, minimal: bool | None = None, unique: bool | None = None,
+               distance: tuple[int, int] | None = None, cluster: tuple[int, int] | None = None,
+               pieces: tuple[int, int] | None = None, walls: tuple[int, int] | None = None,
+               counts: dict[str, tuple[int, int]] | None = None, hardest: bool = False,
+               sort: str | None = None, sample: int | None = None, seed: int = 0,
+               limit: int | None = None) -> list[UniverseLevel]:
+        """Puzzles (one per connected set) passing every filter, farthest first (or by `sort`,
+        "METRIC[:asc]"); `hardest`: only those at the largest distance of their piece set
+        (vehicles of each kind and walls); `sample` draws that many at random (`seed`)."""
+        found, _ = self.selection(dict(solvable=solvable, minimal=minimal, unique=unique, distance=distance,
+                                       cluster=cluster, pieces=pieces, walls=walls, counts=counts,
+                                       hardest=hardest, sort=sort, sample=sample, seed=seed, limit=limit))
+        return found
+
+    def selection(self, keywords: dict[str, Any]) -> tuple[list[UniverseLevel], int]:
+        """The puzzles `select` lists for these keywords, and how many sets matched."""
+        t = self.table
+        keep = self.mask(keywords)
+        if keywords.get("hardest"):
+            keep &= self.hardest_of_piece_set(keep)
+        rows = np.flatnonzero(keep)
+        matched = len(rows)
+        if keywords.get("sample") is not None and keywords["sample"] < len(rows):
+            rng = np.random.default_rng(keywords.get("seed") or 0)
+            rows = np.sort(rng.choice(rows, keywords["sample"], replace=False))
+        rows = rows[self._order(t[rows], keywords.get("sort"))]
+        if keywords.get("limit") is not None:
+            rows = rows[:keywords["limit"]]
+        return [self.level(int(r)) for r in rows], matched
+
+    def hardest_of_piece_set(self, keep: np.ndarray) -> np.ndarray:
+        """The sets at the largest distance of their piece set, among those kept."""
+        t = self.table
+        counts = t["counts"]
+        _, group = np.unique(counts, axis=0, return_inverse=True)
+        group = group.reshape(-1)
+        best = np.full(group.max(initial=-1) + 1, -1, np.int64)
+        distance = np.where(keep, t["distance"].astype(np.int64), -1)
+        np.maximum.at(best, group, distance)
+        return (distance == best[group]) & (distance >= 0)
+
+    def _order(self, t: np.ndarray, sort: str | None) -> np.ndarray:
+        metric, _, direction = (sort or "distance").partition(":")
+        if metric not in SORTS or direction not in ("", "asc", "desc"):
+            raise SelectionError(f"{self.name('sort')}: sorts by {', '.join(SORTS)} (METRIC or METRIC:asc), "
+                                 f"got {sort!r}")
+        column = {"distance": t["distance"].astype(np.int64), "cluster": t["size"].astype(np.int64),
+                  "pieces": self._pieces(t), "walls": t["counts"][:, -1].astype(np.int64)}[metric]
+        ascending = direction == "asc"
+        return np.argsort(column if ascending else -column, kind="stable")
+
+    def level(self, rank: int) -> UniverseLevel:
+        """Stored set number `rank` as a puzzle."""
+        if not 0 <= rank < len(self.table):
+            raise SelectionError(f"set {rank} does not exist (0..{len(self.table) - 1})")
+        r = self.table[rank]
+        solvable = int(r["distance"]) >= 0
+        letters = [v.letter for v in self.puzzle.vehicles] + [WALL]
+        return UniverseLevel(rank, self.draw(r, int(r["farthest"] if solvable else r["first"])),
+                             self.draw(r, int(r["first"])), int(r["distance"]) if solvable else None,
+                             int(r["size"]), {k: int(n) for k, n in zip(letters, r["counts"]) if n},
+                             bool(r["minimal"] == 1) if solvable else None,
+                             bool(r["unique"] == 1) if solvable else None)
+
+    def draw(self, record: Any, code: int) -> str:
+        """A position of a stored set: rows joined by '/', '.' empty, 'x' a wall."""
+        u = self.puzzle
+        cells = ["."] * (u.rows * u.cols)
+        walls = int(record["walls"])
+        for i in range(u.rows * u.cols):
+            if walls >> i & 1:
+                cells[i] = WALL
+        for lane, g in enumerate(record["groups"]):
+            group = self.space.groups[int(g)]
+            starts = group.placements()[(code >> (DIGIT_BITS * lane)) & ((1 << DIGIT_BITS) - 1)]
+            for vehicle, start, length in zip(group.vehicles, starts, group.lengths):
+                for step in range(length):
+                    r, c = (lane, start + step) if lane < u.rows else (start + step, lane - u.rows)
+                    cells[r * u.cols + c] = u.vehicles[vehicle].letter
+        return "/".join("".join(cells[r * u.cols:(r + 1) * u.cols]) for r in range(u.rows))
+
+    def histogram(self) -> list[tuple[int, int, int]]:
+        """(distance, puzzles, minimal puzzles) for every distance of a solvable set."""
+        return [(row["distance"], row["puzzles"], row["minimal"]) for row in self.layers]
+
+    def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> UniverseLevel:
+        return self.level(rank)
+
+    def verify(self, sample: int = 0, seed: int = 0) -> list[str]:
+        """Problems found: every file against its checksum, and the totals against the manifest."""
+        problems = []
+        try:
+            for _ in self.store.load(self.dtype, verify=True):
+                pass
+        except StoreError as exc:
+            problems.append(str(exc))
+        return problems
+
+    def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]:
+        if self.exports is None:
+            raise SelectionError("these results were not opened through curator.open")
+        return self.exports.write(format, self.puzzle, levels, path)
+
+    def variants(self, board: Any, want: str = "", limit: int = 0) -> list[Any]:
+        raise SelectionError("universe tables list no variants")

@@ -1,0 +1,101 @@
+"""Stored universe tables: one file of connected sets per piece of work (`sets-NNNNN.sets`, a
+numpy record array, see `record_dtype`), listed with its size and sha256 in a manifest of kind
+"universe"; pieces of work already stored are kept, so an interrupted analysis resumes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from curator.common.errors import StoreError
+from curator.common.files import ResultsFolder, atomic_write, check_file
+from curator.universe.puzzle import Universe, parse_universe
+from curator.universe.sweep import Found
+
+KIND = "universe"
+FORMAT = "curator-universe/1"
+SUFFIX = ".sets"
+
+
+def record_dtype(lanes: int, kinds: int) -> np.dtype:
+    """One connected set: its lanes' groups, walls, smallest and farthest positions (codes),
+    size, distance (-1: cannot be solved), minimal and unique (1, 0, or -1 if it cannot be
+    solved), and its vehicles of each kind then its walls."""
+    return np.dtype([("groups", "u1", (lanes,)), ("walls", "<i8"), ("first", "<i8"), ("farthest", "<i8"),
+                     ("size", "<u4"), ("distance", "i1"), ("minimal", "i1"), ("unique", "i1"),
+                     ("counts", "u1", (kinds,))])
+
+
+def records(found: Found, lanes: int, kinds: int) -> np.ndarray:
+    """The sets a piece of work found as records."""
+    out = np.zeros(len(found.codes), record_dtype(lanes, kinds))
+    out["groups"] = found.groups
+    out["walls"], out["first"], out["farthest"] = found.codes[:, 0], found.codes[:, 1], found.codes[:, 2]
+    out["size"] = found.figures[:, 0]
+    out["distance"], out["minimal"], out["unique"] = found.figures[:, 1:].T
+    out["counts"] = found.counts
+    return out
+
+
+class UniverseStore(ResultsFolder):
+    """The results folder of one universe."""
+
+    KIND = KIND
+    FORMAT = FORMAT
+    WHAT = "universe tables"
+
+    def owns(self, name: str) -> bool:
+        return super().owns(name) or (name.startswith("sets-") and name.endswith(SUFFIX))
+
+    @staticmethod
+    def chunk_name(item: int) -> str:
+        return f"sets-{item:05d}{SUFFIX}"
+
+    @property
+    def chunks(self) -> dict[str, dict[str, Any]]:
+        """The pieces of work stored: their number (five digits) and file entry."""
+        chunks: dict[str, dict[str, Any]] = self.manifest.setdefault("chunks", {})
+        return chunks
+
+    def done(self, item: int) -> bool:
+        """Whether piece of work `item` is stored and its file checks out (a damaged or missing
+        file is computed again)."""
+        entry = self.chunks.get(f"{item:05d}")
+        if entry is None:
+            return False
+        try:
+            check_file(self.directory / self.chunk_name(item), entry, entry["bytes"])
+        except StoreError:
+            return False
+        return True
+
+    def save(self, item: int, sets: np.ndarray, seeds: int, seconds: float) -> None:
+        """Store one piece of work's sets, then list them in the manifest."""
+        data = sets.tobytes()
+        digest = atomic_write(self.directory / self.chunk_name(item), data)
+        self.chunks[f"{item:05d}"] = {"bytes": len(data), "sha256": digest, "sets": len(sets), "seeds": seeds,
+                                      "positions": int(sets["size"].sum(dtype=np.int64)),
+                                      "seconds": round(seconds, 3)}
+        self.write_manifest()
+
+    def finish(self) -> None:
+        self.manifest["complete"] = True
+        self.write_manifest()
+
+    def puzzle(self) -> Universe:
+        return self.parsed_puzzle(parse_universe)
+
+    def load(self, dtype: np.dtype, verify: bool = True) -> Iterator[np.ndarray]:
+        """Every stored piece of work's sets, in order, each file checked against the manifest
+        (its size always, its sha256 with `verify`)."""
+        for number in sorted(self.chunks):
+            entry = self.chunks[number]
+            path = self.directory / self.chunk_name(int(number))
+            if entry.get("sets", -1) * dtype.itemsize != entry.get("bytes"):
+                raise StoreError(f"{self.manifest_path}: the entry of {path.name} does not describe "
+                                 "whole sets")
+            check_file(path, entry, entry["bytes"], checksum=verify)
+            yield np.fromfile(path, dtype)
