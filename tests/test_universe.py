@@ -33,7 +33,8 @@ def universe(rows: int, cols: int, goal_row: int, counts: dict[str, tuple[int, i
         low, high = counts.get(letter, (0, 0))
         if high and length < (cols if axis == 0 else rows):
             cells = [[0, i] if axis == 0 else [i, 0] for i in range(length)]
-            lines += [f"[pieces.{letter}]", f"cells = {cells}", f'along = "{"row" if axis == 0 else "column"}"',
+            along = "row" if axis == 0 else "column"
+            lines += [f"[pieces.{letter}]", f"cells = {cells}", f'along = "{along}"',
                       f'count = "{low}..{high}"']
     lines += ["[goal]", 'piece = "R"', f"cells = [[{goal_row}, {cols - 2}], [{goal_row}, {cols - 1}]]"]
     return parse_universe("\n".join(lines) + "\n", "test.toml")
@@ -72,7 +73,8 @@ def engine_sets(tmp_path: Path, u: Universe, workers: int = 1) -> dict[str, dict
         level = results.level(rank)
         first = level.first.replace("/", "")
         assert first not in out, f"set of {first} found twice"
-        out[first] = {"size": level.cluster, "solvable": level.distance is not None, "distance": level.distance,
+        out[first] = {"size": level.cluster, "solvable": level.distance is not None,
+                      "distance": level.distance,
                       "farthest": level.board.replace("/", "") if level.distance is not None else None,
                       "minimal": level.minimal, "unique": level.unique,
                       "counts": {k: v for k, v in level.counts.items() if k != "R"}}
