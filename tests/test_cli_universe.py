@@ -1,0 +1,83 @@
+"""The command line on universe tables: analyze, info, select with every filter, export, and a
+puzzle exported as a sliding-block file analyzed again by the sliding-block engine."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from cli_helpers import error_line, invoke
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("universe") / "u4"
+    result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", out, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "26,509 connected sets of 151,752 positions" in result.output
+    return out
+
+
+def test_info_shows_puzzles_by_distance(folder):
+    result = invoke("info", folder)
+    assert result.exit_code == 0
+    lines = [line for line in result.output.splitlines() if line.strip().startswith("│")]
+    assert lines[-1].split("│")[1].strip() == "7"
+    summary = json.loads(invoke("info", folder, "--json").output)
+    assert (summary["sets"], summary["solvable_sets"], summary["minimal"], summary["farthest"]) == (26509, 15739,
+                                                                                                   32, 7)
+
+
+def test_select_takes_the_universe_filters(folder):
+    data = json.loads(invoke("select", folder, "--minimal", "--walls", "0..0", "--hardest", "--json").output)
+    assert data["matched"] == len(data["puzzles"]) > 0
+    assert all(p["minimal"] and p["walls"] == 0 for p in data["puzzles"])
+    counted = invoke("select", folder, "--counts", "x=2,v=1..2", "--distance", "4..9", "--count")
+    listed = json.loads(invoke("select", folder, "--counts", "x=2,v=1..2", "--distance", "4..9", "--json").output)
+    assert counted.output.strip() == f"total: {listed['matched']:,}"
+    assert all(p["counts"]["x"] == 2 and 1 <= p["counts"]["v"] <= 2 and p["distance"] >= 4
+               for p in listed["puzzles"])
+    first = json.loads(invoke("select", folder, "--sort", "cluster", "--limit", "3", "--json").output)["puzzles"]
+    assert [p["cluster"] for p in first] == sorted((p["cluster"] for p in first), reverse=True)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--counts", "q=1"), "'q=1' is not TYPE=A..B with TYPE one of R, h, H, v, V, x"),
+    (("--all-moves",), "--all-moves does not apply to universe tables"),
+    (("--sort", "colour"), "--sort: sorts by distance"),
+])
+def test_bad_selections_get_one_line(folder, args, message):
+    result = invoke("select", folder, *args)
+    assert result.exit_code == 2
+    assert message in error_line(result.stderr)
+
+
+def test_exported_puzzle_files_are_solved_alike_by_the_sliding_engine(folder, tmp_path):
+    levels = tmp_path / "levels"
+    result = invoke("export", folder, "--minimal", "--distance", "6..9", "--format", "toml", "-o", levels)
+    assert result.exit_code == 0, result.output
+    files = sorted(levels.glob("*.toml"))
+    puzzles = json.loads(invoke("select", folder, "--minimal", "--distance", "6..9", "--json").output)["puzzles"]
+    assert len(files) == len(puzzles) >= 3
+    for path, puzzle in zip(files[:3], puzzles[:3]):
+        out = tmp_path / path.stem
+        assert invoke("analyze", path, "-o", out, "--workers", "1").exit_code == 0
+        board = puzzle["board"].replace("x", "#").replace("/", "\n")
+        solved = json.loads(invoke("solve", path, "--board", board, "--results", out, "--json").output)
+        assert solved["distance"] == puzzle["distance"], path
+
+
+def test_json_csv_and_histogram_exports(folder, tmp_path):
+    assert invoke("export", folder, "--hardest", "-f", "json", "-o", tmp_path / "p.json").exit_code == 0
+    pack = json.loads((tmp_path / "p.json").read_text())
+    assert pack["format"] == "curator-universe-puzzles/1" and pack["universe"]["rows"] == 4
+    assert invoke("export", folder, "--hardest", "-f", "csv", "-o", tmp_path / "p.csv").exit_code == 0
+    with (tmp_path / "p.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [int(r["distance"]) for r in rows] == [p["distance"] for p in pack["puzzles"]]
+    assert invoke("export", folder, "--solvable", "-f", "histogram", "-o", tmp_path / "h.svg").exit_code == 0
+    assert (tmp_path / "h.svg").read_text().startswith("<?xml")
