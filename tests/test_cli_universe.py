@@ -28,8 +28,8 @@ def test_info_shows_puzzles_by_distance(folder):
     lines = [line for line in result.output.splitlines() if line.strip().startswith("│")]
     assert lines[-1].split("│")[1].strip() == "7"
     summary = json.loads(invoke("info", folder, "--json").output)
-    assert (summary["sets"], summary["solvable_sets"], summary["minimal"], summary["farthest"]) == (26509, 15739,
-                                                                                                   32, 7)
+    figures = (summary["sets"], summary["solvable_sets"], summary["minimal"], summary["farthest"])
+    assert figures == (26509, 15739, 32, 7)
 
 
 def test_select_takes_the_universe_filters(folder):
@@ -37,11 +37,13 @@ def test_select_takes_the_universe_filters(folder):
     assert data["matched"] == len(data["puzzles"]) > 0
     assert all(p["minimal"] and p["walls"] == 0 for p in data["puzzles"])
     counted = invoke("select", folder, "--counts", "x=2,v=1..2", "--distance", "4..9", "--count")
-    listed = json.loads(invoke("select", folder, "--counts", "x=2,v=1..2", "--distance", "4..9", "--json").output)
+    listed = json.loads(invoke("select", folder, "--counts", "x=2,v=1..2", "--distance", "4..9",
+                               "--json").output)
     assert counted.output.strip() == f"total: {listed['matched']:,}"
     assert all(p["counts"]["x"] == 2 and 1 <= p["counts"]["v"] <= 2 and p["distance"] >= 4
                for p in listed["puzzles"])
-    first = json.loads(invoke("select", folder, "--sort", "cluster", "--limit", "3", "--json").output)["puzzles"]
+    first = json.loads(invoke("select", folder, "--sort", "cluster", "--limit", "3",
+                              "--json").output)["puzzles"]
     assert [p["cluster"] for p in first] == sorted((p["cluster"] for p in first), reverse=True)
 
 
@@ -61,7 +63,8 @@ def test_exported_puzzle_files_are_solved_alike_by_the_sliding_engine(folder, tm
     result = invoke("export", folder, "--minimal", "--distance", "6..9", "--format", "toml", "-o", levels)
     assert result.exit_code == 0, result.output
     files = sorted(levels.glob("*.toml"))
-    puzzles = json.loads(invoke("select", folder, "--minimal", "--distance", "6..9", "--json").output)["puzzles"]
+    puzzles = json.loads(invoke("select", folder, "--minimal", "--distance", "6..9",
+                                "--json").output)["puzzles"]
     assert len(files) == len(puzzles) >= 3
     for path, puzzle in zip(files[:3], puzzles[:3]):
         out = tmp_path / path.stem
