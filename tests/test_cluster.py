@@ -553,3 +553,17 @@ def test_fling_through_7_balls_is_bit_identical(client, tmp_path):
     analyze(puzzle, tmp_path / "local", 7)
     analyze(puzzle, tmp_path / "cluster", 7, executor=ClusterExecutor(client))
     assert_same_layers(tmp_path / "local", tmp_path / "cluster")
+
+
+def test_a_universe_on_the_cluster_stores_what_one_machine_does(client, tmp_path):
+    data = Path(__file__).parent / "data" / "rush-hour-4x4.toml"
+    local = runner.invoke(app, ["analyze", str(data), "-o", str(tmp_path / "local"), "--workers", "1"])
+    assert local.exit_code == 0, local.stderr
+    remote = runner.invoke(app, ["analyze", str(data), "-o", str(tmp_path / "remote"), "--scheduler",
+                                 client.scheduler.address])
+    assert remote.exit_code == 0, remote.stderr
+    assert f"sweeping on {client.scheduler.address}" in remote.stderr
+    names = sorted(p.name for p in (tmp_path / "local").glob("sets-*.sets"))
+    assert names == sorted(p.name for p in (tmp_path / "remote").glob("sets-*.sets")) and names
+    for name in names:
+        assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "remote" / name).read_bytes()

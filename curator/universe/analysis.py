@@ -133,8 +133,9 @@ class UniverseCluster:
         from distributed import as_completed as completed
 
         futures = [self.client.submit(function, *args, item, pure=False) for item in items]
-        for future in completed(futures):
-            yield future.result()
+        with self.client.as_current():
+            for future in completed(futures):
+                yield future.result()
 
     def describe(self) -> str:
         threads = self.client.nthreads()
