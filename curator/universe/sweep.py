@@ -161,18 +161,20 @@ def _seen_grown(seen_sig: np.ndarray, seen_code: np.ndarray, bits: int) -> tuple
 
 
 @numba.njit(cache=True)
-def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes, bits: int,
-             keys: np.ndarray, index: np.ndarray, state: np.ndarray, edges: np.ndarray,
+def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes, keys: np.ndarray,
+             slot_of: np.ndarray, index: np.ndarray, state: np.ndarray, edges: np.ndarray,
              adjacency: np.ndarray, out: np.ndarray) -> tuple[int, int, int]:
     """Breadth-first over the connected set of `seed`: its positions as rows (code, h, v, t,
     packed) of `state`, their slots in `index`, their neighbours' indices in `adjacency` (those
-    of position i from edges[i] to edges[i + 1]). Returns (size, edges, 0), or (n, e, GROW) if
-    the set outgrows the table of 2**bits slots or the buffers; `n` positions stay in the
-    table (see `_clear`)."""
-    h, v, t = _masks(seed, groups, walls, walls_t, lanes)
+    of position i from edges[i] to edges[i + 1]). The table starts small and doubles in place
+    as the set grows. Returns (size, edges, 0), or (n, e, GROW) if the set outgrows the
+    buffers; `n` positions stay in the table (see `_clear`)."""
+    bits = FIRST_BITS
     limit = min(1 << (bits - 1), len(index))
+    h, v, t = _masks(seed, groups, walls, walls_t, lanes)
     s = _slot(keys, bits, seed)
     keys[s] = seed
+    slot_of[s] = 0
     index[0] = s
     state[0, 0], state[0, 1], state[0, 2], state[0, 3] = seed, h, v, t
     size, at, e = 1, 0, 0
@@ -185,16 +187,22 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
         for j in range(n):
             code = out[j, 0]
             s = _slot(keys, bits, code)
-            if keys[s] != code:
+            if keys[s] == code:
+                adjacency[e] = slot_of[s]
+            else:
                 if size >= limit:
-                    return size, e, GROW
+                    if (1 << (bits + 1)) > len(keys):
+                        return size, e, GROW
+                    bits += 1
+                    limit = min(1 << (bits - 1), len(index))
+                    _rehash(keys, slot_of, index, state, size, bits)
+                    s = _slot(keys, bits, code)
                 keys[s] = code
+                slot_of[s] = size
                 index[size] = s
                 state[size, :4] = out[j]
                 adjacency[e] = size
                 size += 1
-            else:
-                adjacency[e] = -1 - s  # a slot for now: `_index_edges` makes it an index
             e += 1
         at += 1
     edges[size] = e
@@ -202,14 +210,16 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
 
 
 @numba.njit(cache=True)
-def _index_edges(size: int, edge_count: int, keys: np.ndarray, index: np.ndarray, slot_of: np.ndarray,
-                 adjacency: np.ndarray) -> None:
-    """Turn the edges `_explore` left as slots (-1 - slot) into indices."""
+def _rehash(keys: np.ndarray, slot_of: np.ndarray, index: np.ndarray, state: np.ndarray, size: int,
+            bits: int) -> None:
+    """Move the first `size` positions into a table of 2**bits slots."""
     for i in range(size):
-        slot_of[index[i]] = i
-    for e in range(edge_count):
-        if adjacency[e] < 0:
-            adjacency[e] = slot_of[-1 - adjacency[e]]
+        keys[index[i]] = EMPTY
+    for i in range(size):
+        s = _slot(keys, bits, state[i, 0])
+        keys[s] = state[i, 0]
+        slot_of[s] = i
+        index[i] = s
 
 
 @numba.njit(cache=True)
@@ -485,26 +495,22 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
         if seen_code[s] != EMPTY:
             continue
         w, wt = walls[k + 1], walls_t[k + 1]
-        bits = FIRST_BITS
         while True:
-            size, edge_count, status = _explore(seed, groups, w, wt, lanes, bits, keys, index, state, edges,
+            size, edge_count, status = _explore(seed, groups, w, wt, lanes, keys, slot_of, index, state, edges,
                                                 adjacency, out)
             if status == 0:
                 break
             _clear(keys, index, size)
             if edge_count + MOST_NEIGHBOURS > len(adjacency):
                 adjacency = np.zeros(2 * len(adjacency), np.int64)
-            if size >= min(1 << (bits - 1), len(index)):
-                bits += 2
-            if (1 << bits) > len(keys):
-                keys = np.full(1 << bits, EMPTY, np.int64)
-                slot_of = np.zeros(1 << bits, np.int64)
-                half = 1 << (bits - 1)
+            if size >= len(index):
+                keys = np.full(4 * len(keys), EMPTY, np.int64)
+                slot_of = np.zeros(len(keys), np.int64)
+                half = len(keys) // 2
                 index, queue = np.zeros(half, np.int64), np.zeros(half, np.int64)
                 state = np.zeros((half, 5), np.int64)
                 dist, paths = np.zeros(half, np.int64), np.zeros(half, np.int64)
                 edges = np.zeros(half + 1, np.int64)
-        _index_edges(size, edge_count, keys, index, slot_of, adjacency)
         least = 0
         for i in range(size):
             if state[i, 4]:
