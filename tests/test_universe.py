@@ -110,9 +110,10 @@ def test_every_set_of_the_4x4_universe_with_up_to_two_walls_matches_the_referenc
     assert hardest == 7
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=st.integers(3, 4), cols=st.integers(3, 5), data=st.data())
-def test_random_small_universes_match_the_reference(tmp_path_factory, rows, cols, data):
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.sampled_from([(3, 3), (3, 4), (3, 5), (4, 3), (4, 4), (5, 3)]), data=st.data())
+def test_random_small_universes_match_the_reference(tmp_path_factory, size, data):
+    rows, cols = size
     goal_row = data.draw(st.integers(0, rows - 1))
     counts = {}
     for letter in LENGTHS:
@@ -169,12 +170,14 @@ def test_select_filters_the_stored_sets(tmp_path):
     walled = results.select(walls=(2, 2), distance=(3, 9))
     assert walled and all(p.walls == 2 and p.distance is not None and p.distance >= 3 for p in walled)
     hardest = results.select(hardest=True)
-    piece_sets = {tuple(sorted(p.counts.items())) for p in hardest}
-    assert len(piece_sets) == len({tuple(c) for c in table["counts"][table["distance"] >= 0]})
-    for p in hardest:
-        same = [q for q in results.select(counts={k: (n, n) for k, n in p.counts.items() if k != "R"}
-                                          | {k: (0, 0) for k in "hHvVx" if k not in p.counts})]
-        assert max(q.distance or 0 for q in same) == p.distance
+    solvable = table[table["distance"] >= 0]
+    farthest: dict[tuple, int] = {}
+    for counts, distance in zip(map(tuple, solvable["counts"]), solvable["distance"]):
+        farthest[counts] = max(farthest.get(counts, -1), int(distance))
+    letters = [*"RhHvVx"]
+    chosen = {tuple(p.counts.get(k, 0) for k in letters) for p in hardest}
+    assert chosen == set(farthest)
+    assert all(p.distance == farthest[tuple(p.counts.get(k, 0) for k in letters)] for p in hardest)
     assert results.select(unique=True, minimal=True, limit=3)[0].unique is True
 
 
