@@ -23,7 +23,7 @@ def test_every_bundled_puzzle_gets_the_kind_its_family_names():
     expected = {"klotski": "sliding", "rush-hour": "sliding", "robots": "sliding", "lunar-lockout": "sliding",
                 "tilt": "sliding", "ricochet": "sliding", "pocket-cube": "distance",
                 "eight-puzzle": "distance", "sokoban": "sokoban", "sokoban-hall": "sokoban",
-                "rush-hour-universe": "universe"}
+                "rush-hour-universe": "universe", "rush-hour-no-walls": "universe"}
     for path in sorted(PUZZLES.glob("*.toml")):
         kind, puzzle = catalogue.read_puzzle(path)
         assert kind.name == expected.get(path.stem, "layers"), path

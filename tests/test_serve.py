@@ -269,7 +269,7 @@ def test_openapi_documents_every_endpoint(client):
     sliding = {p["name"] for p in paths["/api/folders/{folder}/sliding/levels"]["get"]["parameters"]}
     assert sliding == {"folder", "distance", "unique", "all_moves", "cluster", "hardest", "sample", "seed",
                        "limit"}
-    assert schemas["KindName"]["enum"] == ["layers", "distance", "sliding", "sokoban"]
+    assert schemas["KindName"]["enum"] == ["layers", "distance", "sliding", "sokoban", "universe"]
 
 
 # -- levels --------------------------------------------------------------------------------------
