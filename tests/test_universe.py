@@ -213,3 +213,13 @@ def test_the_bundled_universe_reads_as_rush_hour():
     assert [(v.letter, v.axis, v.length) for v in u.vehicles] == [
         ("R", 0, 2), ("h", 0, 2), ("H", 0, 3), ("v", 1, 2), ("V", 1, 3)]
     assert np.all([v.most >= 12 for v in u.vehicles[1:]])
+
+
+@pytest.mark.parametrize(("rows", "goal_row", "packed"), [(4, 1, 1349), (5, 2, 268109)])
+def test_packed_positions_agree_with_the_published_enumeration(tmp_path, rows, goal_row, packed):
+    """Fogleman's enumeration of wall-free Rush Hour boards (2018) numbers its packed boards
+    from 0 to 1,348 on 4 x 4 (red car in row 1) and to 268,108 on 5 x 5 (row 2)."""
+    counts = {"h": (0, 12), "H": (0, 12), "v": (0, 12), "V": (0, 12)}
+    u = universe(rows, rows, goal_row, counts, (0, 0))
+    summary = UniverseResults(analyze_universe(u, tmp_path, 1, force=False)).summary()
+    assert summary["packed_positions"] == packed
