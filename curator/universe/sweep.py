@@ -496,8 +496,8 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
             continue
         w, wt = walls[k + 1], walls_t[k + 1]
         while True:
-            size, edge_count, status = _explore(seed, groups, w, wt, lanes, keys, slot_of, index, state, edges,
-                                                adjacency, out)
+            size, edge_count, status = _explore(seed, groups, w, wt, lanes, keys, slot_of, index, state,
+                                                edges, adjacency, out)
             if status == 0:
                 break
             _clear(keys, index, size)
