@@ -242,7 +242,8 @@ class UniverseResults:
         return self.level(rank)
 
     def verify(self, sample: int = 0, seed: int = 0) -> list[str]:
-        """Problems found: every file against its checksum, and the totals against the manifest."""
+        """Problems found, checking every file against its size and sha256 (the sets are not
+        derived again: `sample` and `seed` are taken for the contract's sake)."""
         problems = []
         try:
             for _ in self.store.load(self.dtype, verify=True):
