@@ -205,13 +205,11 @@ class _UniverseReader(TableReader):
         if not pairs or None in pairs:
             raise self.fail(key, "lists [row, column] cells of a straight vehicle")
         other = 1 - axis
-        r0 = min(p[axis] for p in pairs if p)  # type: ignore[index]
         line = sorted(p[other] for p in pairs if p)  # type: ignore[index]
         if (len({p[axis] for p in pairs if p}) != 1  # type: ignore[index]
                 or line != list(range(line[0], line[0] + len(line))) or len(line) < 2):
             raise self.fail(key, f"a universe's vehicles are straight, at least 2 cells long, along their "
                             f"{'row' if axis == 0 else 'column'}")
-        del r0
         return len(line)
 
     def goal(self, table: dict[str, Any], vehicles: tuple[Vehicle, ...], lines: list[str], cols: int

@@ -227,7 +227,7 @@ class UniverseResults:
                 cells[i] = WALL
         for lane, g in enumerate(record["groups"]):
             group = self.space.groups[int(g)]
-            starts = group.placements()[(code >> (DIGIT_BITS * lane)) & ((1 << DIGIT_BITS) - 1)]
+            starts = group.placements[(code >> (DIGIT_BITS * lane)) & ((1 << DIGIT_BITS) - 1)]
             for vehicle, start, length in zip(group.vehicles, starts, group.lengths):
                 for step in range(length):
                     r, c = (lane, start + step) if lane < u.rows else (start + step, lane - u.rows)

@@ -8,6 +8,7 @@ the lane's group; the group of every lane and the walls stay fixed along a conne
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
@@ -33,12 +34,10 @@ class Group:
     lengths: tuple[int, ...]
     width: int
 
+    @cached_property
     def placements(self) -> list[tuple[int, ...]]:
         """Every placement as the start cell of each vehicle, ascending by the lane's mask."""
-        found = []
-        for starts in _starts(self.lengths, self.width):
-            found.append(starts)
-        return sorted(found, key=lambda s: _lane_mask(s, self.lengths))
+        return sorted(_starts(self.lengths, self.width), key=lambda s: _lane_mask(s, self.lengths))
 
 
 def _starts(lengths: tuple[int, ...], width: int) -> list[tuple[int, ...]]:
@@ -74,8 +73,6 @@ class Lanes(NamedTuple):
     goal_digit: int
     local: np.ndarray
     """int64[group, digit]: the cells of the placement along its lane (bit = cell of the lane)."""
-    placement_count: np.ndarray
-    """int64[group]: placements of the group."""
     row_t: np.ndarray
     """int64[row, lane bits]: the cells of a row's lane bits, column-major (bit c * rows + r)."""
     col_m: np.ndarray
@@ -211,7 +208,7 @@ def _groups(universe: Universe) -> tuple[Group, ...]:
                 if sum(lengths) <= room and all(seq.count(i) <= universe.vehicles[i].most for i in set(seq)):
                     found.append(Group(axis, seq, lengths, width))
     for g in found:
-        if len(g.placements()) > MOST_PLACEMENTS:
+        if len(g.placements) > MOST_PLACEMENTS:
             raise ValueError(f"a lane of {g.width} cells holds its vehicles in more than "
                              f"{MOST_PLACEMENTS} ways")
     return tuple(found)
@@ -223,7 +220,6 @@ def _lanes(universe: Universe, groups: tuple[Group, ...]) -> Lanes:
     n = len(groups)
     most = max(len(g.lengths) for g in groups) or 1
     local = np.zeros((n, MOST_PLACEMENTS), np.int64)
-    count = np.zeros(n, np.int64)
     piece_mask = np.zeros((n, MOST_PLACEMENTS, most), np.int64)
     piece_kind = np.full((n, most), -1, np.int64)
     without = np.full((n, most), -1, np.int64)
@@ -233,8 +229,7 @@ def _lanes(universe: Universe, groups: tuple[Group, ...]) -> Lanes:
     hi = np.zeros_like(lo)
     move_to: list[int] = []
     for i, g in enumerate(groups):
-        places = g.placements()
-        count[i] = len(places)
+        places = g.placements
         masks = [_lane_mask(p, g.lengths) for p in places]
         for d, (starts, m) in enumerate(zip(places, masks)):
             local[i, d] = m
@@ -261,9 +256,9 @@ def _lanes(universe: Universe, groups: tuple[Group, ...]) -> Lanes:
     for c in range(cols):
         for bits in range(1 << rows):
             col_m[c, bits] = sum(1 << (r * cols + c) for r in range(rows) if bits >> r & 1)
-    goal_places = groups[0].placements()
+    goal_places = groups[0].placements
     goal_digit = goal_places.index((cols - universe.goal_length,))
-    return Lanes(rows, cols, universe.goal_row, goal_digit, local, count, row_t, col_m, lo, hi,
+    return Lanes(rows, cols, universe.goal_row, goal_digit, local, row_t, col_m, lo, hi,
                  np.array(move_to or [0], np.int64), np.array([len(g.lengths) for g in groups], np.int64),
                  piece_mask, piece_kind, without, digit_of)
 
@@ -310,7 +305,7 @@ def _configs(universe: Universe, groups: tuple[Group, ...], lane: int) -> np.nda
                 counts[v] += 1
             counts[kinds] = bin(walls).count("1")
             placed = 0
-            for d, starts in enumerate(g.placements()):
+            for d, starts in enumerate(g.placements):
                 own = _lane_mask(starts, g.lengths)
                 if own & walls or (goal_row and walls >> starts[0]):
                     continue
