@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -521,10 +521,14 @@ the curve allows."""
 
 
 def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_name,
-                 variety: Iterable[str] | None = SET_VARIETY) -> Pack:
+                 variety: Iterable[str] | None = SET_VARIETY, *, rule: str = "sets",
+                 group: Callable[[Any], Hashable] | None = None) -> Pack:
     """`size` levels of sliding-block tables (`SlidingLevel`s) whose distances follow `curve`,
     with `sets` (see SET_VARIETY; None or empty for no variety rule) from as many connected
-    sets as the curve allows.
+    sets as the curve allows. Other tables spread their levels over other sets: `group` says
+    which set a level belongs to (default: its `connected_set`), and `rule` names the variety
+    rule that spreads them (universe tables spread over piece sets, "piece-sets"); the default
+    `variety` keeps that rule whatever its name.
 
     Positions of one connected set are one puzzle seen at different points of its solutions,
     so sets are spread: the slots are filled from the hardest target down (long distances have
@@ -534,14 +538,17 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     farther; ties go to the smaller distance, then rank. The levels then go to the slots by
     distance, so the pack never falls where its curve rises. Deterministic.
     """
-    spread = "sets" in variety_rules(variety, SET_VARIETY, name)
+    known = (rule,)
+    spread = rule in variety_rules(known if variety is SET_VARIETY else variety, known, name)
+    set_of = group or (lambda level: level.connected_set)
     # a distance of 0 or None: solved already, or not solvable
     usable = sorted((lv for lv in pool if lv.distance), key=lambda lv: (lv.distance, lv.rank))
     if size > len(usable):
         raise SelectionError(f"{name('size')} {size} is larger than the pool of {len(usable)} levels; "
                              "widen the filters")
     distances = np.array([lv.distance for lv in usable], dtype=float)
-    sets = np.array([lv.connected_set for lv in usable])
+    numbers: dict[Hashable, int] = {}
+    sets = np.array([numbers.setdefault(set_of(lv), len(numbers)) for lv in usable], dtype=np.int64)
     fractions = curve.fractions(size)
     targets = np.quantile(distances, fractions)
     slack = max(1.0, SET_SLACK * (distances[-1] - distances[0]))
