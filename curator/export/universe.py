@@ -4,9 +4,12 @@
     write("csv", universe, puzzles, "puzzles.csv")
     write("toml", universe, puzzles, "levels/")         # one sliding-block puzzle file each
     write("histogram", universe, puzzles, "by-distance.svg")
+    write("json", universe, pack, "pack.json", curve=pack.record())   # a pack: with its curve
 
 A puzzle file written by "toml" is an ordinary sliding-block puzzle: `curator analyze` it, play
-it in the workspace, or export it to LDtk and Tiled as any other.
+it in the workspace, or export it to LDtk and Tiled as any other. A pack (`UniverseResults.pack`)
+is written in its order; json and csv record the curve it was arranged by (targets and achieved
+values are distances), toml and histogram have no place for it.
 """
 
 from __future__ import annotations
@@ -26,20 +29,27 @@ from curator.universe.results import UniverseLevel
 
 FORMATS = ("json", "csv", "toml", "histogram")
 PUZZLES_FORMAT = "curator-universe-puzzles/1"
+ONE_FILE = ("json", "csv", "histogram")
+"""The formats written as one file (its folder is made if missing)."""
 COLUMNS = ("rank", "distance", "cluster", "pieces", "walls", "minimal", "unique", "board")
 
 
 def write(fmt: str, puzzle: Universe, items: Sequence[UniverseLevel], path: str | Path,
           curve: PackCurve | None = None) -> list[Path]:
-    """Write `items` of the universe `puzzle` as `fmt` to `path`; the files written."""
-    if curve is not None:
-        raise ExportError("universe tables make no packs: export the puzzles as toml and pack those")
+    """Write `items` of the universe `puzzle` as `fmt` to `path`; the files written. `curve`,
+    the slots of a pack the items fill in order, goes into json (key `curve`) and csv (column
+    `target` after `distance`)."""
+    if curve is not None and len(curve.targets) != len(items):
+        raise ExportError(f"the curve has {len(curve.targets)} slots for {len(items)} puzzles")
+    if fmt in ONE_FILE:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     if fmt == "json":
         return write_text(path, json_text({**pack_head(PUZZLES_FORMAT), "universe": universe_dict(puzzle),
+                                           **({} if curve is None else {"curve": curve.to_json()}),
                                            "puzzles": [item.to_json() for item in items]}))
     if fmt == "csv":
         rows = [{k: _cell(v) for k, v in item.to_json().items() if k in COLUMNS} for item in items]
-        return write_table(path, COLUMNS, rows)
+        return write_table(path, COLUMNS, rows, curve, after="distance")
     if fmt == "toml":
         targets = file_targets(len(items), path, ".toml", "puzzle")
         for item, target in zip(items, targets):

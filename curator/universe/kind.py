@@ -7,10 +7,11 @@ range of counts (`curator.universe.puzzle.is_universe_file`); the catalogue asks
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from curator.arrange import Pack
 from curator.common.errors import SelectionError
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
@@ -42,6 +43,8 @@ class UniverseKind(Kind):
     analysis_options = frozenset({"executor"})
     selection_options = ("solvable", "unique", "minimal", "pieces", "counts", "walls", "distance", "cluster",
                          "hardest", "sample", "seed", "sort", "limit", "count_only")
+    pack_options = ("solvable", "unique", "minimal", "pieces", "counts", "walls", "distance", "cluster",
+                    "hardest")
     solves = False
 
     def family_names(self) -> list[str]:
@@ -120,6 +123,23 @@ class UniverseKind(Kind):
         return "\n".join([*item.board.split("/"), "",
                           f"set {item.rank}: {distance}; {item.cluster:,} positions; "
                           f"minimal: {yes(item.minimal)}; unique: {yes(item.unique)}"])
+
+    def pack(self, results: UniverseResults, size: int, curve: Any, pool: int | None, seed: int,
+             keywords: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> Pack:
+        chosen: dict[str, Any] = {"pool": pool} if pool is not None else {}
+        return results.pack(size, curve, seed=seed, **chosen, **keywords)
+
+    def pack_report(self, results: UniverseResults, pack: Pack) -> Report:
+        title = (f"{results.puzzle.name}: {len(pack)} puzzles along {pack.curve} from a pool of "
+                 f"{pack.pool:,}")
+        rows = []
+        for number, slot in enumerate(pack.slots, start=1):
+            p = cast(UniverseLevel, slot.level)
+            rows.append((str(number), f"{slot.target:.1f}", str(p.distance), f"{p.cluster:,}", str(p.pieces),
+                         str(p.walls), yes(p.minimal), p.board.replace("/", "\n")))
+        heads = columns("slot", "target", "distance", "cluster", "pieces", "walls", "minimal", "board",
+                        left=("board",))
+        return Report(title, heads, tuple(rows), lines=True, width=200)
 
     def executor(self, address: str) -> Any:
         from curator.layered.cluster import ClusterExecutor  # needs the cluster extra

@@ -1,11 +1,12 @@
 """`UniverseResults`: the stored tables of a universe, as the Python API shows them: a summary,
-puzzles by distance, and `select` over the connected sets (each set is one puzzle, its farthest
-position), filtered by distance, set size, vehicles, walls, minimal and unique.
+puzzles by distance, `select` over the connected sets (each set is one puzzle, its farthest
+position), filtered by distance, set size, vehicles, walls, minimal and unique, and `pack`, which
+arranges such puzzles along a curve of distances.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -13,15 +14,20 @@ from typing import Any
 
 import numpy as np
 
+from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
-from curator.common.keywords import Naming, same_name
+from curator.common.keywords import Naming, at_least, same_name
 from curator.universe.puzzle import WALL, Universe
 from curator.universe.space import DIGIT_BITS, Space, build_space
 from curator.universe.store import UniverseStore, record_dtype
 
 SORTS = ("distance", "cluster", "pieces", "walls")
 """What `select` sorts by (distance first by default, farthest first)."""
+VARIETY = ("piece-sets",)
+"""The variety rule of a universe pack: `piece-sets`, puzzles of as many piece sets (vehicles
+of each kind and walls) as the curve allows. Each connected set is one puzzle already, so two
+puzzles of a pack are always two sets; two sets of one piece set are alike in what they ask."""
 
 
 @dataclass(frozen=True)
@@ -50,11 +56,26 @@ class UniverseLevel:
     def walls(self) -> int:
         return self.counts.get(WALL, 0)
 
+    @property
+    def difficulty(self) -> float:
+        """What a pack's curve follows: the distance (NaN if it cannot be solved)."""
+        return float("nan") if self.distance is None else float(self.distance)
+
     def to_json(self) -> dict[str, Any]:
         """The puzzle as `select --json` prints it."""
         return {"rank": self.rank, "board": self.board, "distance": self.distance, "cluster": self.cluster,
                 "pieces": self.pieces, "walls": self.walls, "counts": self.counts, "minimal": self.minimal,
                 "unique": self.unique, "first": self.first}
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A set a pack may take, as `arrange_sets` weighs it: only the puzzles placed are drawn."""
+
+    rank: int
+    distance: int
+    piece_set: int
+    """Sets of equal numbers have the same vehicles of each kind and walls."""
 
 
 class UniverseResults:
@@ -183,6 +204,54 @@ class UniverseResults:
             rows = rows[:keywords["limit"]]
         return [self.level(int(r)) for r in rows], matched
 
+    def pack(self, size: int, curve: str | Path | Curve = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
+             variety: Iterable[str] | None = VARIETY, solvable: bool | None = None,
+             minimal: bool | None = None, unique: bool | None = None, distance: tuple[int, int] | None = None,
+             cluster: tuple[int, int] | None = None, pieces: tuple[int, int] | None = None,
+             walls: tuple[int, int] | None = None, counts: dict[str, tuple[int, int]] | None = None,
+             hardest: bool = False) -> Pack:
+        """A pack of `size` puzzles (one per connected set, as `select` lists them) matching the
+        filters of `select`, whose distances follow `curve` from short to long: a name of
+        `curator.arrange.CURVES` or a level pack file whose order it follows.
+
+        Only sets that can be solved, in one move or more, are candidates (`solvable=False`
+        leaves none). The candidates are at most `pool` of the matching sets, drawn with `seed`.
+        With the variety rule "piece-sets" (`variety`; None or () for none) the puzzles come
+        from as many piece sets (vehicles of each kind and walls) as the curve allows: a puzzle
+        of a piece set not used yet is preferred to a nearer one of a used piece set when it is
+        at most 5% of the pool's distance range, and at least one move, farther from its
+        target (see `curator.arrange.arrange_sets`). The pack never falls where its curve
+        rises. Deterministic: the same arguments give the same pack."""
+        at_least(size, 1, self.name("size"))
+        at_least(pool, 1, self.name("pool"))
+        at_least(seed, 0, self.name("seed"))
+        rules = variety_rules(variety, VARIETY, self.name)
+        if size > pool:
+            raise SelectionError(f"{self.name('size')} {size} is larger than {self.name('pool')} {pool}")
+        if solvable is False:
+            raise SelectionError(f"no {self.name('solvable')}: a pack takes only sets that can be solved")
+        shape = read_curve(curve, self.name("curve"), self.exports)
+        keep = self.mask(dict(solvable=True, minimal=minimal, unique=unique, distance=distance,
+                              cluster=cluster, pieces=pieces, walls=walls, counts=counts))
+        if hardest:
+            keep &= self.hardest_of_piece_set(keep)
+        keep &= self.table["distance"] > 0  # solved already: no puzzle
+        rows = np.flatnonzero(keep)
+        if not len(rows):
+            raise SelectionError("no set matches the filters and takes a move or more to solve; widen them")
+        if size > len(rows):
+            raise SelectionError(f"{self.name('size')} {size} is larger than the {len(rows):,} sets that "
+                                 "match the filters and take a move or more to solve; widen them")
+        if pool < len(rows):
+            rows = np.sort(np.random.default_rng(seed).choice(rows, pool, replace=False))
+        chosen = self.table[rows]
+        _, piece_sets = np.unique(chosen["counts"], axis=0, return_inverse=True)
+        candidates = [_Candidate(int(r), int(d), int(p))
+                      for r, d, p in zip(rows, chosen["distance"], piece_sets.reshape(-1))]
+        arranged = arrange_sets(candidates, size, shape, self.name, rules, rule=VARIETY[0],
+                                group=lambda candidate: candidate.piece_set)
+        return arranged.placing([self.level(candidate.rank) for candidate in arranged])
+
     def hardest_of_piece_set(self, keep: np.ndarray) -> np.ndarray:
         """The sets at the largest distance of their piece set, among those kept."""
         t = self.table
@@ -253,9 +322,12 @@ class UniverseResults:
         return problems
 
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]:
+        """Write puzzles as json, csv, toml (one sliding-block file each) or a histogram; a
+        `Pack` keeps its curve in json and csv."""
         if self.exports is None:
             raise SelectionError("these results were not opened through curator.open")
-        return self.exports.write(format, self.puzzle, levels, path)
+        curve = levels.record() if isinstance(levels, Pack) else None
+        return self.exports.write(format, self.puzzle, list(levels), path, curve)
 
     def variants(self, board: Any, want: str = "", limit: int = 0) -> list[Any]:
         raise SelectionError("universe tables list no variants")
