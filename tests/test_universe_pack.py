@@ -1,15 +1,17 @@
 """Packs of universe tables: puzzles (one per connected set) whose distances follow a curve, from
-as many piece sets as the curve allows, and their exports."""
+as many piece sets as the curve allows, through the API and the command line, and their exports
+(the toml files analyzed again by the sliding-block engine)."""
 
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_helpers import invoke
+from cli_helpers import error_line, invoke
 
 import curator
 from curator.arrange import CURVES, Pack, arrange_sets
@@ -134,3 +136,70 @@ def test_a_pack_exports_with_its_curve(results, tmp_path):
     assert "curve" not in json.loads(listed.read_text())
     with pytest.raises(ExportError, match="the curve has 5 slots for 4 puzzles"):
         write("json", results.puzzle, list(pack)[:4], tmp_path / "short.json", curve=pack.record())
+
+
+def test_the_pack_command_writes_json(folder, tmp_path):
+    out = tmp_path / "pack.json"
+    result = invoke("pack", folder, "--size", "6", "-f", "json", "-o", out, "--minimal",
+                    "--distance", "2..40")
+    assert result.exit_code == 0, result.output
+    assert "6 puzzles along linear from a pool of 31" in result.output
+    data = json.loads(out.read_text())
+    puzzles = data["puzzles"]
+    assert len(puzzles) == len(data["curve"]["slots"]) == 6
+    assert all(p["minimal"] and p["distance"] >= 2 for p in puzzles)
+    assert [p["distance"] for p in puzzles] == sorted(p["distance"] for p in puzzles)
+    assert [s["difficulty"] for s in data["curve"]["slots"]] == [p["distance"] for p in puzzles]
+
+
+def test_the_pack_command_writes_csv_with_the_targets(folder, tmp_path):
+    out = tmp_path / "pack.csv"
+    result = invoke("pack", folder, "--size", "8", "--curve", "ease-out", "--walls", "1..2", "--seed", "3",
+                    "-f", "csv", "-o", out)
+    assert result.exit_code == 0, result.output
+    with out.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 8 and list(rows[0])[:3] == ["rank", "distance", "target"]
+    assert all(row["walls"] in ("1", "2") for row in rows)
+    distances = [int(row["distance"]) for row in rows]
+    assert distances == sorted(distances)
+
+
+def test_packed_toml_files_are_solved_alike_by_the_sliding_engine(folder, tmp_path):
+    levels = tmp_path / "levels"
+    result = invoke("pack", folder, "--size", "3", "--minimal", "--distance", "4..7", "-f", "toml",
+                    "-o", levels)
+    assert result.exit_code == 0, result.output
+    files = sorted(levels.glob("*.toml"))
+    assert [path.name for path in files] == ["puzzle-0001.toml", "puzzle-0002.toml", "puzzle-0003.toml"]
+    pack = curator.open(folder).pack(3, minimal=True, distance=(4, 7))
+    for path, puzzle in zip(files, pack):
+        assert f"set {puzzle.rank}:" in path.read_text()
+        out = tmp_path / path.stem
+        assert invoke("analyze", path, "-o", out, "--workers", "1").exit_code == 0
+        board = puzzle.board.replace("x", "#").replace("/", "\n")
+        solved = json.loads(invoke("solve", path, "--board", board, "--results", out, "--json").output)
+        assert solved["distance"] == puzzle.distance, path
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--size", "0"), "--size must be at least 1"),
+    (("--size", "999", "--minimal"), "--size 999 is larger than the 32 sets"),
+    (("--size", "3", "--all-moves"), "--all-moves does not apply to universe tables"),
+    (("--size", "3", "--no-solvable"), "no --solvable: a pack takes only sets that can be solved"),
+    (("--size", "3", "--variety", "openings"), "--variety: unknown rule 'openings'"),
+    (("--size", "3", "--format", "svg"), "--format must be one of json, csv, toml, histogram"),
+])
+def test_bad_pack_commands_exit_2_with_one_line(folder, tmp_path, args, message):
+    result = invoke("pack", folder, "-f", "json", "-o", tmp_path / "p.json", *args)
+    assert result.exit_code == 2
+    assert message in error_line(result.stderr)
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_the_pack_help_names_universes():
+    result = invoke("pack", "--help")
+    assert result.exit_code == 0
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "universes: piece-sets" in text and "On universe tables" in text
+    assert "--minimal" in text and "--walls" in text

@@ -637,8 +637,8 @@ SELECTION_OPTIONS = (
 """The options of `select` that `export` takes too (the same flags, help and defaults)."""
 
 
-PACK_FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude",
-                "distance", "cluster", "hardest")
+PACK_FILTERS = ("solvable", "unique", "minimal", "walls", "all_moves", "pieces", "counts", "must_include",
+                "must_exclude", "distance", "cluster", "hardest")
 """The options of `select` that say which levels `pack` may choose from."""
 
 
@@ -728,8 +728,7 @@ def pack_command(
     variety: str | None = typer.Option(
         None, "--variety", metavar="RULES",
         help="Variety rules to keep, comma-separated (layered: counts, share, openings; sliding, Sokoban: "
-        "sets); "
-        "none: the curve alone [all].",
+        "sets; universes: piece-sets); none: the curve alone [all].",
     ),
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (as for export)."
@@ -746,7 +745,10 @@ def pack_command(
     the variety rules (--variety) show every piece count of the pool, cap each count's share
     and part neighbours that open with the same move. Prints the slots; json, csv and html
     record the curve (docs/level-pack.md). On sliding-block and Sokoban tables the difficulty
-    is the distance, and the levels come from as many connected sets as the curve allows.
+    is the distance, and the levels come from as many connected sets as the curve allows. On
+    universe tables it is the distance too: the puzzles are sets that can be solved, from as
+    many piece sets as the curve allows; json and csv record the curve, toml writes one
+    sliding-block puzzle file per level in pack order (docs/universe.md).
     """
     count = parse_number(size, "--size", 1)
     candidates = optional_number(pool, "--pool", 1)
