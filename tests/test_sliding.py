@@ -280,8 +280,10 @@ def test_random_small_tilts_match_brute_force(spec):
 
 # -- a range of counts: every number of pieces of a letter, each a set of positions of its own -----
 
-@pytest.mark.parametrize("wide", [False, True])
-@pytest.mark.parametrize("move", ["until_blocked", "step"])
+@pytest.mark.parametrize(("move", "wide"), [
+    ("until_blocked", False), ("step", False), ("step", True),
+    pytest.param("until_blocked", True, marks=pytest.mark.slow),  # the two above cover it
+])
 def test_a_count_range_covers_each_count_as_its_own_puzzle(move, wide, monkeypatch):
     if wide:
         monkeypatch.setattr(ranking, "_forced_words", 2)
