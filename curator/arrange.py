@@ -149,14 +149,12 @@ class PackCurve:
 
 @dataclass(frozen=True)
 class Slot:
-    """One place of a pack: the difficulty it aims at and the level put there."""
+    """One place of a pack: what it aims at, the level put there and the level's value on the
+    curve's scale (its difficulty; for packs of goal and universe tables, its distance)."""
 
     target: float
     level: Rated
-
-    @property
-    def difficulty(self) -> float:
-        return self.level.difficulty
+    value: float
 
 
 @dataclass(frozen=True)
@@ -177,19 +175,20 @@ class Pack(Sequence[Rated]):
     def tolerance(self) -> float:
         """How much easier than the one before a level may be where the curve rises (see
         TOLERANCE)."""
-        return tolerance([slot.difficulty for slot in self.slots])
+        return tolerance([slot.value for slot in self.slots])
 
     def record(self) -> PackCurve:
         """The curve as the level-pack file records it."""
         return PackCurve(self.curve, self.pool, tuple(s.target for s in self.slots),
-                         tuple(s.difficulty for s in self.slots))
+                         tuple(s.value for s in self.slots))
 
     def placing(self, levels: Sequence[Rated]) -> Pack:
         """The same pack with `levels` in its slots, in order (the same levels with more
         detail, such as their solutions)."""
         if len(levels) != len(self.slots):
             raise ValueError(f"{len(levels)} levels for {len(self.slots)} slots")
-        return Pack(self.curve, self.pool, tuple(Slot(s.target, lv) for s, lv in zip(self.slots, levels)))
+        slots = tuple(Slot(s.target, level, s.value) for s, level in zip(self.slots, levels))
+        return Pack(self.curve, self.pool, slots)
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -292,7 +291,8 @@ def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_
     arranging.order()
     if "openings" in rules:
         arranging.part_openings()
-    slots = tuple(Slot(float(t), usable[i]) for t, i in zip(arranging.targets, arranging.chosen))
+    slots = tuple(Slot(float(target), usable[i], usable[i].difficulty)
+                  for target, i in zip(arranging.targets, arranging.chosen))
     return Pack(curve.name, len(pool), slots)
 
 
@@ -568,7 +568,7 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     order = np.argsort(fractions, kind="stable")
     slots: list[Slot | None] = [None] * size
     for slot, index in zip(order, chosen):
-        slots[slot] = Slot(float(targets[slot]), usable[index])
+        slots[slot] = Slot(float(targets[slot]), usable[index], float(distances[index]))
     return Pack(curve.name, len(pool), tuple(cast(list[Slot], slots)))  # every slot is filled
 
 

@@ -134,7 +134,7 @@ def test_a_pool_of_exactly_size_levels_comes_out_sorted_by_difficulty(values):
     # Linear targets at the quantiles of n values are the sorted values themselves.
     pool = [made_up(4, i, v, DISTINCT[i]) for i, v in enumerate(values)]
     pack = arrange(pool, len(pool), CURVES["linear"])
-    assert [s.difficulty for s in pack.slots] == sorted(values)
+    assert [s.value for s in pack.slots] == sorted(values)
     assert [s.target for s in pack.slots] == pytest.approx(sorted(values))
 
 
@@ -154,7 +154,7 @@ def curve_steps(curve: Curve, size: int) -> np.ndarray:
 
 def drops(pack: Pack, steps: np.ndarray) -> list[float]:
     """How much each level goes against the curve from the one before (0 along it)."""
-    d = [slot.difficulty for slot in pack.slots]
+    d = [slot.value for slot in pack.slots]
     return [max(0.0, (d[i - 1] - d[i]) * steps[i - 1]) for i in range(1, len(d))]
 
 

@@ -381,6 +381,8 @@ def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):
     (path,) = klotski.export(pack, tmp_path / "pack.json")
     data = json.loads(path.read_text())
     assert data["curve"]["name"] == "linear" and len(data["curve"]["slots"]) == 8
+    # The curve was followed in distances, so it records distances, not the player's effort.
+    assert [slot["difficulty"] for slot in data["curve"]["slots"]] == distances
     result = invoke("pack", klotski.directory, "--size", "5", "--curve", "steps", "--unique", "-f", "csv",
                     "-o", tmp_path / "p.csv")
     assert result.exit_code == 0, result.output
