@@ -84,3 +84,36 @@ def test_json_csv_and_histogram_exports(folder, tmp_path):
     assert [int(r["distance"]) for r in rows] == [p["distance"] for p in pack["puzzles"]]
     assert invoke("export", folder, "--solvable", "-f", "histogram", "-o", tmp_path / "h.svg").exit_code == 0
     assert (tmp_path / "h.svg").read_text().startswith("<?xml")
+
+
+def test_ctrl_c_stops_the_workers_at_once_with_one_line(tmp_path):
+    # The universe with walls takes hours: Ctrl+C (to the whole process group, as a terminal
+    # sends it) must not wait for the pieces under way, and must leave no worker behind.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "curator", "analyze", str(root / "puzzles" / "rush-hour-universe.toml"),
+               "-o", str(tmp_path / "u"), "--workers", "2"]
+    process = subprocess.Popen(command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    first = process.stderr.readline().decode()
+    assert first.startswith("rush-hour-universe: 6 x 6"), first
+    time.sleep(3.0)  # the workers have started
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, rest = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail("the analysis did not stop within 60 s of Ctrl+C")
+    assert process.returncode == 130
+    assert rest.decode().strip().splitlines()[-1:] == ["stopped (Ctrl+C)"]
+    assert "Warning" not in rest.decode() and "Traceback" not in rest.decode()
+    left = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(process.pid)], capture_output=True, text=True)
+    running = [line for line in left.stdout.splitlines() if "<defunct>" not in line]
+    assert running == [], left.stdout  # no worker of the group is left (ended ones may wait to be reaped)
+    assert (tmp_path / "u" / "manifest.json").exists()

@@ -5,12 +5,13 @@ store each as it finishes; pieces already stored are kept, so a stopped analysis
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -108,16 +109,25 @@ def _pieces(universe: Universe, lanes: int, todo: list[int], workers: int, execu
         for item in todo:
             yield search_piece(*args, item)
     else:
-        # spawn: a fork would copy the compiler's threads and locks into the children
+        # spawn: a fork would copy the compiler's threads and locks into the children. Leaving
+        # the pool terminates its workers at once: a Ctrl+C here or a failed save does not wait
+        # for the pieces under way. The workers leave Ctrl+C to this process.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=context) as pool:
-            futures: list[Future] = [pool.submit(search_piece, *args, item) for item in todo]
+        with context.Pool(min(workers, len(todo)), initializer=_ignore_ctrl_c) as pool:
             try:
-                for future in as_completed(futures):
-                    yield future.result()
-            finally:
-                for future in futures:
-                    future.cancel()
+                yield from pool.imap_unordered(partial(search_piece, *args), todo)
+                return
+            except KeyboardInterrupt:
+                pass
+        # The command line ends the process without its exit handlers on Ctrl+C: collect the
+        # pool now, so that its semaphores are released.
+        del pool
+        gc.collect()
+        raise KeyboardInterrupt
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class UniverseCluster:
