@@ -56,7 +56,8 @@ class UniversePosition:
     wall_mask: int
     """The wall cells, bit r * cols + c."""
     counts: dict[str, int]
-    """Vehicles of each letter on the board (the goal vehicle's included), then walls as 'x'."""
+    """Vehicles of each letter on the board, in the order of the universe's kinds (the goal vehicle
+    included), then the walls as 'x'."""
 
     @property
     def rows(self) -> list[str]:
@@ -307,7 +308,7 @@ class Positions:
         u = self.universe
         code = 0
         vehicles: list[Placed] = []
-        counts: dict[str, int] = {}
+        counts = {v.letter: 0 for v in u.vehicles}
         for lane, (g, starts) in enumerate(lanes):
             code |= self._digit(g, starts) << (DIGIT_BITS * lane)
             group = self.space.groups[g]
@@ -316,7 +317,8 @@ class Positions:
                 cells = tuple((lane, start + i) if lane < u.rows else (start + i, lane - u.rows)
                               for i in range(length))
                 vehicles.append(Placed(letter, cells))
-                counts[letter] = counts.get(letter, 0) + 1
+                counts[letter] += 1
+        counts = {letter: n for letter, n in counts.items() if n}
         if walls:
             counts[WALL] = len(walls)
         wall_mask = sum(1 << (r * u.cols + c) for r, c in walls)
