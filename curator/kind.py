@@ -143,7 +143,7 @@ class Kind(ABC):
     """What `variants` may be asked for (of `curator.common.variants.WANTS`); empty: its
     results list no variants."""
     workspace: ClassVar[str | None] = None
-    """How the workspace plays its levels ("pieces", "blocks"), or None: tables only."""
+    """How the workspace plays its levels ("pieces", "blocks", "universe"), or None: tables only."""
 
     def family_names(self) -> list[str]:
         """The `[rules] family` values its files may name."""

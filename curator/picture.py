@@ -8,7 +8,8 @@ by half a cell, so neighbours along the six directions touch.
 `state_picture` lays out a state of a permutation puzzle the same way: per piece set a grid
 of square tiles (its `layout`, or one row), each holding the numbered piece on it, with a
 mark showing the piece's orientation. `block_picture` draws sliding blocks as joined squares,
-and `sokoban_picture` a Sokoban room: walls, floor, goals, boxes and the keeper.
+`universe_picture` a position of a universe (vehicles as joined squares, walls), and
+`sokoban_picture` a Sokoban room: walls, floor, goals, boxes and the keeper.
 """
 
 from __future__ import annotations
@@ -489,6 +490,47 @@ def _block_square(board, cell: int, piece: set[int], px) -> tuple[tuple[float, f
 
     def inset(dr: int, dc: int) -> float:
         return 0.0 if board.index.get((r + dr, c + dc)) in piece else BLOCK_GAP
+
+    top, bottom = -0.5 + inset(-1, 0), 0.5 - inset(1, 0)
+    left, right = -0.5 + inset(0, -1), 0.5 - inset(0, 1)
+    return tuple(px(c + x, r + y) for x, y in ((left, top), (right, top), (right, bottom), (left, bottom)))
+
+
+def universe_picture(universe, position, title: str = "", unit: float = UNIT) -> Picture:
+    """Lay out a position of a universe (`curator.universe.play.UniversePosition`): board tiles
+    in row-major order (the goal cells tinted), its walls, and every vehicle as joined squares in
+    its letter's colour (red for the goal vehicle), labelled at its first cell."""
+    rows, cols = universe.rows, universe.cols
+    shape = _tile_shape("square")
+    centres = [(float(c), float(r)) for r in range(rows) for c in range(cols)]
+    width, height, px = _frame(centres, shape, unit)
+    goal = {universe.goal_row * cols + c for c in range(cols - universe.goal_length, cols)}
+    tiles = [Tile(i, tuple(px(x + dx, y + dy) for dx, dy in shape),
+                  GOAL_TILE if i in goal else DEFAULT_STYLE["tile"], DEFAULT_STYLE["edge"])
+             for i, (x, y) in enumerate(centres)]
+    for r, c in position.walls:
+        tiles.append(Tile(r * cols + c, tuple(px(c + dx, r + dy) for dx, dy in shape), *WALL_TILE))
+    others = [v.letter for v in universe.vehicles if v.letter != universe.goal_letter]
+    labels = []
+    for vehicle in position.vehicles:
+        letter = vehicle.letter
+        colour = GOAL_BLOCK if letter == universe.goal_letter else BLOCK_COLOURS[others.index(letter)
+                                                                                  % len(BLOCK_COLOURS)]
+        cells = set(vehicle.cells)
+        for r, c in vehicle.cells:
+            tiles.append(Tile(r * cols + c, _grid_square(r, c, cells, px), colour, colour))
+        r, c = vehicle.cells[0]
+        labels.append(Disc(r * cols + c, *px(c, r), round(0.2 * unit, 2), colour, _darker(colour), letter,
+                           letter))
+    return Picture(width=width, height=height, title=title, tiles=tuple(tiles), holes=(),
+                   pieces=tuple(labels), label_size=round(0.3 * unit, 2))
+
+
+def _grid_square(r: int, c: int, piece: set[tuple[int, int]], px) -> tuple[tuple[float, float], ...]:
+    """Cell (r, c)'s square, pulled in on the sides where the piece does not go on."""
+
+    def inset(dr: int, dc: int) -> float:
+        return 0.0 if (r + dr, c + dc) in piece else BLOCK_GAP
 
     top, bottom = -0.5 + inset(-1, 0), 0.5 - inset(1, 0)
     left, right = -0.5 + inset(0, -1), 0.5 - inset(0, 1)

@@ -44,13 +44,14 @@ SEEDS: dict[str, list] = {
     "difficulty": ["1..4", "0..2.5"],
     "sort": ["difficulty", "difficulty:desc", "pieces"], "distance": ["10..20", "3", "81"],
     "cluster": ["2..100000"], "hardest": [True], "format": ["json", "html"],
+    "minimal": [True, False], "walls": ["0..1", "2"], "counts": ["h=1..2,x=0", "V=1"],
     # body fields (positions, moves, drawings and ranks are added from the folders)
     "size": [1, 3], "curve": ["linear", "steps"], "pool": [10, 40], "name": ["linear"],
     "PackIn.curve": [None], "targets": [[1.0, 2.0]],
 }
 """Plausible values of query parameters and body fields by name (`Schema.field` first)."""
-FOLDERS = st.one_of(st.sampled_from(["0", "1", "2"]),
-                    st.sampled_from(["3", "-1", "99999999999999999999", "x", "0x1", "%2e%2e", "1.0"]))
+FOLDERS = st.one_of(st.sampled_from(["0", "1", "2", "3"]),
+                    st.sampled_from(["4", "-1", "99999999999999999999", "x", "0x1", "%2e%2e", "1.0"]))
 NUMBERS = st.sampled_from(["1", "2", "0", "-1", "x", "99999999999999999999", "%2e%2e"])
 """Values of the other path parameters (a pack's number, a slot)."""
 PATH = re.compile(r"/(?:tmp|home|root|work|usr|etc|var)/")
@@ -92,14 +93,19 @@ def body_for(schema: dict, schemas: dict, hostility: int) -> st.SearchStrategy:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """The app on layered results (0), sliding-block tables (1) and a distance table (2), its
-    OpenAPI document, and the folders' parent (which no answer may show)."""
+    """The app on layered results (0), sliding-block tables (1), a distance table (2) and
+    universe tables (3), its OpenAPI document, and the folders' parent (which no answer may
+    show)."""
     base = tmp_path_factory.mktemp("fuzz-serve")
     folders = [curator.analyze(ROOT / "puzzles" / name, output=base / name, workers=1, **options).directory
                for name, options in (("triangle.toml", {"max_pieces": 7}), ("klotski.toml", {}),
                                      ("eight-puzzle.toml", {}))]
+    folders.append(curator.analyze(ROOT / "tests" / "data" / "rush-hour-4x4.toml", output=base / "universe",
+                                   workers=1).directory)
+    # The seeds are asked of an app without a time bound: a fresh checkout compiles kernels on
+    # the first requests, which may take longer than the bound of the requests fuzzed.
+    plausible(TestClient(create_app(folders, time_limit=3600.0), base_url=LOCAL))
     client = TestClient(create_app(folders, time_limit=TIME_LIMIT), base_url=LOCAL)
-    plausible(client)
     return client, client.get("/openapi.json").json(), base
 
 
@@ -112,12 +118,16 @@ def plausible(client: TestClient) -> None:
     states = client.get("/api/folders/2").json()["states"]
     near = client.post("/api/folders/2/distance/position", json={"board": states["solved"]}).json()
     start = client.post("/api/folders/1/sliding/position", json={"board": blocks["start"]}).json()
+    puzzle = client.get("/api/folders/3/universe/puzzles", params={"limit": 1}).json()["puzzles"][0]
+    drawn = "/".join(puzzle["board"])
+    hardest = client.post("/api/folders/3/universe/position", json={"board": drawn}).json()
     SEEDS.update({
         "position": positions, "positions": [positions[:2], positions[3:]],
         "move": [{"from": s["from"], "to": s["to"]} for level in levels for s in level["solution"][:1]]
-        + [{"from": m["from"], "to": m["to"]} for m in start["moves"]],
+        + [{"from": m["from"], "to": m["to"]} for m in start["moves"] + hardest["moves"]],
         "board": [blocks["start"], "/".join(start["board"]), states["solved"],
-                  *(m["board"] for m in near["moves"])], "ranks": [[start["rank"]], [0, 5, 900, 3000]],
+                  *(m["board"] for m in near["moves"]), drawn],
+        "ranks": [[start["rank"]], [0, 5, 900, 3000]],
         "query.position": [",".join(map(str, p)) for p in positions],
     })
 
@@ -129,9 +139,9 @@ def operations(document: dict) -> list[tuple[str, str]]:
 
 def test_every_endpoint_is_fuzzed(served):
     _, document, _ = served
-    # the folders' 12, the editor's level, distance/position and variants, the database's packs,
+    # the folders' 15, the editor's level, distance/position and variants, the database's packs,
     # notes and playtests
-    assert len(operations(document)) == 29
+    assert len(operations(document)) == 32
 
 
 @given(data=st.data())
@@ -144,7 +154,8 @@ def test_hostile_requests_get_a_correct_answer_or_one_line(served, data):
     op = document["paths"][path][method]
     hostility = data.draw(st.sampled_from([0, 0, 1, 2, 4, 10]))
     # the folder whose kind the endpoint serves
-    own = "1" if "/sliding/" in path else "2" if "/distance/" in path else "0"
+    own = next((folder for part, folder in (("/sliding/", "1"), ("/distance/", "2"), ("/universe/", "3"))
+                if part in path), "0")
     folder = own if data.draw(st.integers(0, 9)) >= max(hostility, 2) else data.draw(FOLDERS)
     url = path.replace("{folder}", folder)
     for name in re.findall(r"\{(\w+)\}", url):  # a pack's number, a slot in it

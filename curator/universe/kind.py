@@ -46,6 +46,7 @@ class UniverseKind(Kind):
     pack_options = ("solvable", "unique", "minimal", "pieces", "counts", "walls", "distance", "cluster",
                     "hardest")
     solves = False
+    workspace = "universe"
 
     def family_names(self) -> list[str]:
         return []
@@ -140,6 +141,22 @@ class UniverseKind(Kind):
         heads = columns("slot", "target", "distance", "cluster", "pieces", "walls", "minimal", "board",
                         left=("board",))
         return Report(title, heads, tuple(rows), lines=True, width=200)
+
+    def detail(self, results: UniverseResults) -> dict[str, Any]:
+        """Puzzles by distance, and what the workspace needs to draw and play positions: the
+        board, the vehicles' shapes and counts, the goal, the walls, and the totals of `info`."""
+        u = results.puzzle
+        s = results.summary()
+        vehicles = [{"letter": v.letter, "along": "row" if v.axis == 0 else "column",
+                     "cells": [[0, i] if v.axis == 0 else [i, 0] for i in range(v.length)],
+                     "fewest": v.fewest, "most": v.most} for v in u.vehicles]
+        totals = ("sets", "positions", "solvable_sets", "solvable_positions", "minimal", "farthest")
+        figures = {key: s[key] for key in totals}
+        return {"layers": results.layers, "universe": {
+            "rows": u.rows, "cols": u.cols, "cells": [[r, c] for r in range(u.rows) for c in range(u.cols)],
+            "vehicles": vehicles, "goal_piece": u.goal_letter,
+            "goal_cells": [[u.goal_row, c] for c in range(u.cols - u.goal_length, u.cols)],
+            "walls": list(u.walls), "open_lines": u.open_lines, "rules": u.describe(), "figures": figures}}
 
     def executor(self, address: str) -> Any:
         from curator.layered.cluster import ClusterExecutor  # needs the cluster extra

@@ -79,6 +79,10 @@ class Universe:
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
+    def draw(self, position: Any) -> str:
+        """A position (`curator.universe.play.UniversePosition`) drawn, one line per row."""
+        return str(position.board).replace("/", "\n")
+
     def describe(self) -> str:
         """The universe in a line: "6 x 6, R + h v H V (0..18 each), 0..2 walls"."""
         kinds = ", ".join(f"{v.letter} {v.fewest}..{v.most}" for i, v in enumerate(self.vehicles)

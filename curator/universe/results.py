@@ -1,7 +1,8 @@
 """`UniverseResults`: the stored tables of a universe, as the Python API shows them: a summary,
 puzzles by distance, `select` over the connected sets (each set is one puzzle, its farthest
-position), filtered by distance, set size, vehicles, walls, minimal and unique, and `pack`, which
-arranges such puzzles along a curve of distances.
+position), filtered by distance, set size, vehicles, walls, minimal and unique, `pack`, which
+arranges such puzzles along a curve of distances, and `play`, where a drawn position stands (its
+distance and its moves', measured on its connected set).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, read_curve, va
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
 from curator.common.keywords import Naming, at_least, same_name
+from curator.picture import Picture, universe_picture
+from curator.universe.play import Cell, Positions, UniversePosition, UniverseReport
 from curator.universe.puzzle import WALL, Universe
 from curator.universe.space import DIGIT_BITS, Space, build_space
 from curator.universe.store import UniverseStore, record_dtype
@@ -302,6 +305,38 @@ class UniverseResults:
                     r, c = (lane, start + step) if lane < u.rows else (start + step, lane - u.rows)
                     cells[r * u.cols + c] = u.vehicles[vehicle].letter
         return "/".join("".join(cells[r * u.cols:(r + 1) * u.cols]) for r in range(u.rows))
+
+    # -- playing positions ----------------------------------------------------------------------
+
+    @cached_property
+    def positions(self) -> Positions:
+        """Reads, moves and measures positions; keeps the connected set it explored last."""
+        return Positions(self.puzzle, self.space)
+
+    def position(self, board: str) -> UniversePosition:
+        """The position a drawing shows (rows joined by '/'); SelectionError saying why if it is
+        no position of the universe (size, letters, vehicles, counts, walls, the goal row)."""
+        return self.positions.read(board)
+
+    def distance(self, board: str) -> int | None:
+        """Moves from a drawn position to the goal (None if its set cannot be solved), measured
+        on its connected set."""
+        return self.positions.distance(self.position(board))
+
+    def play(self, board: str) -> UniverseReport:
+        """Where a drawn position stands: its distance, its set's size and farthest distance,
+        one shortest solution, and every legal move with the distance it leads to. The set is
+        explored once; positions of the same set are answered from memory after that."""
+        return self.positions.report(self.position(board))
+
+    def move(self, board: str, source: Cell, target: Cell) -> UniverseReport:
+        """Play the move of the vehicle whose first cell is `source` to `target` from a drawn
+        position: the report of the position it leads to; SelectionError if it is not legal."""
+        return self.positions.report(self.positions.move(self.position(board), source, target).position)
+
+    def picture(self, board: str, title: str = "") -> Picture:
+        """A drawn position's picture, as the workspace draws it."""
+        return universe_picture(self.puzzle, self.position(board), title)
 
     def histogram(self) -> list[tuple[int, int, int]]:
         """(distance, puzzles, minimal puzzles) for every distance of a solvable set."""

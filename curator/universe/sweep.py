@@ -8,6 +8,8 @@ walls counted horizontal, each a board mask (bit r * cols + c), compared as numb
 named by its smallest position, and its farthest position is the smallest of those farthest.
 Every set holds a packed position (slide left and up while you can), and its packed positions
 are remembered as it is explored, so each set is explored once.
+
+`explore_set` explores and measures the one set of a given position (play in a universe).
 """
 
 from __future__ import annotations
@@ -267,6 +269,49 @@ def _distances(size: int, lanes: Lanes, state: np.ndarray, edges: np.ndarray, ad
                              and _smaller(state[i, 1], state[i, 2], state[best, 1], state[best, 2])):
             far, best = dist[i], i
     return far, best
+
+
+def explore_set(space: Space, groups: np.ndarray, walls: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The connected set of one position (code `seed` under the lanes' `groups`, with the wall
+    cells `walls`): every position's code, and its moves to the goal (-1: it cannot be solved),
+    in the order the breadth-first search found them (the seed first)."""
+    rows, cols = space.universe.rows, space.universe.cols
+    walls_t = sum(1 << ((i % cols) * rows + i // cols) for i in range(rows * cols) if walls >> i & 1)
+    return _explored(seed, np.asarray(groups, np.int64), walls, walls_t, space.lanes)
+
+
+@numba.njit(cache=True)
+def _explored(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """`explore_set` compiled: explore with buffers that grow as `search_item`'s do, then measure."""
+    keys = np.full(1 << FIRST_BITS, EMPTY, np.int64)
+    slot_of = np.zeros(1 << FIRST_BITS, np.int64)
+    half = 1 << (FIRST_BITS - 1)
+    index = np.zeros(half, np.int64)
+    state = np.zeros((half, 5), np.int64)
+    edges = np.zeros(half + 1, np.int64)
+    adjacency = np.zeros(16 * half, np.int64)
+    out = np.zeros((MOST_NEIGHBOURS, 4), np.int64)
+    while True:
+        size, edge_count, status = _explore(seed, groups, walls, walls_t, lanes, keys, slot_of, index, state,
+                                            edges, adjacency, out)
+        if status == 0:
+            break
+        _clear(keys, index, size)
+        if edge_count + MOST_NEIGHBOURS > len(adjacency):
+            adjacency = np.zeros(2 * len(adjacency), np.int64)
+        if size >= len(index):
+            keys = np.full(4 * len(keys), EMPTY, np.int64)
+            slot_of = np.zeros(len(keys), np.int64)
+            half = len(keys) // 2
+            index = np.zeros(half, np.int64)
+            state = np.zeros((half, 5), np.int64)
+            edges = np.zeros(half + 1, np.int64)
+    dist = np.zeros(size, np.int64)
+    paths = np.zeros(size, np.int64)
+    queue = np.zeros(size, np.int64)
+    _distances(size, lanes, state, edges, adjacency, dist, paths, queue)
+    return state[:size, 0].copy(), dist
 
 
 @numba.njit(cache=True)

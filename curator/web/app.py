@@ -33,7 +33,7 @@ from curator.goals import GoalLevel, GoalResults
 from curator.layered.level import Level
 from curator.layered.results import LayeredResults
 from curator.options import parse_cells, parse_counts, parse_range
-from curator.picture import picture, svg_text
+from curator.picture import picture, svg_text, universe_picture
 from curator.version import __version__
 from curator.web import database, models
 from curator.web.folders import Busy, Entry, Folders
@@ -169,7 +169,7 @@ def _work(request: Request, folder: int) -> Iterator[tuple[Entry, Any, Deadline]
         yield entry, results, deadline
 
 
-ROUTES = {"pieces": "", "blocks": "sliding/"}
+ROUTES = {"pieces": "", "blocks": "sliding/", "universe": "universe/"}
 """Where the levels of each way of playing are, under /api/folders/{id}/."""
 
 
@@ -465,6 +465,77 @@ def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
             (target,) = sliding.export(chosen, Path(scratch) / f"pack.{format}", format)
             data = target.read_bytes()
         return _download(data, sliding.puzzle.name, format)
+
+
+# -- universe tables (the "universe" workspace: every puzzle of every piece set) -------------
+
+
+def _universe(results: Any, entry: Entry) -> Any:
+    return _played(results, entry, "universe")
+
+
+def _universe_keywords(results: Any, query: models.UniverseQuery) -> dict[str, Any]:
+    """The API keywords of a universe query (ranges and counts parsed as the command line
+    does); at most MAX_LEVELS puzzles are listed."""
+    keywords: dict[str, Any] = {name: getattr(query, name) for name in ("solvable", "minimal", "unique")}
+    ranges = (("distance", "5..7"), ("cluster", "10..500"), ("pieces", "5..9"), ("walls", "0..1"))
+    for name, example in ranges:
+        if getattr(query, name) is not None:
+            keywords[name] = parse_range(getattr(query, name), name, example)
+    if query.counts is not None:
+        keywords["counts"] = parse_counts(query.counts, results.puzzle, "counts")
+    return {**keywords, "hardest": query.hardest, "sort": query.sort, "sample": query.sample,
+            "seed": query.seed, "limit": query.limit or models.MAX_LEVELS}
+
+
+def _rows(board: str) -> list[str]:
+    return board.split("/")
+
+
+def _universe_puzzle(results: Any, level: Any) -> dict[str, Any]:
+    svg = svg_text(results.picture(level.board), standalone=False, id_prefix=f"set{level.rank}")
+    return {**level.to_json(), "board": _rows(level.board), "first": _rows(level.first), "picture": svg}
+
+
+@router.get("/folders/{folder}/universe/puzzles", response_model=models.UniverseSelection)
+def universe_puzzles(request: Request, folder: int,
+                     query: Annotated[models.UniverseQuery, Query()]) -> dict[str, Any]:
+    """Puzzles chosen as `curator select` chooses them on universe tables: one per connected
+    set (its farthest position), passing the filters, farthest first unless `sort` says
+    otherwise; sampled, then limited. At most 200 puzzles in one request."""
+    with _work(request, folder) as (entry, results, deadline):
+        universe = _universe(results, entry)
+        chosen, matched = universe.selection(_universe_keywords(universe, query))
+        return {"puzzle": universe.puzzle.name, "matched": matched,
+                "puzzles": [_universe_puzzle(universe, level) for level in chosen]}
+
+
+def _universe_report(results: Any, report: Any) -> dict[str, Any]:
+    data = report.to_json()
+    svg = svg_text(universe_picture(results.puzzle, report.position), standalone=False, id_prefix="board")
+    return {**data, "board": _rows(data["board"]), "picture": svg,
+            "moves": [{**move, "board": _rows(move["board"])} for move in data["moves"]]}
+
+
+@router.post("/folders/{folder}/universe/position", response_model=models.UniverseReportOut)
+def universe_position(request: Request, folder: int, body: models.BoardIn) -> dict[str, Any]:
+    """Where a drawn position of the universe stands: its distance to the goal (null if its
+    set cannot be solved), its set's size and farthest distance, one shortest solution, and
+    every legal move with the distance it leads to. The distances are measured by exploring
+    the position's connected set, which the folder keeps until a position of another set is
+    asked about. 422 saying why for a drawing that is no position of the universe."""
+    with _work(request, folder) as (entry, results, deadline):
+        universe = _universe(results, entry)
+        return _universe_report(universe, universe.play(body.board))
+
+
+@router.post("/folders/{folder}/universe/move", response_model=models.UniverseReportOut)
+def universe_move(request: Request, folder: int, body: models.UniverseMoveIn) -> dict[str, Any]:
+    """Play one move (a vehicle's first cell before and after): the report of the position it
+    leads to; 422 if it is not legal."""
+    with _work(request, folder) as (entry, results, deadline):
+        universe = _universe(results, entry)
+        return _universe_report(universe, universe.move(body.board, body.move.from_, body.move.to))
 
 
 def _download(data: bytes, puzzle: str, suffix: str) -> Response:

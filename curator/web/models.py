@@ -57,8 +57,9 @@ class Folder(BaseModel):
     """What the folder holds, in words ("sliding-block tables")."""
     workspace: str | None
     """How the page plays its levels: "pieces" (click a piece, then where it goes), "blocks"
-    (every legal move listed with the distance it leads to; arrow keys too), or null: tables
-    only."""
+    (every legal move listed with the distance it leads to; arrow keys too), "universe"
+    (puzzles listed per connected set under `/api/folders/{id}/universe/`, played as blocks
+    are, distances measured on the set), or null: tables only."""
     puzzle: str
     title: str
 
@@ -77,6 +78,10 @@ class LayerRow(BaseModel):
     seconds: float | None = None
     counts: dict[str, int] | None = None
     """Pieces per type (puzzles with several piece types)."""
+    puzzles: int | None = None
+    """Universe tables: puzzles (connected sets) whose farthest position lies at `distance`."""
+    minimal: int | None = None
+    """Universe tables: how many of those puzzles are minimal."""
 
 
 class BoardShape(BaseModel):
@@ -186,6 +191,51 @@ class StatesShape(BaseModel):
     """The variants it lists (`want` of `variants`): a distance table knows no unique solutions."""
 
 
+class UniverseVehicle(BaseModel):
+    """A kind of vehicle of a universe, named by its letter."""
+
+    letter: str
+    cells: list[Cell]
+    """Its shape: cells from its first cell, along its line."""
+    along: Literal["row", "column"]
+    fewest: int
+    most: int
+    """How many of them a position holds, at least and at most."""
+
+
+class UniverseFigures(BaseModel):
+    """The totals of universe tables (what `curator info` says under its table)."""
+
+    sets: int
+    """Connected sets: each is one puzzle, its farthest position."""
+    positions: int
+    solvable_sets: int
+    solvable_positions: int
+    minimal: int
+    farthest: int
+    """The largest distance of a set (-1 if none can be solved)."""
+
+
+class UniverseBoard(BaseModel):
+    """What a client needs to draw and play a universe's positions: the board's size and
+    cells, the kinds of vehicles, the goal and the walls, and the tables' totals."""
+
+    rows: int
+    cols: int
+    cells: list[Cell]
+    """Every cell in row-major order (`data-cell` of a picture is an index into this list)."""
+    vehicles: list[UniverseVehicle]
+    goal_piece: str
+    goal_cells: list[Cell]
+    walls: list[int]
+    """The fewest and the most single-cell walls (drawn 'x')."""
+    open_lines: bool
+    """No row is filled by its horizontal vehicles and walls, no column by its vertical ones."""
+    rules: str
+    """The universe in a line, as `curator info` titles it."""
+    figures: UniverseFigures
+
+
 class FolderDetail(Folder):
     """A folder with its table (layers, or positions per distance), the board for layered
     results, the counts and board of goal tables, and the piece sets of a distance table."""
@@ -196,6 +246,7 @@ class FolderDetail(Folder):
     figures: SlidingFigures | None = None
     blocks: BlockBoard | None = None
     states: StatesShape | None = None
+    universe: UniverseBoard | None = None
 
 
 class Move(BaseModel):
@@ -400,7 +451,7 @@ class SlidingSelection(BaseModel):
 
 
 class BoardIn(BaseModel):
-    """A position of a puzzle with goal tables, drawn as `draw` writes it."""
+    """A position of a puzzle with goal tables, or of a universe, drawn as `draw` writes it."""
 
     board: str = Field(min_length=1, max_length=MAX_DRAWING,
                        description="Rows joined by '/' (or line breaks), e.g. VSSV/VSSV/VHHV/VNNV/N..N.")
@@ -455,6 +506,118 @@ class SlidingPackIn(BaseModel):
     """The ranks of a pack's levels, in order (as levels and reports give them)."""
 
     ranks: list[StrictInt] = Field(min_length=1, max_length=MAX_PACK)
+
+
+# -- universe tables (the "universe" workspace) ----------------------------------------------
+
+
+class UniverseQuery(BaseModel):
+    """The options of `curator select` on universe tables, as query parameters (ranges and
+    counts in the same syntax)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    solvable: bool | None = Field(None, description="Only sets that can be solved (true), or only others.")
+    minimal: bool | None = Field(None, description="The farthest position is minimal (true), or not.")
+    unique: bool | None = Field(None, description="The farthest position has one shortest solution, or not.")
+    distance: str | None = Field(None, max_length=40, description="The farthest position's moves, e.g. 5..7.")
+    cluster: str | None = Field(None, max_length=40, description="The connected set's size, A..B.")
+    pieces: str | None = Field(None, max_length=40, description="Vehicles, the goal vehicle included, A..B.")
+    walls: str | None = Field(None, max_length=40, description="Walls, A..B.")
+    counts: str | None = Field(None, max_length=200, description="Per kind (x: walls), e.g. h=2..4,x=1.")
+    hardest: bool = Field(False, description="Only the sets at the largest distance of their piece set.")
+    sort: str | None = Field(None, max_length=40, description="distance, cluster, pieces or walls, largest "
+                                                               "first; METRIC:asc for smallest first.")
+    sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
+    limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N puzzles (default and "
+                                                                      "most: 200).")
+
+
+class UniversePuzzleOut(BaseModel):
+    """A puzzle of universe tables as `curator select --json` prints it (one per connected set:
+    its farthest position, or its first if it cannot be solved), with its picture."""
+
+    rank: int
+    """Its index among the stored sets."""
+    board: list[str]
+    """The drawing, one string per row: letters for vehicles, 'x' a wall, '.' empty."""
+    first: list[str]
+    """The set's first position (its smallest key), drawn the same way."""
+    distance: int | None
+    """Moves from the farthest position to the goal; null if the set cannot be solved."""
+    cluster: int
+    pieces: int
+    walls: int
+    counts: dict[str, int]
+    minimal: bool | None
+    unique: bool | None
+    picture: str
+
+
+class UniverseSelection(BaseModel):
+    """The puzzles a selection returns and how many sets matched its filters."""
+
+    puzzle: str
+    matched: int
+    puzzles: list[UniversePuzzleOut]
+
+
+class UniversePlaced(BaseModel):
+    """A vehicle of a position: its letter and its cells along its line."""
+
+    letter: str
+    cells: list[Cell]
+
+
+class UniverseMoveOut(BaseModel):
+    """A legal move: a vehicle's letter, its first cell before (`from`) and after (`to`), the
+    position it leads to and that position's distance."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: Cell = Field(alias="from")
+    to: Cell
+    piece: str
+    text: str
+    """The move as solutions write it: 'h 0,1 -> 0,3'."""
+    board: list[str]
+    distance: int | None
+    """The distance it leads to; null if the set cannot be solved."""
+    closer: bool
+    """It starts a shortest solution (it leads one move closer)."""
+    solvable: bool
+
+
+class UniverseReportOut(BaseModel):
+    """Where a drawn position of a universe stands: its distance (measured on its connected
+    set), the set's size and farthest distance, one shortest solution, its vehicles, picture
+    and every legal move."""
+
+    board: list[str]
+    distance: int | None
+    goal: bool
+    """The goal vehicle covers the goal cells: the puzzle is solved."""
+    solvable: bool
+    cluster: int
+    farthest: int | None
+    """The largest distance in its set: the stored distance of the set's puzzle."""
+    pieces: int
+    walls: int
+    counts: dict[str, int]
+    vehicles: list[UniversePlaced]
+    solution: list[str]
+    moves: list[UniverseMoveOut]
+    picture: str
+    """The position as SVG markup (each cell's tiles carry data-cell, its index in row-major
+    order; a vehicle's label carries that of its first cell)."""
+
+
+class UniverseMoveIn(BoardIn):
+    """A drawn position of a universe and a move to play from it: a vehicle's first cell
+    before and after."""
+
+    move: Move
 
 
 # -- the editor ----------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 // all through the JSON API under /api/ (see /openapi.json). Goal tables (a folder whose
 // workspace is "blocks": sliding blocks, Sokoban) have their own level search, play (legal
 // moves as buttons with the distance each leads to, and the arrow keys) and packs, under
-// /api/folders/{id}/sliding/.
+// /api/folders/{id}/sliding/. Universe tables (workspace "universe") list their puzzles, one per
+// connected set, and play them the same way, a vehicle picked by a click, under
+// /api/folders/{id}/universe/.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -11,8 +13,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const state = {
   folder: null,       // the FolderDetail shown
   cellIndex: {},      // "row,col" -> cell index
-  levels: [],         // the levels last found
-  play: null,         // {folder, kind, level, history: [report], selected, hint}
+  levels: [],         // the levels (universe tables: the puzzles) last found
+  play: null,         // {folder, kind, level, history: [report], selected, hint}; kind: "layers",
+  // "sliding" or "universe"; selected: a cell index (layers), a vehicle's first cell "r,c" (universe)
   pack: {folder: null, kind: null, items: [], curve: null},  // kind: its folder's workspace;
   // curve: {name, pool, targets} of an arranged pack
 };
@@ -110,26 +113,44 @@ async function openFolder(id) {
   const folder = await getJson(`/api/folders/${id}`);
   state.folder = folder;
   state.cellIndex = {};
-  const cells = folder.board ? folder.board.cells : folder.blocks ? folder.blocks.cells : [];
+  const cells = (folder.board || folder.blocks || folder.universe || {cells: []}).cells;
   cells.forEach((cell, i) => { state.cellIndex[cellText(cell)] = i; });
   $("#puzzle-title").textContent = `${folder.title}: ${folder.held}` +
     `${folder.complete ? "" : " (incomplete)"}`;
   document.body.classList.toggle("typed", Boolean(folder.board && folder.board.piece_types.length > 1));
   document.body.classList.toggle("sliding", folder.workspace === "blocks");
   document.body.classList.toggle("distances", folder.kind === "distance");
+  document.body.classList.toggle("universe", folder.workspace === "universe");
   $("#figures").textContent = figuresText(folder);
   showLayers(folder);
   $("#level-list").replaceChildren();
+  state.levels = [];
   $("#matched").textContent = "";
   if (state.play && state.play.folder !== folder.id) clearPlay();
   if (folder.blocks) $("#load-board [name=board]").value = folder.blocks.start || "";
+  if (folder.universe) $("#load-board [name=board]").value = emptyBoard(folder.universe);
   const tab = document.querySelector(".tab.active");
   if (!folder.workspace && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
   announce("folder", {folder});
   if (typeof editorFolderChanged === "function") editorFolderChanged();  // editor.js
 }
 
+function emptyBoard(universe) {
+  // The universe's board with the goal vehicle alone, at the left of its row.
+  const [[goalRow]] = universe.goal_cells;
+  const length = universe.goal_cells.length;
+  return Array.from({length: universe.rows}, (_, r) => (r === goalRow
+    ? universe.goal_piece.repeat(length) + ".".repeat(universe.cols - length) : ".".repeat(universe.cols))).join("/");
+}
+
 function figuresText(folder) {
+  if (folder.universe) {
+    const u = folder.universe;
+    const f = u.figures;
+    return `${count(f.sets)} puzzles (connected sets) of ${count(f.positions)} positions; ` +
+      `${count(f.solvable_sets)} can be solved, ${count(f.minimal)} of them minimal; farthest ${f.farthest} moves; ` +
+      `${u.rules}`;
+  }
   const f = folder.figures;
   if (!f) return "";
   const blocks = folder.blocks;
@@ -159,10 +180,12 @@ const COLUMNS = {
            ["all_moves", "all moves"]],
   distance: [["distance", "distance"], ["positions", "positions"]],
   blocks: [["distance", "distance"], ["positions", "positions"], ["unique", "unique"], ["all_moves", "all moves"]],
+  universe: [["distance", "distance"], ["puzzles", "puzzles"], ["minimal", "minimal"], ["positions", "positions"]],
 };
 const SERIES = [["solvable", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]];
 const KIND_SERIES = {layers: SERIES, distance: [["positions", "#2f7d32"]],
-                     blocks: [["positions", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]]};
+                     blocks: [["positions", "#2f7d32"], ["unique", "#1f5fa8"], ["all_moves", "#c77700"]],
+                     universe: [["puzzles", "#2f7d32"], ["minimal", "#1f5fa8"]]};
 
 function showLayers(folder) {
   const columns = COLUMNS[tableKind(folder)];
@@ -287,6 +310,35 @@ function slidingCard(folder, level) {
       el("span", {class: "buttons"}, play, add, edit)));
 }
 
+async function findUniversePuzzles(event) {
+  event.preventDefault();
+  const query = filterQuery($("#universe-filters"));
+  const found = await getJson(`/api/folders/${state.folder.id}/universe/puzzles?${query}`);
+  state.levels = found.puzzles;
+  $("#matched").textContent = `${plural(found.puzzles.length, "puzzle")} of ${found.matched.toLocaleString("en")} matching`;
+  $("#level-list").replaceChildren(...found.puzzles.map((puzzle) => universeCard(puzzle)));
+  announce("levels");
+}
+
+const countsText = (counts) => Object.entries(counts).map(([letter, n]) => `${letter}×${n}`).join(" ");
+
+function universeCard(puzzle) {
+  const start = () => guarded(() => startUniversePlay(puzzle.board.join("/"), puzzle));
+  const play = el("button", {type: "button", class: "play"}, "Play");
+  play.addEventListener("click", start);
+  const picture = svgBox(puzzle.picture, {title: "Play this puzzle"});
+  picture.addEventListener("click", start);
+  const flags = [puzzle.minimal ? "minimal" : "", puzzle.unique ? "unique" : ""].filter(Boolean);
+  return el("figure", {class: "level", "data-rank": puzzle.rank, "data-distance": puzzle.distance ?? ""}, picture,
+    el("figcaption", {},
+      el("strong", {}, `set #${puzzle.rank}`),
+      el("span", {}, (puzzle.distance === null ? "cannot be solved" : `distance ${puzzle.distance}`) +
+        (flags.length ? `, ${flags.join(", ")}` : "")),
+      el("span", {}, `connected set of ${count(puzzle.cluster)}`),
+      el("span", {title: countsText(puzzle.counts)}, `${plural(puzzle.pieces, "vehicle")}, ${plural(puzzle.walls, "wall")}`),
+      el("span", {class: "buttons"}, play)));
+}
+
 // -- playing ------------------------------------------------------------------------------
 
 async function startPlay(level) {
@@ -320,7 +372,7 @@ function mark(top, cell, name) {
 }
 
 function drawPlay() {
-  if (state.play.kind === "sliding") { drawSlidingPlay(); return; }
+  if (state.play.kind !== "layers") { drawSlidingPlay(); return; }
   const play = state.play;
   const report = current();
   const board = $("#board");
@@ -358,6 +410,7 @@ function statusText(report) {
 async function clickBoard(event) {
   const play = state.play;
   const node = event.target.closest("[data-cell]");
+  if (play && play.kind === "universe" && node && !current().goal) { await clickUniverse(Number(node.dataset.cell)); return; }
   if (!play || play.kind !== "layers" || !node || current().goal) return;
   const cell = Number(node.dataset.cell);
   const chosen = play.selected === null ? [] : movesFrom(play.selected)
@@ -432,6 +485,7 @@ function drawSlidingPlay() {
   const play = state.play;
   const report = current();
   $("#board").innerHTML = report.picture;
+  if (play.kind === "universe") markVehicle();
   const distance = $("#distance-now");
   distance.textContent = report.distance === null ? "not solvable" : String(report.distance);
   distance.dataset.distance = report.distance === null ? "" : report.distance;
@@ -470,18 +524,32 @@ function moveButton(move) {
 
 function slidingStatus(report) {
   if (report.goal) return "Solved: the goal is reached.";
-  if (!report.solvable) return "Not solvable any more: no move brings it back. Undo or reset.";
   const closer = report.moves.filter((m) => m.closer).length;
+  if (state.play.kind === "universe") {
+    // No move changes a universe puzzle's connected set: it is solvable from every position or from none.
+    if (!report.solvable) return "This puzzle cannot be solved: its connected set holds no goal.";
+    return `Solvable in ${report.distance} (its set's farthest: ${report.farthest}): ` +
+      `${closer} of ${plural(report.moves.length, "move")} bring it closer.`;
+  }
+  if (!report.solvable) return "Not solvable any more: no move brings it back. Undo or reset.";
   return `Solvable in ${report.distance} (${report.unique ? "one shortest solution" : "several shortest solutions"}` +
     `): ${closer} of ${plural(report.moves.length, "move")} bring it closer.`;
 }
 
+const MOVE_ROUTES = {sliding: "sliding/move", universe: "universe/move"};
+
+async function movedReport(folder, kind, board, move) {
+  // The report of the position a move of a "sliding" or "universe" play leads to.
+  const played = move.direction ? {tilt: move.direction} : {move: {from: move.from, to: move.to}};
+  return (await postJson(`/api/folders/${folder}/${MOVE_ROUTES[kind]}`, {board, ...played})).json();
+}
+
 async function playSlidingMove(move) {
   const play = state.play;
-  const board = current().board.join("/");
-  const played = move.direction ? {tilt: move.direction} : {move: {from: move.from, to: move.to}};
-  const report = await (await postJson(`/api/folders/${play.folder}/sliding/move`, {board, ...played})).json();
+  const report = await movedReport(play.folder, play.kind, current().board.join("/"), move);
   play.history.push(report);
+  // A vehicle picked stays picked as it moves.
+  play.selected = move.from && play.selected === cellText(move.from) ? cellText(move.to) : null;
   drawPlay();
   announce("play", {event: "move"});
 }
@@ -498,17 +566,25 @@ function arrowMoves(key) {
 }
 
 function onKey(event) {
-  // Arrow keys on the Play tab of goal tables play the one move that goes their way.
+  // Arrow keys on the Play tab of goal tables play the one move that goes their way; on universe
+  // tables, with a vehicle picked, they slide it one cell (with Shift, as far as it goes).
   const play = state.play;
-  if (!(event.key in ARROWS) || !play || play.kind !== "sliding" || $("#play").hidden) return;
+  if (!(event.key in ARROWS) || !play || play.kind === "layers" || $("#play").hidden) return;
   if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (typeof watch !== "undefined" && watch.on) return;  // steps.js: the arrows step through the solution
   event.preventDefault();
   if (play.busy || current().goal) return;
   guarded(async () => {
-    const moves = arrowMoves(event.key);
+    let moves = arrowMoves(event.key);
+    if (play.kind === "universe" && play.selected) {
+      const step = (move) => Math.abs(move.to[0] - move.from[0]) + Math.abs(move.to[1] - move.from[1]);
+      moves = moves.filter((move) => cellText(move.from) === play.selected).sort((a, b) => step(a) - step(b));
+      moves = moves.length ? [event.shiftKey ? moves[moves.length - 1] : moves[0]] : [];
+    }
     if (moves.length !== 1) {
-      say(moves.length ? `${moves.length} moves go that way: pick one from the list.` : "No move goes that way here.",
-          !moves.length);
+      const pick = play.kind === "universe" ? "click a vehicle (or press v) first, or pick one from the list"
+        : "pick one from the list";
+      say(moves.length ? `${moves.length} moves go that way: ${pick}.` : "No move goes that way here.", !moves.length);
       return;
     }
     play.busy = true;
@@ -525,7 +601,124 @@ async function loadBoard(event) {
   // Sent as typed: a drawing's leading spaces may be part of it (outside a Sokoban room's walls).
   const board = $("#load-board [name=board]").value;
   if (!board.trim()) throw new Error("Draw a position first: its rows joined by '/'.");
-  await startSlidingPlay(board);
+  if (state.folder.universe) await startUniversePlay(board);
+  else await startSlidingPlay(board);
+}
+
+// -- playing universe puzzles: a vehicle picked by a click, then where it slides ------------------
+
+async function startUniversePlay(board, puzzle = null) {
+  const folder = state.folder.id;
+  const report = await (await postJson(`/api/folders/${folder}/universe/position`, {board})).json();
+  state.play = {folder, kind: "universe", level: puzzle || report, history: [report], selected: null, hint: false};
+  const flags = puzzle ? [puzzle.minimal ? "minimal" : "", puzzle.unique ? "unique" : ""].filter(Boolean) : [];
+  $("#play-title").textContent = (puzzle ? `set #${puzzle.rank}: ` : "A drawn position: ") +
+    (report.distance === null ? "cannot be solved" : `distance ${report.distance}`) +
+    `, connected set of ${count(report.cluster)}` + (flags.length ? `, ${flags.join(", ")}` : "");
+  showTab("play");
+  drawPlay();
+  announce("play", {event: "start"});
+}
+
+const vehicleAt = (report, [r, c]) => report.vehicles.find((v) => v.cells.some(([vr, vc]) => vr === r && vc === c));
+const movesOf = (anchor) => current().moves.filter((move) => cellText(move.from) === anchor);
+
+function cellsAfter(move) {
+  // The cells a vehicle covers after a move (its first cell goes from move.from to move.to).
+  const vehicle = vehicleAt(current(), move.from);
+  const [dr, dc] = [move.to[0] - move.from[0], move.to[1] - move.from[1]];
+  return vehicle.cells.map(([r, c]) => [r + dr, c + dc]);
+}
+
+function tileOf(board, cell) {
+  // The element drawn last over a cell's square (a vehicle's square, or the board's tile).
+  const tiles = board.querySelectorAll(`.board [data-cell="${cell}"]`);
+  return tiles[tiles.length - 1] || null;
+}
+
+function markVehicle() {
+  // The vehicle picked, and the cells its moves reach.
+  const play = state.play;
+  if (!play.selected) return;
+  const board = $("#board");
+  const vehicle = vehicleAt(current(), play.selected.split(",").map(Number));
+  if (!vehicle) { play.selected = null; return; }
+  const covered = new Set(vehicle.cells.map(cellText));
+  for (const cell of vehicle.cells) {
+    const tile = tileOf(board, state.cellIndex[cellText(cell)]);
+    if (tile) tile.classList.add("selected");
+  }
+  for (const move of movesOf(play.selected)) {
+    for (const cell of cellsAfter(move).filter((c) => !covered.has(cellText(c)))) {
+      const tile = tileOf(board, state.cellIndex[cellText(cell)]);
+      if (tile) tile.classList.add("target");
+    }
+  }
+}
+
+async function clickUniverse(cell) {
+  // A click on a vehicle picks it (again: drops it); a click on a cell it can slide to plays the
+  // shortest such slide.
+  const play = state.play;
+  const where = state.folder.universe.cells[cell];
+  const vehicle = vehicleAt(current(), where);
+  if (vehicle) {
+    const anchor = cellText(vehicle.cells[0]);
+    if (play.selected !== anchor && !movesOf(anchor).length) {
+      say("That vehicle cannot move here.", true);
+      play.selected = null;
+    } else {
+      play.selected = play.selected === anchor ? null : anchor;
+    }
+    drawPlay();
+    return;
+  }
+  if (play.selected === null) return;
+  const step = (move) => Math.abs(move.to[0] - move.from[0]) + Math.abs(move.to[1] - move.from[1]);
+  const reaching = movesOf(play.selected)
+    .filter((move) => cellsAfter(move).some((c) => cellText(c) === cellText(where)))
+    .sort((a, b) => step(a) - step(b));
+  if (!reaching.length) {
+    say("That move is not legal here.", true);
+    play.selected = null;
+    drawPlay();
+    return;
+  }
+  await playSlidingMove(reaching[0]);
+}
+
+function pickVehicle(step = 1) {
+  // Pick the next (or previous) vehicle that can move, in the order the report lists them.
+  const play = state.play;
+  if (!play || play.kind !== "universe" || current().goal) return;
+  const movable = current().vehicles.map((v) => cellText(v.cells[0])).filter((anchor) => movesOf(anchor).length);
+  if (!movable.length) return;
+  const at = movable.indexOf(play.selected);
+  play.selected = movable[at < 0 ? (step > 0 ? 0 : movable.length - 1) : (at + step + movable.length) % movable.length];
+  drawPlay();
+}
+
+// -- the next and previous level of the list found ------------------------------------------------
+
+async function playListed(step) {
+  // Play the level after (or before) the one in play among those the Levels tab found.
+  const levels = state.levels;
+  if (!state.folder || !levels.length) {
+    say("Find levels first: n and p play the next and the previous of the list.", true);
+    return;
+  }
+  const play = state.play && state.play.folder === state.folder.id ? state.play : null;
+  const at = play ? levels.indexOf(play.level) : -1;
+  const next = at < 0 ? (step > 0 ? 0 : levels.length - 1) : at + step;
+  if (next < 0 || next >= levels.length) {
+    say(step > 0 ? "That was the last level of the list." : "That was the first level of the list.");
+    return;
+  }
+  const level = levels[next];
+  if (state.folder.workspace === "universe") await startUniversePlay(level.board.join("/"), level);
+  else if (state.folder.workspace === "blocks") await startSlidingPlay(level.board.join("/"), level);
+  else await startPlay(level);
+  say(`Level ${next + 1} of ${levels.length}.`);
 }
 
 // -- the pack -----------------------------------------------------------------------------
@@ -688,6 +881,7 @@ function wire() {
   $("#folder").addEventListener("change", (e) => guarded(() => openFolder(Number(e.target.value))));
   $("#filters").addEventListener("submit", (e) => guarded(() => findLevels(e)));
   $("#sliding-filters").addEventListener("submit", (e) => guarded(() => findSlidingLevels(e)));
+  $("#universe-filters").addEventListener("submit", (e) => guarded(() => findUniversePuzzles(e)));
   $("#load-board").addEventListener("submit", (e) => guarded(() => loadBoard(e)));
   $("#board").addEventListener("click", (e) => guarded(() => clickBoard(e)));
   $("#hint").addEventListener("click", toggleHint);

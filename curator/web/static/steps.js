@@ -13,6 +13,9 @@ const KEYS = [
   ["r", "reset the level (or the drawing)"],
   ["h", "hint: show a move that keeps the level solvable"],
   ["← →", "step back and forward while watching a solution"],
+  ["n, p", "play the next, the previous level of the list found (Levels and Play tabs)"],
+  ["v, Shift+V", "pick the next, the previous vehicle that can move (universe puzzles); then the arrows " +
+                 "slide it one cell, with Shift as far as it goes"],
   ["w", "watch the solution from here, or stop (a distance table's: step through it in the editor)"],
   ["Escape", "stop watching; close this list"],
   ["?", "show or hide this list"],
@@ -87,9 +90,7 @@ async function stepForward() {
                                      {position: here.position, move: watch.moves[watch.at]})).json();
     } else {
       const move = here.moves.find((m) => m.text === watch.moves[watch.at]);
-      const played = move.direction ? {tilt: move.direction} : {move: {from: move.from, to: move.to}};
-      report = await (await postJson(`/api/folders/${watch.folder}/sliding/move`,
-                                     {board: here.board.join("/"), ...played})).json();
+      report = await movedReport(watch.folder, state.play.kind, here.board.join("/"), move);
     }
     watch.steps.push(report);
   }
@@ -253,9 +254,11 @@ function drawMoveArrow(move, name) {
     const to = tileCentre(svg, state.cellIndex[cellText(move.to)]);
     if (!from || !to) return;
     let [ox, oy] = [0, 0];
-    if (move.piece && state.folder.blocks) {
+    const shapes = state.folder.blocks ? state.folder.blocks.pieces
+      : state.folder.universe ? state.folder.universe.vehicles : null;
+    if (move.piece && shapes) {
       // A block's centre lies off its anchor by the mean of its shape's cells.
-      const shape = state.folder.blocks.pieces.find((p) => p.letter === move.piece);
+      const shape = shapes.find((p) => p.letter === move.piece);
       const size = tileSize(svg);
       ox = size * shape.cells.reduce((sum, [, c]) => sum + c, 0) / shape.cells.length;
       oy = size * shape.cells.reduce((sum, [r]) => sum + r, 0) / shape.cells.length;
@@ -332,8 +335,11 @@ function pressKey(event) {
     else if (key === "w" && editor.kind === "distance" && editor.level) action = toggleEditorSteps;
     else if (editorSteps.on && key === "ArrowRight") action = editorStepForward;
     else if (editorSteps.on && key === "ArrowLeft") action = editorStepBack;
+  } else if ((tab === "play" || tab === "levels") && (key === "n" || key === "p")) {
+    action = () => { if (watch.on) stopWatching(); return playListed(key === "n" ? 1 : -1); };
   } else if (tab === "play" && state.play) {
     if (key === "u" || undoKey) action = () => (watch.on ? stepBack() : undo());
+    else if ((key === "v" || key === "V") && state.play.kind === "universe") action = () => pickVehicle(key === "v" ? 1 : -1);
     else if (key === "r") action = () => { watch.on = false; reset(); drawSteps(); };
     else if (key === "h") action = hint;
     else if (key === "w") action = toggleWatch;
