@@ -212,6 +212,30 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
 
 
 @numba.njit(cache=True)
+def _explore_grown(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes, keys: np.ndarray,
+                   slot_of: np.ndarray, index: np.ndarray, state: np.ndarray, edges: np.ndarray,
+                   adjacency: np.ndarray, out: np.ndarray
+                   ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`_explore`, with larger buffers as often as the set needs: its size and the buffers
+    (keys, slot_of, index, state, edges, adjacency) that hold it."""
+    while True:
+        size, edge_count, status = _explore(seed, groups, walls, walls_t, lanes, keys, slot_of, index, state,
+                                            edges, adjacency, out)
+        if status == 0:
+            return size, keys, slot_of, index, state, edges, adjacency
+        _clear(keys, index, size)
+        if edge_count + MOST_NEIGHBOURS > len(adjacency):
+            adjacency = np.zeros(2 * len(adjacency), np.int64)
+        if size >= len(index):
+            keys = np.full(4 * len(keys), EMPTY, np.int64)
+            slot_of = np.zeros(len(keys), np.int64)
+            half = len(keys) // 2
+            index = np.zeros(half, np.int64)
+            state = np.zeros((half, 5), np.int64)
+            edges = np.zeros(half + 1, np.int64)
+
+
+@numba.njit(cache=True)
 def _rehash(keys: np.ndarray, slot_of: np.ndarray, index: np.ndarray, state: np.ndarray, size: int,
             bits: int) -> None:
     """Move the first `size` positions into a table of 2**bits slots."""
@@ -284,29 +308,11 @@ def explore_set(space: Space, groups: np.ndarray, walls: int, seed: int) -> tupl
 def _explored(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
               ) -> tuple[np.ndarray, np.ndarray]:
     """`explore_set` compiled: explore with buffers that grow as `search_item`'s do, then measure."""
-    keys = np.full(1 << FIRST_BITS, EMPTY, np.int64)
-    slot_of = np.zeros(1 << FIRST_BITS, np.int64)
     half = 1 << (FIRST_BITS - 1)
-    index = np.zeros(half, np.int64)
-    state = np.zeros((half, 5), np.int64)
-    edges = np.zeros(half + 1, np.int64)
-    adjacency = np.zeros(16 * half, np.int64)
-    out = np.zeros((MOST_NEIGHBOURS, 4), np.int64)
-    while True:
-        size, edge_count, status = _explore(seed, groups, walls, walls_t, lanes, keys, slot_of, index, state,
-                                            edges, adjacency, out)
-        if status == 0:
-            break
-        _clear(keys, index, size)
-        if edge_count + MOST_NEIGHBOURS > len(adjacency):
-            adjacency = np.zeros(2 * len(adjacency), np.int64)
-        if size >= len(index):
-            keys = np.full(4 * len(keys), EMPTY, np.int64)
-            slot_of = np.zeros(len(keys), np.int64)
-            half = len(keys) // 2
-            index = np.zeros(half, np.int64)
-            state = np.zeros((half, 5), np.int64)
-            edges = np.zeros(half + 1, np.int64)
+    size, keys, slot_of, index, state, edges, adjacency = _explore_grown(
+        seed, groups, walls, walls_t, lanes, np.full(2 * half, EMPTY, np.int64), np.zeros(2 * half, np.int64),
+        np.zeros(half, np.int64), np.zeros((half, 5), np.int64), np.zeros(half + 1, np.int64),
+        np.zeros(16 * half, np.int64), np.zeros((MOST_NEIGHBOURS, 4), np.int64))
     dist = np.zeros(size, np.int64)
     paths = np.zeros(size, np.int64)
     queue = np.zeros(size, np.int64)
@@ -540,22 +546,12 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
         if seen_code[s] != EMPTY:
             continue
         w, wt = walls[k + 1], walls_t[k + 1]
-        while True:
-            size, edge_count, status = _explore(seed, groups, w, wt, lanes, keys, slot_of, index, state,
-                                                edges, adjacency, out)
-            if status == 0:
-                break
-            _clear(keys, index, size)
-            if edge_count + MOST_NEIGHBOURS > len(adjacency):
-                adjacency = np.zeros(2 * len(adjacency), np.int64)
-            if size >= len(index):
-                keys = np.full(4 * len(keys), EMPTY, np.int64)
-                slot_of = np.zeros(len(keys), np.int64)
-                half = len(keys) // 2
-                index, queue = np.zeros(half, np.int64), np.zeros(half, np.int64)
-                state = np.zeros((half, 5), np.int64)
-                dist, paths = np.zeros(half, np.int64), np.zeros(half, np.int64)
-                edges = np.zeros(half + 1, np.int64)
+        size, keys, slot_of, index, state, edges, adjacency = _explore_grown(
+            seed, groups, w, wt, lanes, keys, slot_of, index, state, edges, adjacency, out)
+        if len(dist) < len(index):
+            dist = np.zeros(len(index), np.int64)
+            paths = np.zeros(len(index), np.int64)
+            queue = np.zeros(len(index), np.int64)
         least = 0
         for i in range(size):
             if state[i, 4]:
