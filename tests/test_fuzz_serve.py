@@ -43,11 +43,12 @@ SEEDS: dict[str, list] = {
     "canonical": [True], "sample": [1, 3, 200], "seed": [0, 7], "limit": [1, 5],
     "difficulty": ["1..4", "0..2.5"],
     "sort": ["difficulty", "difficulty:desc", "pieces"], "distance": ["10..20", "3", "81"],
-    "cluster": ["2..100000"], "hardest": [True], "format": ["json", "html"],
+    "cluster": ["2..100000"], "hardest": [True], "format": ["json", "html", "csv", "toml"],
     "minimal": [True, False], "walls": ["0..1", "2"], "counts": ["h=1..2,x=0", "V=1"],
     # body fields (positions, moves, drawings and ranks are added from the folders)
     "size": [1, 3], "curve": ["linear", "steps"], "pool": [10, 40], "name": ["linear"],
-    "PackIn.curve": [None], "targets": [[1.0, 2.0]],
+    "variety": ["piece-sets", "none"],
+    "PackIn.curve": [None], "UniversePackIn.curve": [None], "targets": [[1.0, 2.0]],
 }
 """Plausible values of query parameters and body fields by name (`Schema.field` first)."""
 FOLDERS = st.one_of(st.sampled_from(["0", "1", "2", "3"]),
@@ -139,9 +140,9 @@ def operations(document: dict) -> list[tuple[str, str]]:
 
 def test_every_endpoint_is_fuzzed(served):
     _, document, _ = served
-    # the folders' 15, the editor's level, distance/position and variants, the database's packs,
+    # the folders' 17, the editor's level, distance/position and variants, the database's packs,
     # notes and playtests
-    assert len(operations(document)) == 32
+    assert len(operations(document)) == 34
 
 
 @given(data=st.data())
@@ -189,6 +190,10 @@ def check(response, base: Path) -> None:
             json.loads(text)
         elif kind.startswith("image/svg+xml"):
             assert text.startswith("<svg") or text.startswith("<?xml")
+        elif kind.startswith("text/csv"):
+            assert text.startswith("rank,")
+        elif kind == "application/zip":
+            assert response.content.startswith(b"PK")
         else:
             assert kind.startswith("text/html") and "<html" in text.lower()
         return

@@ -261,6 +261,19 @@ def test_sliding_hardest_levels_play_closer_and_pack(page, klotski):
     assert pack["format"] == "curator-sliding-pack/1"
     assert [x["rank"] for x in pack["levels"]] == [expected.levels[2].rank, expected.levels[0].rank]
 
+    # kept in the database: after a reload the pack is drawn and downloads as sliding levels again
+    page.wait_for_function("() => [...document.querySelectorAll('#pack-select option')]"
+                           ".some((o) => o.textContent.endsWith('(2 levels)'))")
+    page.reload()
+    open_sliding(page)
+    page.click(".tab[data-tab=pack]")
+    page.wait_for_function("() => document.querySelectorAll('#pack-list li .picture svg').length === 2")
+    assert page.inner_text("#curve-title") == "Distance curve" and page.inner_text("#message") == ""
+    with page.expect_download() as download:
+        page.click("#download-json")
+    kept = json.loads(Path(download.value.path()).read_text())
+    assert kept["format"] == "curator-sliding-pack/1" and kept["levels"] == pack["levels"]
+
 
 ARROWS = {"u": "ArrowUp", "r": "ArrowRight", "d": "ArrowDown", "l": "ArrowLeft"}
 

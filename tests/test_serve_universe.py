@@ -1,17 +1,26 @@
 """Universe tables in the workspace (`curator serve`), through FastAPI's test client: the folder's
 table and board, the puzzles listed with the filters of `select`, and play: the distance of a
 listed puzzle's board is its stored distance, a hinted move brings it one closer, the moves
-reach the goal, and drawings that are no position of the universe get one line (422).
+reach the goal, and drawings that are no position of the universe get one line (422). Packs:
+arranged as `pack` arranges them (a linear curve's distances never fall, the filters hold, a
+seed gives one pack), downloaded as json, csv and a zip of toml files, and kept by name in the
+workspace's database with the puzzles' drawings as their keys.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 import curator
+from curator.arrange import CURVES
+from curator.export.universe import puzzle_text
 from curator.options import parse_counts, parse_range
 from curator.web.app import create_app
 from curator.web.models import MAX_DRAWING, MAX_LEVELS
@@ -251,10 +260,222 @@ def test_openapi_documents_the_universe_endpoints(client):
     assert set(paths["/api/folders/{folder}/universe/puzzles"]) == {"get"}
     assert set(paths["/api/folders/{folder}/universe/position"]) == {"post"}
     assert set(paths["/api/folders/{folder}/universe/move"]) == {"post"}
+    assert set(paths["/api/folders/{folder}/universe/arrange"]) == {"post"}
+    assert set(paths["/api/folders/{folder}/universe/pack"]) == {"post"}
     query = {p["name"] for p in paths["/api/folders/{folder}/universe/puzzles"]["get"]["parameters"]}
     assert query == {"folder", "solvable", "minimal", "unique", "distance", "cluster", "pieces", "walls",
                      "counts", "hardest", "sort", "sample", "seed", "limit"}
     schemas = document["components"]["schemas"]
     for model in ("UniverseSelection", "UniversePuzzleOut", "UniverseReportOut", "UniverseMoveOut",
-                  "UniverseMoveIn", "UniverseBoard"):
+                  "UniverseMoveIn", "UniverseBoard", "UniverseArrangeIn", "UniverseArrangement",
+                  "UniversePackIn"):
         assert model in schemas, model
+
+
+# -- packs ---------------------------------------------------------------------------------------
+
+
+def arranged(client, **body):
+    response = client.post("/api/folders/0/universe/arrange", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def falls_nowhere_the_curve_rises(distances, curve):
+    rises = np.diff(CURVES[curve].fractions(len(distances))) > 0
+    return all(b >= a for a, b, up in zip(distances, distances[1:], rises) if up)
+
+
+@pytest.mark.parametrize("size", [1, 2, 10, 40])
+def test_an_arranged_pack_follows_a_linear_curve(client, universe, size):
+    found = arranged(client, size=size)
+    distances = [p["distance"] for p in found["puzzles"]]
+    assert len(distances) == size and len({p["rank"] for p in found["puzzles"]}) == size
+    assert all(d >= 1 for d in distances) and falls_nowhere_the_curve_rises(distances, "linear")
+    assert distances == sorted(distances)  # a linear curve rises everywhere
+    targets = [p["target"] for p in found["puzzles"]]
+    assert targets == sorted(targets)
+    expected = universe.pack(size, "linear", pool=5000)
+    assert (found["puzzle"], found["curve"], found["pool"]) == ("rush-hour-4x4", "linear", expected.pool)
+    assert [p["rank"] for p in found["puzzles"]] == [p.rank for p in expected]
+    assert targets == [slot.target for slot in expected.slots]
+    for got, want in zip(found["puzzles"], expected):
+        assert got["board"] == want.board.split("/") and got["cluster"] == want.cluster
+        assert got["picture"].count('class="piece"') == got["pieces"]
+
+
+@pytest.mark.parametrize("curve", sorted(CURVES))
+def test_every_curve_is_followed(client, universe, curve):
+    found = arranged(client, size=12, curve=curve, pool=800, seed=4)
+    assert falls_nowhere_the_curve_rises([p["distance"] for p in found["puzzles"]], curve)
+    expected = universe.pack(12, curve, pool=800, seed=4)
+    assert [p["rank"] for p in found["puzzles"]] == [p.rank for p in expected]
+
+
+@pytest.mark.parametrize(("body", "keywords"), [
+    ({"minimal": True, "distance": "2..7", "walls": "0"},
+     {"minimal": True, "distance": (2, 7), "walls": (0, 0)}),
+    ({"counts": "v=1..2,x=1", "pieces": "2..4", "unique": True, "cluster": "3..99"},
+     {"counts": {"v": (1, 2), "x": (1, 1)}, "pieces": (2, 4), "unique": True, "cluster": (3, 99)}),
+    ({"hardest": True, "solvable": True, "minimal": False},
+     {"hardest": True, "solvable": True, "minimal": False}),
+])
+def test_an_arranged_pack_respects_the_filters(client, universe, body, keywords):
+    found = arranged(client, size=5, pool=400, seed=2, **body)
+    expected = universe.pack(5, pool=400, seed=2, **keywords)
+    assert [p["rank"] for p in found["puzzles"]] == [p.rank for p in expected]
+    matching = {p.rank for p in universe.select(**{k: v for k, v in keywords.items()})}
+    for p in found["puzzles"]:
+        assert p["rank"] in matching and p["distance"] >= 1
+        if "distance" in keywords:
+            assert keywords["distance"][0] <= p["distance"] <= keywords["distance"][1]
+        if "walls" in keywords:
+            assert p["walls"] == 0
+        if "counts" in keywords:
+            assert 1 <= p["counts"].get("v", 0) <= 2 and p["walls"] == 1 and 2 <= p["pieces"] <= 4
+        for flag in ("minimal", "unique"):
+            if flag in keywords:
+                assert p[flag] is keywords[flag]
+
+
+def test_a_seed_gives_one_pack_and_variety_can_be_left_out(client, universe):
+    body = {"size": 8, "pool": 300, "seed": 11, "curve": "ease-in"}
+    first = arranged(client, **body)
+    assert arranged(client, **body) == first
+    other = arranged(client, **{**body, "seed": 12})
+    assert [p["rank"] for p in other["puzzles"]] != [p["rank"] for p in first["puzzles"]]
+    piece_sets = {tuple(sorted(p["counts"].items())) for p in arranged(client, size=10)["puzzles"]}
+    assert len(piece_sets) == 10
+    plain = arranged(client, size=10, variety="none")
+    assert [p["rank"] for p in plain["puzzles"]] == [p.rank for p in universe.pack(10, variety=None)]
+    assert len({tuple(sorted(p["counts"].items())) for p in plain["puzzles"]}) < 10
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({}, "size: Field required"),
+    ({"size": 0}, "size: Input should be greater than or equal to 1"),
+    ({"size": 201}, "size: Input should be less than or equal to 200"),
+    ({"size": 5, "pool": 3}, "size 5 is larger than pool 3"),
+    ({"size": 3, "pool": 5001}, "pool: Input should be less than or equal to 5000"),
+    ({"size": 3, "seed": -1}, "seed: Input should be greater than or equal to 0"),
+    ({"size": 3, "curve": "zigzag"}, "curve: Input should be"),
+    ({"size": 3, "curve": "packs/fling-shipped.json"}, "curve: Input should be"),
+    ({"size": 3, "variety": "sets"}, "variety: Input should be 'piece-sets' or 'none'"),
+    ({"size": 3, "solvable": False}, "a pack takes only sets that can be solved"),
+    ({"size": 3, "distance": "40..60"}, "no set matches the filters and takes a move or more to solve"),
+    ({"size": 40, "minimal": True}, "size 40 is larger than the 32 sets that match the filters"),
+    ({"size": 3, "distance": "far"}, "distance must look like A..B or A"),
+    ({"size": 3, "counts": "q=1"}, "counts: 'q=1' is not TYPE=A..B"),
+    ({"size": 3, "walls": "2..1"}, "walls '2..1': 2 is larger than 1"),
+    ({"size": 3, "sort": "cluster"}, "sort: Extra inputs are not permitted"),
+    ({"size": 3, "limit": 3}, "limit: Extra inputs are not permitted"),
+])
+def test_bad_arrangements_get_one_line(client, body, message):
+    assert message in problem(client.post("/api/folders/0/universe/arrange", json=body))
+
+
+def test_arranging_needs_universe_tables(client):
+    assert "holds a distance table, not universe tables" in problem(
+        client.post("/api/folders/1/universe/arrange", json={"size": 3}))
+    assert "no folder 5" in problem(client.post("/api/folders/5/universe/arrange", json={"size": 3}), 404)
+    assert "holds universe tables" in problem(client.post("/api/folders/0/arrange", json={"size": 3}))
+
+
+def arranged_download(client):
+    """An arranged pack, and the body that downloads it with its curve."""
+    found = arranged(client, size=6, curve="ease-out", minimal=True, seed=5)
+    return found, {"ranks": [p["rank"] for p in found["puzzles"]], "curve": curve_of(found)}
+
+
+def curve_of(found):
+    """The curve record of an arranged pack, as the page sends and keeps it."""
+    return {"name": found["curve"], "pool": found["pool"], "targets": [p["target"] for p in found["puzzles"]]}
+
+
+def download(client, body, format="json", status=200):
+    response = client.post("/api/folders/0/universe/pack", params={"format": format}, json=body)
+    assert response.status_code == status, response.text
+    return response
+
+
+def test_pack_downloads_keep_the_order_and_the_curve(client, universe):
+    found, body = arranged_download(client)
+    expected = universe.pack(6, "ease-out", minimal=True, seed=5)
+    written = download(client, body)
+    assert written.headers["content-disposition"] == 'attachment; filename="rush-hour-4x4-pack.json"'
+    pack = written.json()
+    assert pack["format"] == "curator-universe-puzzles/1"
+    assert pack["curve"] == expected.record().to_json()
+    assert [p["rank"] for p in pack["puzzles"]] == [p.rank for p in expected]
+    assert [p["board"] for p in pack["puzzles"]] == ["/".join(p["board"]) for p in found["puzzles"]]
+    rows = list(csv.DictReader(io.StringIO(download(client, body, "csv").text)))
+    assert [int(row["rank"]) for row in rows] == body["ranks"]
+    assert [float(row["target"]) for row in rows] == [round(t, 3) for t in body["curve"]["targets"]]
+    reordered = download(client, {"ranks": body["ranks"][::-1]}).json()
+    assert [p["rank"] for p in reordered["puzzles"]] == body["ranks"][::-1] and "curve" not in reordered
+
+
+def test_toml_downloads_are_a_zip_of_puzzle_files(client, universe):
+    _, body = arranged_download(client)
+    written = download(client, body, "toml")
+    assert written.headers["content-type"] == "application/zip"
+    assert written.headers["content-disposition"] == 'attachment; filename="rush-hour-4x4-pack.zip"'
+    with zipfile.ZipFile(io.BytesIO(written.content)) as archive:
+        names = archive.namelist()
+        assert names == [f"puzzle-{n:04d}.toml" for n in range(1, 7)]
+        for name, rank in zip(names, body["ranks"]):
+            assert archive.read(name).decode() == puzzle_text(universe.puzzle, universe.level(rank))
+
+
+@pytest.mark.parametrize(("params", "change", "message"), [
+    ({"format": "html"}, None, "format: Input should be 'json', 'csv' or 'toml'"),
+    ({"format": "../x"}, None, "format: Input should be"),
+    ({}, lambda body: body.update(ranks=[]), "ranks: List should have at least 1 item"),
+    ({}, lambda body: body.update(ranks=[0] * 201), "ranks: List should have at most 200 items"),
+    ({}, lambda body: body.update(ranks=["0"]), "ranks.0: Input should be a valid integer"),
+    ({}, lambda body: body.update(ranks=[26509]), "set 26509 does not exist (0..26508)"),
+    ({}, lambda body: body.update(ranks=[-1]), "set -1 does not exist"),
+    ({}, lambda body: body.update(boards=["..../..../RR../...."]), "boards: Extra inputs are not permitted"),
+    ({}, lambda body: body["curve"].update(targets=body["curve"]["targets"][:-1]), "5 targets for 6 puzzles"),
+    ({}, lambda body: body["curve"].update(name="zigzag"), "curve.name"),
+    ({}, lambda body: body["curve"].update(pool=0), "curve.pool"),
+    ({}, lambda body: body["curve"].update(targets=[1, 2, 3, 4, 5, "NaN"]), "finite"),
+])
+def test_bad_pack_downloads_get_one_line(client, params, change, message):
+    _, body = arranged_download(client)
+    if change is not None:
+        change(body)
+    assert message in problem(client.post("/api/folders/0/universe/pack", params=params, json=body))
+
+
+def test_an_unsolvable_puzzle_stands_in_no_arranged_pack(client):
+    _, body = arranged_download(client)
+    body["ranks"][2] = puzzles(client, solvable="false", limit="1")["puzzles"][0]["rank"]
+    assert "curve: puzzle 3" in problem(client.post("/api/folders/0/universe/pack", json=body))
+    del body["curve"]
+    assert download(client, body).json()["puzzles"][2]["distance"] is None
+
+
+def test_a_named_pack_of_universe_puzzles_is_kept_and_listed(client):
+    found = arranged(client, size=4, seed=9)
+    made = client.post("/api/folders/0/packs", json={"name": "cars"}).json()
+    assert (made["puzzle"], made["folder"], made["levels"]) == ("rush-hour-4x4", 0, [])
+    levels = [{"level": "\n".join(p["board"]), "data": p} for p in found["puzzles"]]
+    curve = curve_of(found)
+    kept = client.put(f"/api/packs/{made['id']}/levels", json={"levels": levels, "curve": curve})
+    assert kept.status_code == 200, kept.text
+    boards = ["/".join(p["board"]) for p in found["puzzles"]]
+    assert [item["level"] for item in kept.json()["levels"]] == boards and kept.json()["curve"] == curve
+    extra = puzzles(client, minimal="true", limit="1")["puzzles"][0]
+    added = client.post(f"/api/packs/{made['id']}/levels", json={"level": "/".join(extra["board"]),
+                                                                 "data": extra, "at": 0})
+    assert added.status_code == 200, added.text
+    listed = {pack["name"]: pack for pack in client.get("/api/folders/0/packs").json()}
+    assert [item["level"] for item in listed["cars"]["levels"]] == ["/".join(extra["board"]), *boards]
+    assert [item["data"]["rank"] for item in listed["cars"]["levels"]] == [
+        extra["rank"], *(p["rank"] for p in found["puzzles"])]
+    assert listed["cars"]["curve"] is None and listed["cars"]["problem"] is None  # changed by hand
+    assert any(pack["name"] == "cars" and pack["folder"] == 0 for pack in client.get("/api/packs").json())
+    assert "level: board: 'Q' at 0,0" in problem(client.post(f"/api/packs/{made['id']}/levels", json={
+        "level": "Q.hh/vHHH/RR.v/hh.v", "data": {}}))
+    client.delete(f"/api/packs/{made['id']}", headers={"Content-Type": "application/json"})

@@ -9,10 +9,12 @@ its time or a folder busy for that long, 500 for damaged stored results.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import tempfile
 import time
+import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from curator import catalogue
-from curator.arrange import PackCurve
+from curator.arrange import Pack, PackCurve, Slot
 from curator.common.errors import DamagedResults, PuzzleError, SelectionError, StoreError, one_line
 from curator.common.ranking import MAX_CELLS
 from curator.export import ExportError, write
@@ -44,7 +46,8 @@ STATIC = Path(__file__).parent / "static"
 SEARCH_ABOVE = 2
 """Positions may have this many pieces more than the largest stored layer (searched, not
 looked up), so that no request starts an unbounded search."""
-PACK_TYPES = {"json": "application/json", "html": "text/html; charset=utf-8"}
+PACK_TYPES = {"json": "application/json", "html": "text/html; charset=utf-8",
+              "csv": "text/csv; charset=utf-8", "zip": "application/zip"}
 TIME_LIMIT = 20.0
 """Seconds one request may work on a folder (or wait for it) before it answers 503."""
 
@@ -536,6 +539,93 @@ def universe_move(request: Request, folder: int, body: models.UniverseMoveIn) ->
     with _work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         return _universe_report(universe, universe.move(body.board, body.move.from_, body.move.to))
+
+
+def _universe_filters(results: Any, body: models.UniverseArrangeIn) -> dict[str, Any]:
+    """The filter keywords of a universe pack (ranges and counts parsed as the command line
+    does)."""
+    query = models.UniverseQuery(**body.model_dump(include={
+        "solvable", "minimal", "unique", "distance", "cluster", "pieces", "walls", "counts", "hardest"}))
+    keywords = _universe_keywords(results, query)
+    return {name: keywords[name] for name in UNIVERSE_FILTERS if name in keywords}
+
+
+UNIVERSE_FILTERS = ("solvable", "minimal", "unique", "distance", "cluster", "pieces", "walls", "counts",
+                    "hardest")
+"""The filters of `select` a universe pack takes (not its sort, sample or limit)."""
+
+
+@router.post("/folders/{folder}/universe/arrange", response_model=models.UniverseArrangement)
+def universe_arrange(request: Request, folder: int, body: models.UniverseArrangeIn) -> dict[str, Any]:
+    """A pack arranged as `curator pack` arranges it on universe tables: `pool` of the sets
+    matching the filters that can be solved in a move or more are drawn (`seed`), and `size`
+    of them (one puzzle per set, its farthest position) follow the curve of distances from
+    short to long, each with the distance its slot aimed at; with the variety rule
+    `piece-sets`, from as many piece sets as the curve allows. A POST with a JSON body (it
+    computes)."""
+    with _work(request, folder) as (entry, results, deadline):
+        universe = _universe(results, entry)
+        variety = None if body.variety == "none" else (body.variety,)
+        pack = universe.pack(body.size, body.curve.value, pool=body.pool, seed=body.seed, variety=variety,
+                             **_universe_filters(universe, body))
+        puzzles = []
+        for slot in pack.slots:
+            deadline.check()
+            puzzles.append({**_universe_puzzle(universe, slot.level), "target": slot.target})
+        return {"puzzle": universe.puzzle.name, "curve": pack.curve, "pool": pack.pool, "puzzles": puzzles}
+
+
+UNIVERSE_PACK_TYPES = {"json": "json", "csv": "csv", "toml": "zip"}
+"""The formats a universe pack downloads in, and the file each comes as (toml writes one puzzle
+file per puzzle: they come in one zip)."""
+
+
+@router.post("/folders/{folder}/universe/pack", response_class=Response, responses={200: {"content": {
+    "application/json": {}, "text/csv": {}, "application/zip": {}},
+    "description": "The pack as a file to download."}})
+def universe_pack(request: Request, folder: int, body: models.UniversePackIn,
+                  format: Literal["json", "csv", "toml"] = "json") -> Response:  # noqa: A002 - the export's own word
+    """The puzzles of these stored sets, in order, as `curator pack` writes them: json
+    (curator-universe-puzzles/1) or csv, with the curve they follow if the pack was arranged,
+    or toml, one sliding-block puzzle file per puzzle (puzzle-0001.toml, ...) in a zip."""
+    with _work(request, folder) as (entry, results, deadline):
+        universe = _universe(results, entry)
+        chosen = []
+        for rank in body.ranks:
+            deadline.check()
+            chosen.append(universe.level(rank))
+        arranged = _universe_curve(body.curve, chosen)
+        levels: Sequence[Any] = chosen if arranged is None else arranged
+        with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
+            target = Path(scratch) / ("pack" if format == "toml" else f"pack.{format}")
+            written = universe.export(levels, target, format)
+            data = _zipped(written) if format == "toml" else written[0].read_bytes()
+        return _download(data, universe.puzzle.name, UNIVERSE_PACK_TYPES[format])
+
+
+def _universe_curve(curve: models.CurveIn | None, levels: Sequence[Any]) -> Pack | None:
+    """The puzzles as the pack they were arranged into: one target per puzzle, each puzzle's
+    distance what its slot achieved (a puzzle that cannot be solved has none)."""
+    if curve is None:
+        return None
+    if len(curve.targets) != len(levels):
+        raise SelectionError(f"curve: {len(curve.targets)} targets for {len(levels)} puzzles "
+                             "(one per puzzle)")
+    for number, level in enumerate(levels, start=1):
+        if level.distance is None:
+            raise SelectionError(f"curve: puzzle {number} (set {level.rank}) cannot be solved, so it cannot "
+                                 "stand in an arranged pack")
+    slots = tuple(Slot(target, level, float(level.distance)) for target, level in zip(curve.targets, levels))
+    return Pack(curve.name.value, curve.pool, slots)
+
+
+def _zipped(files: Sequence[Path]) -> bytes:
+    """Files as one zip archive, each under its own name."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in files:
+            archive.write(path, path.name)
+    return buffer.getvalue()
 
 
 def _download(data: bytes, puzzle: str, suffix: str) -> Response:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from curator.workspace_db import MAX_DATA, MAX_LEVELS, MAX_NAME, MAX_NOTE, MAX_TAGS
 
 LEVEL = ("The level's key: layered levels, their position's entries joined by commas ('0,1,1,0,...'); "
-         "sliding-block levels, their drawing's rows joined by '/'.")
+         "sliding-block levels and universe puzzles, their drawing's rows joined by '/'.")
 
 
 class Strict(BaseModel):

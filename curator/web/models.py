@@ -620,6 +620,58 @@ class UniverseMoveIn(BoardIn):
     move: Move
 
 
+class UniverseArrangeIn(BaseModel):
+    """The options of `curator pack` on universe tables, as a JSON body: the filters of
+    `select` (ranges and counts in its syntax), the pack's size and curve, its pool, seed and
+    variety rule."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    solvable: bool | None = Field(None, description="Only sets that can be solved (a pack takes no others).")
+    minimal: bool | None = Field(None, description="The farthest position is minimal (true), or not.")
+    unique: bool | None = Field(None, description="The farthest position has one shortest solution, or not.")
+    distance: str | None = Field(None, max_length=40, description="The farthest position's moves, e.g. 5..7.")
+    cluster: str | None = Field(None, max_length=40, description="The connected set's size, A..B.")
+    pieces: str | None = Field(None, max_length=40, description="Vehicles, the goal vehicle included, A..B.")
+    walls: str | None = Field(None, max_length=40, description="Walls, A..B.")
+    counts: str | None = Field(None, max_length=200, description="Per kind (x: walls), e.g. h=2..4,x=1.")
+    hardest: bool = Field(False, description="Only the sets at the largest distance of their piece set.")
+    size: int = Field(ge=1, le=MAX_PACK, description="Puzzles in the pack.")
+    curve: CurveName = Field(CurveName("linear"), description="How the distance rises over the pack.")
+    pool: int = Field(MAX_POOL, ge=1, le=MAX_POOL, description="Matching sets drawn as candidates.")
+    seed: int = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
+    variety: Literal["piece-sets", "none"] = Field(
+        "piece-sets", description="piece-sets: puzzles of as many piece sets as the curve allows; none: "
+                                  "the nearest puzzle to each slot's target.")
+
+
+class UniverseArranged(UniversePuzzleOut):
+    """A puzzle of an arranged pack and the distance its slot aimed at."""
+
+    target: float
+
+
+class UniverseArrangement(BaseModel):
+    """An arranged universe pack: its puzzles in order, the curve their distances follow and
+    how many candidate sets they were chosen from."""
+
+    puzzle: str
+    curve: CurveName
+    pool: int
+    puzzles: list[UniverseArranged]
+
+
+class UniversePackIn(BaseModel):
+    """The ranks of a universe pack's puzzles (stored sets), in order, as listed puzzles give
+    them, and the curve they follow if the pack was arranged (see `universe/arrange`; its
+    targets are distances)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ranks: list[StrictInt] = Field(min_length=1, max_length=MAX_PACK)
+    curve: CurveIn | None = None
+
+
 # -- the editor ----------------------------------------------------------------------------
 
 MAX_VARIANTS = 50

@@ -3,8 +3,8 @@
 // workspace is "blocks": sliding blocks, Sokoban) have their own level search, play (legal
 // moves as buttons with the distance each leads to, and the arrow keys) and packs, under
 // /api/folders/{id}/sliding/. Universe tables (workspace "universe") list their puzzles, one per
-// connected set, and play them the same way, a vehicle picked by a click, under
-// /api/folders/{id}/universe/.
+// connected set, play them the same way, a vehicle picked by a click, and arrange packs of them
+// by distance, under /api/folders/{id}/universe/.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -82,6 +82,8 @@ function chance(value) {
 const count = (value) => (value === null || value === undefined ? "-" : Number(value).toLocaleString("en"));
 const plural = (n, noun) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
 const levelName = (level) => (level.layer ? `${level.layer} #${level.rank}` : `#${level.rank}`);
+// Packs whose curve follows distances (goal and universe tables), not difficulties.
+const byDistance = (kind) => kind === "blocks" || kind === "universe";
 
 function svgBox(markup, attributes = {}) {
   // A picture the API sends as SVG markup (sliding-block levels), in a box of its own.
@@ -328,6 +330,8 @@ function universeCard(puzzle) {
   play.addEventListener("click", start);
   const picture = svgBox(puzzle.picture, {title: "Play this puzzle"});
   picture.addEventListener("click", start);
+  const add = el("button", {type: "button", class: "add"}, "Add to pack");
+  add.addEventListener("click", () => addToPack(state.folder.id, puzzle));
   const flags = [puzzle.minimal ? "minimal" : "", puzzle.unique ? "unique" : ""].filter(Boolean);
   return el("figure", {class: "level", "data-rank": puzzle.rank, "data-distance": puzzle.distance ?? ""}, picture,
     el("figcaption", {},
@@ -336,7 +340,7 @@ function universeCard(puzzle) {
         (flags.length ? `, ${flags.join(", ")}` : "")),
       el("span", {}, `connected set of ${count(puzzle.cluster)}`),
       el("span", {title: countsText(puzzle.counts)}, `${plural(puzzle.pieces, "vehicle")}, ${plural(puzzle.walls, "wall")}`),
-      el("span", {class: "buttons"}, play)));
+      el("span", {class: "buttons"}, play, add)));
 }
 
 // -- playing ------------------------------------------------------------------------------
@@ -729,6 +733,11 @@ function addToPack(folder, level) {
     say("A pack holds the levels of one puzzle: empty it to start one for this folder.", true);
     return;
   }
+  if (state.folder.workspace === "universe" && level.rank === undefined) {
+    // A drawn position is no stored set: a universe pack holds the puzzles the tables list.
+    say("A universe pack holds listed puzzles (a set's farthest position): find this one in the Levels tab.", true);
+    return;
+  }
   pack.folder = folder;
   pack.kind = state.folder.workspace;
   pack.items.push(level);
@@ -760,7 +769,7 @@ function packChanged() {
 
 function drawPack() {
   const {folder, kind, items, curve} = state.pack;
-  const sliding = kind === "blocks";
+  const sliding = byDistance(kind);
   $("#pack-count").textContent = items.length;
   $("#pack-list").replaceChildren(...items.map((level, i) => {
     const buttons = [["up", "↑", () => moveItem(i, -1)], ["down", "↓", () => moveItem(i, 1)],
@@ -770,8 +779,9 @@ function drawPack() {
       return button;
     });
     if (sliding) {
+      const name = kind === "universe" ? `set #${level.rank}` : `#${level.rank}`;
       return el("li", {"data-rank": level.rank, draggable: "true"}, svgBox(level.picture),
-        el("span", {}, `#${level.rank}, distance ${level.distance === null ? "-" : level.distance}`),
+        el("span", {}, `${name}, distance ${level.distance === null ? "-" : level.distance}`),
         el("span", {class: "buttons"}, ...buttons));
     }
     return el("li", {"data-rank": level.rank, draggable: "true"},
@@ -825,6 +835,10 @@ async function download(format) {
   if (state.pack.kind === "blocks") {
     response = await postJson(`/api/folders/${folder}/sliding/pack?format=${format}`,
                               {ranks: items.map((level) => level.rank)});
+  } else if (state.pack.kind === "universe") {
+    const body = {ranks: items.map((level) => level.rank)};
+    if (curve) body.curve = curve;
+    response = await postJson(`/api/folders/${folder}/universe/pack?format=${format}`, body);
   } else {
     const body = {positions: items.map((level) => level.position)};
     if (curve) body.curve = curve;
@@ -841,35 +855,44 @@ async function download(format) {
 
 const FILTERS = ["solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude"];
 // The Levels tab's fields an arrangement takes (a pack is always canonical; it draws its own sample).
-const FLAGS = ["solvable", "unique", "all_moves"];
+const UNIVERSE_FILTERS = ["solvable", "minimal", "unique", "distance", "cluster", "pieces", "walls", "counts",
+                          "hardest"];
+// Those of universe tables (not the list's sort, sample, seed or limit).
+const FLAGS = ["solvable", "unique", "all_moves", "minimal", "hardest"];
 const NUMBERS = ["size", "pool", "seed"];
 
 // The JSON body of an arrangement: the pack's fields and the Levels tab's filters, as the
-// API types them (numbers, true/false, text in the syntax of `curator select`).
-function arrangement() {
+// API types them (numbers, true/false, text in the syntax of `curator select`). Only universe
+// packs take a variety rule.
+function arrangement(universe) {
   const body = {};
-  for (const [name, value] of filterQuery($("#arrange"))) body[name] = NUMBERS.includes(name) ? Number(value) : value;
-  for (const [name, value] of filterQuery($("#filters"))) {
-    if (FILTERS.includes(name)) body[name] = FLAGS.includes(name) ? value === "true" : value;
+  for (const [name, value] of filterQuery($("#arrange"))) {
+    if (name !== "variety" || universe) body[name] = NUMBERS.includes(name) ? Number(value) : value;
+  }
+  const [form, names] = universe ? ["#universe-filters", UNIVERSE_FILTERS] : ["#filters", FILTERS];
+  for (const [name, value] of filterQuery($(form))) {
+    if (names.includes(name)) body[name] = FLAGS.includes(name) ? value === "true" : value;
   }
   return body;
 }
 
 async function arrangePack(event) {
   event.preventDefault();
-  const body = arrangement();
+  const universe = state.folder.workspace === "universe";
+  const body = arrangement(universe);
   const folder = state.folder.id;
-  say("Rating the pool of candidate levels…");
+  say(universe ? "Drawing the pool of matching puzzles…" : "Rating the pool of candidate levels…");
   $("#arrange-go").disabled = true;
   let found;
   try {
-    found = await (await postJson(`/api/folders/${folder}/arrange`, body)).json();
+    found = await (await postJson(`/api/folders/${folder}/${universe ? "universe/arrange" : "arrange"}`, body)).json();
   } finally {
     $("#arrange-go").disabled = false;
   }
-  state.pack = {folder, kind: "pieces", items: found.levels,
-                curve: {name: found.curve, pool: found.pool, targets: found.levels.map((level) => level.target)}};
-  say(`Arranged ${found.levels.length} levels along ${found.curve} from a pool of ` +
+  const items = universe ? found.puzzles : found.levels;
+  state.pack = {folder, kind: universe ? "universe" : "pieces", items,
+                curve: {name: found.curve, pool: found.pool, targets: items.map((level) => level.target)}};
+  say(`Arranged ${plural(items.length, universe ? "puzzle" : "level")} along ${found.curve} from a pool of ` +
       `${found.pool.toLocaleString("en")}.`);
   packChanged();
 }
@@ -891,6 +914,8 @@ function wire() {
   $("#play-add").addEventListener("click", () => state.play && addToPack(state.play.folder, state.play.level));
   $("#download-json").addEventListener("click", () => guarded(() => download("json")));
   $("#download-html").addEventListener("click", () => guarded(() => download("html")));
+  $("#download-csv").addEventListener("click", () => guarded(() => download("csv")));
+  $("#download-toml").addEventListener("click", () => guarded(() => download("toml")));
   $("#pack-clear").addEventListener("click", () => { state.pack.items = []; state.pack.curve = null; packChanged(); });
   $("#arrange").addEventListener("submit", (e) => guarded(() => arrangePack(e)));
   document.addEventListener("keydown", onKey);

@@ -16,7 +16,8 @@
     record: null,     // the play under way: {folder, level, started, moves, atEnd, undos, resets, hints, done}
   };
 
-  // A level's key: its position's entries joined by commas, or its drawing's rows joined by '/'.
+  // A level's key: its position's entries joined by commas, or its drawing's rows joined by '/'
+  // (sliding-block levels, universe puzzles).
   const levelKey = (level) => (level.position ? level.position.join(",") : level.board.join("/"));
   const putJson = (path, body, method = "PUT") => api(path, {
     method, headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
@@ -104,7 +105,8 @@
   function showPack(id) {
     kept.current = id;
     const pack = currentPack();
-    state.pack = {folder: state.folder.id, kind: state.folder.kind, items: pack ? pack.levels.map((item) => item.data) : [],
+    state.pack = {folder: state.folder.id, kind: state.folder.workspace,
+                  items: pack ? pack.levels.map((item) => item.data) : [],
                   curve: pack ? pack.curve : null};
     drawPackBar();
     drawPack();
