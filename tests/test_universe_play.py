@@ -35,7 +35,7 @@ def cells(text: str) -> tuple[int, int]:
 
 def test_every_set_measured_on_demand_matches_the_stored_tables(results):
     positions = results.positions
-    for rank in range(len(results.table)):
+    for rank in range(results.sets):
         level = results.level(rank)
         farthest = results.position(level.board)
         found = positions.explored(farthest)

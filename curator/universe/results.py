@@ -20,6 +20,7 @@ from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
 from curator.common.keywords import Naming, at_least, same_name
 from curator.picture import Picture, universe_picture
+from curator.universe.columns import Columns, SetFiles, leading, read_columns, smallest_unsigned, within
 from curator.universe.play import Cell, Positions, UniversePosition, UniverseReport
 from curator.universe.puzzle import WALL, Universe
 from curator.universe.space import DIGIT_BITS, Space, build_space
@@ -27,6 +28,8 @@ from curator.universe.store import UniverseStore, record_dtype
 
 SORTS = ("distance", "cluster", "pieces", "walls")
 """What `select` sorts by (distance first by default, farthest first)."""
+BLOCK = 1 << 20
+"""Sets summed at a time by `layers`."""
 VARIETY = ("piece-sets",)
 """The variety rule of a universe pack: `piece-sets`, puzzles of as many piece sets (vehicles
 of each kind and walls) as the curve allows. Each connected set is one puzzle already, so two
@@ -117,58 +120,75 @@ class UniverseResults:
         return record_dtype(self.space.n_lanes, len(self.puzzle.vehicles) + 1)
 
     @cached_property
-    def table(self) -> np.ndarray:
-        """Every stored set (records of `record_dtype`), sizes checked (not checksums: `verify`)."""
-        parts = list(self.store.load(self.dtype, verify=False))
-        return np.concatenate(parts) if parts else np.zeros(0, self.dtype)
+    def files(self) -> SetFiles:
+        """The files of sets, as the manifest lists them: where each set's record is."""
+        return SetFiles.of(self.store, self.dtype)
+
+    @cached_property
+    def columns(self) -> Columns:
+        """Every stored set's figures, one small array each, read one file at a time; sizes
+        checked against the manifest (not checksums: `verify`)."""
+        return read_columns(self.files, self.puzzle)
+
+    @property
+    def sets(self) -> int:
+        """How many sets are stored (as the manifest says: no file is read)."""
+        return len(self.files)
 
     @property
     def layers(self) -> list[dict[str, Any]]:
         """Solvable puzzles by distance: distance, puzzles, minimal ones, positions."""
-        t = self.table[self.table["distance"] >= 0]
-        out = []
-        for d in np.unique(t["distance"]):
-            at = t[t["distance"] == d]
-            out.append({"distance": int(d), "puzzles": len(at), "minimal": int((at["minimal"] == 1).sum()),
-                        "positions": int(at["size"].sum(dtype=np.int64))})
-        return out
+        c = self.columns
+        # Sums by distance + 1 (0: cannot be solved), a block of sets at a time: the sums take
+        # figures of their own type, and only a block's are converted at once.
+        top = int(c.distance.max(initial=-1)) + 2
+        puzzles, minimal, positions = (np.zeros(top, np.int64) for _ in range(3))
+        for begin in range(0, len(c), BLOCK):
+            part = slice(begin, begin + BLOCK)
+            index = c.distance[part].astype(np.intp) + 1
+            np.add.at(puzzles, index, 1)
+            np.add.at(minimal, index, c.minimal[part].astype(np.int64))
+            np.add.at(positions, index, c.size[part].astype(np.int64))
+        return [{"distance": int(d) - 1, "puzzles": int(puzzles[d]), "minimal": int(minimal[d]),
+                 "positions": int(positions[d])} for d in np.flatnonzero(puzzles[1:]) + 1]
 
     def summary(self) -> dict[str, Any]:
         """Totals: sets, positions, solvable sets and positions, minimal puzzles, the farthest."""
-        t = self.table
-        solvable = t["distance"] >= 0
+        c = self.columns
+        solvable = c.distance >= 0
         chunks = self.store.chunks.values()
-        return {"puzzle": self.puzzle.name, "complete": self.complete, "sets": len(t),
-                "positions": int(t["size"].sum(dtype=np.int64)), "solvable_sets": int(solvable.sum()),
-                "solvable_positions": int(t["size"][solvable].sum(dtype=np.int64)),
-                "minimal": int((t["minimal"] == 1).sum()),
-                "farthest": int(t["distance"].max(initial=-1)),
-                "packed_positions": sum(int(c["seeds"]) for c in chunks),
-                "seconds": round(sum(float(c["seconds"]) for c in chunks), 1)}
+        return {"puzzle": self.puzzle.name, "complete": self.complete, "sets": len(c),
+                "positions": int(c.size.sum(dtype=np.int64)), "solvable_sets": int(solvable.sum()),
+                "solvable_positions": int(c.size.sum(dtype=np.int64, where=solvable)),
+                "minimal": int(c.minimal.sum()),
+                "farthest": int(c.distance.max(initial=-1)),
+                "packed_positions": sum(int(entry["seeds"]) for entry in chunks),
+                "seconds": round(sum(float(entry["seconds"]) for entry in chunks), 1)}
 
     def mask(self, keywords: dict[str, Any]) -> np.ndarray:
         """Which sets pass the filter keywords (see `KEYWORDS`)."""
-        t = self.table
-        keep = np.ones(len(t), bool)
-        flags = {"solvable": t["distance"] >= 0, "minimal": t["minimal"] == 1, "unique": t["unique"] == 1}
+        c = self.columns
+        keep = np.ones(len(c), bool)
+        flags = {"solvable": c.distance >= 0, "minimal": c.minimal, "unique": c.unique}
         for key, column in flags.items():
             if keywords.get(key) is not None:
                 keep &= column if keywords[key] else ~column
-        ranges = {"distance": t["distance"].astype(np.int64), "cluster": t["size"].astype(np.int64),
-                  "pieces": self._pieces(t), "walls": t["counts"][:, -1].astype(np.int64)}
-        for key, column in ranges.items():
+        for key, column in (("distance", c.distance), ("cluster", c.size)):
             if keywords.get(key) is not None:
-                low, high = keywords[key]
-                keep &= (column >= low) & (column <= high)
+                keep &= within(column, *keywords[key])
         if keywords.get("distance") is not None:
-            keep &= t["distance"] >= 0
+            keep &= c.distance >= 0
+        # Vehicles, walls and counts are figures of the piece set: checked once per piece set.
+        piece_sets = np.ones(len(c.keys), bool)
+        if keywords.get("pieces") is not None:
+            piece_sets &= within(c.vehicles(), *keywords["pieces"])
+        if keywords.get("walls") is not None:
+            piece_sets &= within(c.count(len(self.puzzle.vehicles)), *keywords["walls"])
         for letter, (low, high) in (keywords.get("counts") or {}).items():
-            column = t["counts"][:, self._kind_index(letter)].astype(np.int64)
-            keep &= (column >= low) & (column <= high)
+            piece_sets &= within(c.count(self._kind_index(letter)), low, high)
+        if not piece_sets.all():
+            keep &= piece_sets[c.piece_set]
         return keep
-
-    def _pieces(self, t: np.ndarray) -> np.ndarray:
-        return t["counts"][:, :-1].sum(axis=1, dtype=np.int64)
 
     def _kind_index(self, letter: str) -> int:
         letters = [v.letter for v in self.puzzle.vehicles] + [WALL]
@@ -193,19 +213,22 @@ class UniverseResults:
 
     def selection(self, keywords: dict[str, Any]) -> tuple[list[UniverseLevel], int]:
         """The puzzles `select` lists for these keywords, and how many sets matched."""
-        t = self.table
+        metric, descending = self._sort(keywords.get("sort"))
         keep = self.mask(keywords)
         if keywords.get("hardest"):
             keep &= self.hardest_of_piece_set(keep)
-        rows = np.flatnonzero(keep)
-        matched = len(rows)
-        if keywords.get("sample") is not None and keywords["sample"] < len(rows):
+        matched = int(np.count_nonzero(keep))
+        rows: np.ndarray | None = None  # every set, while all are kept: no index of each
+        if matched < len(keep):
+            rows = np.flatnonzero(keep)
+        del keep
+        if keywords.get("sample") is not None and keywords["sample"] < matched:
             rng = np.random.default_rng(keywords.get("seed") or 0)
-            rows = np.sort(rng.choice(rows, keywords["sample"], replace=False))
-        rows = rows[self._order(t[rows], keywords.get("sort"))]
-        if keywords.get("limit") is not None:
-            rows = rows[:keywords["limit"]]
-        return [self.level(int(r)) for r in rows], matched
+            rows = np.sort(rng.choice(np.arange(matched) if rows is None else rows, keywords["sample"],
+                                      replace=False))
+        order = leading(self._metric(metric, rows), descending, keywords.get("limit"))
+        chosen = order if rows is None else rows[order]
+        return [self.level(int(r)) for r in chosen], matched
 
     def pack(self, size: int, curve: str | Path | Curve = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
              variety: Iterable[str] | None = VARIETY, solvable: bool | None = None,
@@ -238,7 +261,7 @@ class UniverseResults:
                               cluster=cluster, pieces=pieces, walls=walls, counts=counts))
         if hardest:
             keep &= self.hardest_of_piece_set(keep)
-        keep &= self.table["distance"] > 0  # solved already: no puzzle
+        keep &= self.columns.distance > 0  # solved already: no puzzle
         rows = np.flatnonzero(keep)
         if not len(rows):
             raise SelectionError("no set matches the filters and takes a move or more to solve; widen them")
@@ -247,40 +270,48 @@ class UniverseResults:
                                  "match the filters and take a move or more to solve; widen them")
         if pool < len(rows):
             rows = np.sort(np.random.default_rng(seed).choice(rows, pool, replace=False))
-        chosen = self.table[rows]
-        _, piece_sets = np.unique(chosen["counts"], axis=0, return_inverse=True)
+        # Piece set numbers order piece sets as their rows of counts do: numbered again from 0.
+        _, piece_sets = np.unique(self.columns.piece_set[rows], return_inverse=True)
         candidates = [_Candidate(int(r), int(d), int(p))
-                      for r, d, p in zip(rows, chosen["distance"], piece_sets.reshape(-1))]
+                      for r, d, p in zip(rows, self.columns.distance[rows], piece_sets.reshape(-1))]
         arranged = arrange_sets(candidates, size, shape, self.name, rules, rule=VARIETY[0],
                                 group=lambda candidate: candidate.piece_set)
         return arranged.placing([self.level(candidate.rank) for candidate in arranged])
 
     def hardest_of_piece_set(self, keep: np.ndarray) -> np.ndarray:
         """The sets at the largest distance of their piece set, among those kept."""
-        t = self.table
-        counts = t["counts"]
-        _, group = np.unique(counts, axis=0, return_inverse=True)
-        group = group.reshape(-1)
-        best = np.full(group.max(initial=-1) + 1, -1, np.int64)
-        distance = np.where(keep, t["distance"].astype(np.int64), -1)
-        np.maximum.at(best, group, distance)
-        return (distance == best[group]) & (distance >= 0)
+        c = self.columns
+        rows = np.flatnonzero(keep & (c.distance >= 0))
+        distance, piece_set = c.distance[rows], c.piece_set[rows]
+        best = np.full(len(c.keys), -1, np.int8)
+        np.maximum.at(best, piece_set, distance)
+        out = np.zeros(len(c), bool)
+        out[rows[distance == best[piece_set]]] = True
+        return out
 
-    def _order(self, t: np.ndarray, sort: str | None) -> np.ndarray:
+    def _sort(self, sort: str | None) -> tuple[str, bool]:
+        """The metric of "METRIC[:asc]" and whether it sorts largest first."""
         metric, _, direction = (sort or "distance").partition(":")
         if metric not in SORTS or direction not in ("", "asc", "desc"):
             raise SelectionError(f"{self.name('sort')}: sorts by {', '.join(SORTS)} (METRIC or METRIC:asc), "
                                  f"got {sort!r}")
-        column = {"distance": t["distance"].astype(np.int64), "cluster": t["size"].astype(np.int64),
-                  "pieces": self._pieces(t), "walls": t["counts"][:, -1].astype(np.int64)}[metric]
-        ascending = direction == "asc"
-        return np.argsort(column if ascending else -column, kind="stable")
+        return metric, direction != "asc"
+
+    def _metric(self, metric: str, rows: np.ndarray | None) -> np.ndarray:
+        """A metric of `SORTS` for these sets (all of them if None)."""
+        c = self.columns
+        if metric in ("distance", "cluster"):
+            column = c.distance if metric == "distance" else c.size
+            return column if rows is None else column[rows]
+        figure = c.vehicles() if metric == "pieces" else c.count(len(self.puzzle.vehicles))
+        figure = figure.astype(smallest_unsigned(int(figure.max(initial=0))))
+        return figure[c.piece_set if rows is None else c.piece_set[rows]]
 
     def level(self, rank: int) -> UniverseLevel:
         """Stored set number `rank` as a puzzle."""
-        if not 0 <= rank < len(self.table):
-            raise SelectionError(f"set {rank} does not exist (0..{len(self.table) - 1})")
-        r = self.table[rank]
+        if not 0 <= rank < self.sets:
+            raise SelectionError(f"set {rank} does not exist (0..{self.sets - 1})")
+        r = self.files.record(rank)
         solvable = int(r["distance"]) >= 0
         letters = [v.letter for v in self.puzzle.vehicles] + [WALL]
         return UniverseLevel(rank, self.draw(r, int(r["farthest"] if solvable else r["first"])),

@@ -6,6 +6,7 @@ numpy record array, see `record_dtype`), listed with its size and sha256 in a ma
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -88,14 +89,29 @@ class UniverseStore(ResultsFolder):
     def puzzle(self) -> Universe:
         return self.parsed_puzzle(parse_universe)
 
-    def load(self, dtype: np.dtype, verify: bool = True) -> Iterator[np.ndarray]:
-        """Every stored piece of work's sets, in order, each file checked against the manifest
-        (its size always, its sha256 with `verify`)."""
+    def files(self, dtype: np.dtype) -> list[tuple[Path, dict[str, Any]]]:
+        """Every stored piece of work's file and manifest entry, in order, each entry checked to
+        describe whole sets of `dtype` (the files are not opened: `read` checks them)."""
+        out = []
         for number in sorted(self.chunks):
             entry = self.chunks[number]
             path = self.directory / self.chunk_name(int(number))
-            if entry.get("sets", -1) * dtype.itemsize != entry.get("bytes"):
+            sets = entry.get("sets", -1)
+            if not isinstance(sets, int) or sets < 0 or sets * dtype.itemsize != entry.get("bytes"):
                 raise StoreError(f"{self.manifest_path}: the entry of {path.name} does not describe "
                                  "whole sets")
-            check_file(path, entry, entry["bytes"], checksum=verify)
-            yield np.fromfile(path, dtype)
+            out.append((path, entry))
+        return out
+
+    @staticmethod
+    def read(path: Path, entry: dict[str, Any], dtype: np.dtype, verify: bool = True) -> np.ndarray:
+        """One piece of work's sets, its file checked against its manifest entry (its size
+        always, its sha256 with `verify`)."""
+        check_file(path, entry, entry["bytes"], checksum=verify)
+        return np.fromfile(path, dtype)
+
+    def load(self, dtype: np.dtype, verify: bool = True) -> Iterator[np.ndarray]:
+        """Every stored piece of work's sets, in order, each file checked against the manifest
+        (its size always, its sha256 with `verify`)."""
+        for path, entry in self.files(dtype):
+            yield self.read(path, entry, dtype, verify)
