@@ -169,7 +169,7 @@ def test_the_totals_and_the_histogram_are_those_of_the_records(four):
     assert summary["farthest"] == max(row["distance"] for row in rows)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_selections_match_a_plain_filter_of_the_records(four, data):
     results, plain = four
