@@ -294,9 +294,17 @@ def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
         assert np.array_equal(whole.store.load(name), resumed.store.load(name)), name
 
 
-def test_robots_start_is_unique_in_8(tmp_path):
-    results = curator.analyze(PUZZLES / "robots.toml", tmp_path)
-    level = results.solve("hRh.../h#..../....h./....#./....../......")
+@pytest.fixture(scope="module")
+def robots(tmp_path_factory):
+    """The bundled robots puzzle analyzed once (13 s): its API and its commands are checked on it."""
+    out = tmp_path_factory.mktemp("robots") / "out"
+    result = invoke("analyze", PUZZLES / "robots.toml", "-o", out)
+    assert result.exit_code == 0, result.output
+    return curator.open(out)
+
+
+def test_robots_start_is_unique_in_8(robots):
+    level = robots.solve("hRh.../h#..../....h./....#./....../......")
     assert (level.distance, level.unique, len(level.solution)) == (8, True, 8)
 
 
@@ -337,10 +345,8 @@ def test_bad_files_name_the_key(change, key):
         parse_sliding_puzzle(text)
 
 
-def test_command_line(tmp_path):
-    out = tmp_path / "out"
-    result = invoke("analyze", PUZZLES / "robots.toml", "-o", out)
-    assert result.exit_code == 0, result.output
+def test_command_line(robots, tmp_path):
+    out = robots.directory
     result = invoke("select", out, "--hardest", "--unique", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
