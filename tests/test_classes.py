@@ -238,7 +238,9 @@ def selected(store, f):
     return {(layer.key, int(r)) for layer, ranks in sel.matches(store, f) for r in ranks}
 
 
-@pytest.mark.parametrize("name", list(PUZZLES))
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=[pytest.mark.slow] if name == "capture" else []) for name in PUZZLES
+])  # capture: 11 s; the same board and pieces with a goal piece, and capture with holes, cover it
 def test_classes_match_the_plain_closure(stores, name):
     p, store = stores[name]
     table = stored_positions(p, store)
