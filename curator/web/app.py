@@ -477,17 +477,22 @@ def _universe(results: Any, entry: Entry) -> Any:
     return _played(results, entry, "universe")
 
 
-def _universe_keywords(results: Any, query: models.UniverseQuery) -> dict[str, Any]:
-    """The API keywords of a universe query (ranges and counts parsed as the command line
-    does); at most MAX_LEVELS puzzles are listed."""
-    keywords: dict[str, Any] = {name: getattr(query, name) for name in ("solvable", "minimal", "unique")}
+def _universe_filters(results: Any, filters: models.UniverseFilters) -> dict[str, Any]:
+    """The filter keywords of a universe listing or pack (ranges and counts parsed as the
+    command line does)."""
+    keywords: dict[str, Any] = {name: getattr(filters, name) for name in ("solvable", "minimal", "unique")}
     ranges = (("distance", "5..7"), ("cluster", "10..500"), ("pieces", "5..9"), ("walls", "0..1"))
     for name, example in ranges:
-        if getattr(query, name) is not None:
-            keywords[name] = parse_range(getattr(query, name), name, example)
-    if query.counts is not None:
-        keywords["counts"] = parse_counts(query.counts, results.puzzle, "counts")
-    return {**keywords, "hardest": query.hardest, "sort": query.sort, "sample": query.sample,
+        if getattr(filters, name) is not None:
+            keywords[name] = parse_range(getattr(filters, name), name, example)
+    if filters.counts is not None:
+        keywords["counts"] = parse_counts(filters.counts, results.puzzle, "counts")
+    return {**keywords, "hardest": filters.hardest}
+
+
+def _universe_keywords(results: Any, query: models.UniverseQuery) -> dict[str, Any]:
+    """The API keywords of a universe query; at most MAX_LEVELS puzzles are listed."""
+    return {**_universe_filters(results, query), "sort": query.sort, "sample": query.sample,
             "seed": query.seed, "limit": query.limit or models.MAX_LEVELS}
 
 
@@ -539,20 +544,6 @@ def universe_move(request: Request, folder: int, body: models.UniverseMoveIn) ->
     with _work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         return _universe_report(universe, universe.move(body.board, body.move.from_, body.move.to))
-
-
-def _universe_filters(results: Any, body: models.UniverseArrangeIn) -> dict[str, Any]:
-    """The filter keywords of a universe pack (ranges and counts parsed as the command line
-    does)."""
-    query = models.UniverseQuery(**body.model_dump(include={
-        "solvable", "minimal", "unique", "distance", "cluster", "pieces", "walls", "counts", "hardest"}))
-    keywords = _universe_keywords(results, query)
-    return {name: keywords[name] for name in UNIVERSE_FILTERS if name in keywords}
-
-
-UNIVERSE_FILTERS = ("solvable", "minimal", "unique", "distance", "cluster", "pieces", "walls", "counts",
-                    "hardest")
-"""The filters of `select` a universe pack takes (not its sort, sample or limit)."""
 
 
 @router.post("/folders/{folder}/universe/arrange", response_model=models.UniverseArrangement)

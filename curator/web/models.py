@@ -511,9 +511,9 @@ class SlidingPackIn(BaseModel):
 # -- universe tables (the "universe" workspace) ----------------------------------------------
 
 
-class UniverseQuery(BaseModel):
-    """The options of `curator select` on universe tables, as query parameters (ranges and
-    counts in the same syntax)."""
+class UniverseFilters(BaseModel):
+    """The filters of `curator select` on universe tables (ranges and counts in the same
+    syntax), which its listing and its packs take."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -526,6 +526,11 @@ class UniverseQuery(BaseModel):
     walls: str | None = Field(None, max_length=40, description="Walls, A..B.")
     counts: str | None = Field(None, max_length=200, description="Per kind (x: walls), e.g. h=2..4,x=1.")
     hardest: bool = Field(False, description="Only the sets at the largest distance of their piece set.")
+
+
+class UniverseQuery(UniverseFilters):
+    """The options of `curator select` on universe tables, as query parameters."""
+
     sort: str | None = Field(None, max_length=40, description="distance, cluster, pieces or walls, largest "
                                                                "first; METRIC:asc for smallest first.")
     sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
@@ -620,22 +625,11 @@ class UniverseMoveIn(BoardIn):
     move: Move
 
 
-class UniverseArrangeIn(BaseModel):
+class UniverseArrangeIn(UniverseFilters):
     """The options of `curator pack` on universe tables, as a JSON body: the filters of
-    `select` (ranges and counts in its syntax), the pack's size and curve, its pool, seed and
-    variety rule."""
+    `select`, the pack's size and curve, its pool, seed and variety rule (a pack takes only
+    sets that can be solved)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    solvable: bool | None = Field(None, description="Only sets that can be solved (a pack takes no others).")
-    minimal: bool | None = Field(None, description="The farthest position is minimal (true), or not.")
-    unique: bool | None = Field(None, description="The farthest position has one shortest solution, or not.")
-    distance: str | None = Field(None, max_length=40, description="The farthest position's moves, e.g. 5..7.")
-    cluster: str | None = Field(None, max_length=40, description="The connected set's size, A..B.")
-    pieces: str | None = Field(None, max_length=40, description="Vehicles, the goal vehicle included, A..B.")
-    walls: str | None = Field(None, max_length=40, description="Walls, A..B.")
-    counts: str | None = Field(None, max_length=200, description="Per kind (x: walls), e.g. h=2..4,x=1.")
-    hardest: bool = Field(False, description="Only the sets at the largest distance of their piece set.")
     size: int = Field(ge=1, le=MAX_PACK, description="Puzzles in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How the distance rises over the pack.")
     pool: int = Field(MAX_POOL, ge=1, le=MAX_POOL, description="Matching sets drawn as candidates.")
