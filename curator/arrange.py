@@ -22,7 +22,7 @@ import numpy as np
 from curator.common.errors import SelectionError
 from curator.common.exports import Exports
 from curator.common.figures import difficulty_value
-from curator.common.keywords import Naming, same_name
+from curator.common.keywords import Naming, at_least, same_name
 
 STEPS = 5
 """Plateaus of the `steps` curve (fewer when the pack has fewer slots)."""
@@ -570,6 +570,16 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index], float(distances[index]))
     return Pack(curve.name, len(pool), tuple(cast(list[Slot], slots)))  # every slot is filled
+
+
+def check_pack_sizes(size: int, pool: int, seed: int, name: Naming = same_name) -> None:
+    """One line (SelectionError) for a pack's size or pool below 1, a negative seed, or a size
+    larger than the pool."""
+    at_least(size, 1, name("size"))
+    at_least(pool, 1, name("pool"))
+    at_least(seed, 0, name("seed"))
+    if size > pool:
+        raise SelectionError(f"{name('size')} {size} is larger than {name('pool')} {pool}")
 
 
 def read_curve(curve: str | Path | Curve, what: str = "curve", exports: Exports | None = None) -> Curve:

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from curator.arrange import POOL_SIZE, SET_VARIETY, Pack, arrange_sets, read_curve, variety_rules
+from curator.arrange import (
+    POOL_SIZE,
+    SET_VARIETY,
+    Pack,
+    arrange_sets,
+    check_pack_sizes,
+    read_curve,
+    variety_rules,
+)
 from curator.common.difficulty import Measure, grid, walked_terms
 from curator.common.errors import SelectionError, StoreError
 from curator.common.figures import difficulty_value
@@ -358,12 +366,8 @@ class GoalResults(DistanceResultsBase):
         from as many connected sets as the curve allows (see `curator.arrange.arrange_sets`).
         The pack never falls where its curve rises."""
         self._refuse(others)
-        at_least(size, 1, self._name("size"))
-        at_least(pool, 1, self._name("pool"))
-        at_least(seed, 0, self._name("seed"))
+        check_pack_sizes(size, pool, seed, self._name)
         rules = variety_rules(variety, SET_VARIETY, self._name)
-        if size > pool:
-            raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
         shape = read_curve(curve, self._name("curve"), self.exports)
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         if pool < len(ranks):

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, read_curve, variety_rules
+from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, check_pack_sizes, read_curve, variety_rules
 from curator.common.difficulty import Player, read_player
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exporting
@@ -212,14 +212,10 @@ class LayeredResults(Exporting):
         implied); see `curator.arrange.arrange`. `progress(done, total)` follows the rating
         of the pool.
         """
-        at_least(size, 1, self._name("size"))
-        at_least(pool, 1, self._name("pool"))
-        at_least(seed, 0, self._name("seed"))
+        check_pack_sizes(size, pool, seed, self._name)
         rules = variety_rules(variety, VARIETY, self._name)
         if filters.get("canonical", True) is not True:
             raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
-        if size > pool:
-            raise SelectionError(f"{self._name('size')} {size} is larger than {self._name('pool')} {pool}")
         shape = read_curve(curve, self._name("curve"), self.exports)
         chosen = self.filters(**{**filters, "canonical": True})
         candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress, self.player)

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, read_curve, variety_rules
+from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, check_pack_sizes, read_curve, variety_rules
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
-from curator.common.keywords import Naming, at_least, same_name
+from curator.common.keywords import Naming, same_name
 from curator.picture import Picture, universe_picture
 from curator.universe.columns import Columns, SetFiles, leading, read_columns, smallest_unsigned, within
 from curator.universe.play import Cell, Positions, UniversePosition, UniverseReport
@@ -248,12 +248,8 @@ class UniverseResults:
         at most 5% of the pool's distance range, and at least one move, farther from its
         target (see `curator.arrange.arrange_sets`). The pack never falls where its curve
         rises. Deterministic: the same arguments give the same pack."""
-        at_least(size, 1, self.name("size"))
-        at_least(pool, 1, self.name("pool"))
-        at_least(seed, 0, self.name("seed"))
+        check_pack_sizes(size, pool, seed, self.name)
         rules = variety_rules(variety, VARIETY, self.name)
-        if size > pool:
-            raise SelectionError(f"{self.name('size')} {size} is larger than {self.name('pool')} {pool}")
         if solvable is False:
             raise SelectionError(f"no {self.name('solvable')}: a pack takes only sets that can be solved")
         shape = read_curve(curve, self.name("curve"), self.exports)
