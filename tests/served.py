@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -51,3 +52,17 @@ def serving(*arguments: object) -> Iterator[str]:
         yield url
     finally:
         stop(process)
+
+
+def watched_page(browser: Any, url: str, **context_options: Any) -> Iterator[Any]:
+    """A page of `url` in a browser context of its own while the caller (a fixture) is
+    suspended; afterwards, no script error or console error may have happened on it."""
+    context = browser.new_context(viewport={"width": 1200, "height": 860}, **context_options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(url)
+    yield page
+    context.close()
+    assert errors == []

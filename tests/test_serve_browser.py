@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 import curator
-from tests.served import serving
+from tests.served import serving, watched_page
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK_SCHEMA = json.loads((ROOT / "schemas" / "level-pack.schema.json").read_text())
@@ -64,15 +64,7 @@ def server(triangle, klotski, tilt, sokoban):
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 860}, accept_downloads=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    page.goto(server)
-    yield page
-    context.close()
-    assert errors == []
+    yield from watched_page(browser, server, accept_downloads=True)
 
 
 def find_levels(page, **fields):

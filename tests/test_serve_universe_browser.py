@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import curator
-from tests.served import serving
+from tests.served import serving, watched_page
 
 UNIVERSE = Path(__file__).parent / "data" / "rush-hour-4x4.toml"
 MOVES_MADE = "n => document.querySelector('#moves-made').textContent.startsWith(n + ' move')"
@@ -39,15 +39,7 @@ def server(universe):
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 860})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    page.goto(server)
-    yield page
-    context.close()
-    assert errors == []
+    yield from watched_page(browser, server)
 
 
 def far_end(move) -> tuple[int, int]:
