@@ -12,8 +12,10 @@ import universe_reference as ref
 from curator.common.errors import SelectionError
 from curator.picture import svg_text
 from curator.universe.analysis import analyze_universe
-from curator.universe.puzzle import parse_universe
+from curator.universe.play import Positions
+from curator.universe.puzzle import load_universe, parse_universe
 from curator.universe.results import UniverseResults
+from curator.universe.space import build_space
 
 DATA = Path(__file__).parent / "data"
 
@@ -139,3 +141,21 @@ def test_the_picture_draws_vehicles_and_walls(results):
     assert svg.count('class="piece"') == 3
     for anchor in (1, 4, 9):  # h at 0,1, v at 1,0, R at 2,1
         assert f'data-cell="{anchor}"' in svg
+
+
+ROOT = Path(__file__).parent.parent
+CARDS = ROOT / "benchmarks" / "graded" / "rush-hour-cards.txt"
+
+
+def test_the_forty_original_rush_hour_cards_need_their_published_moves():
+    """An independent published table: the shortest solutions of the original game's 40 cards
+    (benchmarks/graded/rush-hour-cards.txt), measured in the wall-free 6 x 6 universe. The last
+    card is the universe's hardest set (51 moves, 4,780 positions in Fogleman's database)."""
+    universe = load_universe(ROOT / "puzzles" / "rush-hour-no-walls.toml")
+    positions = Positions(universe, build_space(universe))
+    cards = [line.split() for line in CARDS.read_text().splitlines() if line and not line.startswith("#")]
+    assert [int(card) for card, *_ in cards] == list(range(1, 41))
+    for card, _grade, moves, board in cards:
+        assert positions.distance(positions.read(board)) == int(moves), card
+    last = positions.explored(positions.read(cards[-1][3]))
+    assert (last.size, last.farthest) == (4780, 51)

@@ -78,11 +78,16 @@ def universe_dict(puzzle: Universe) -> dict[str, Any]:
 
 def puzzle_text(puzzle: Universe, item: UniverseLevel) -> str:
     """One puzzle as a sliding-block puzzle file: its walls leave the board ('#')."""
-    art = item.board.replace(WALL, "#").split("/")
+    return sliding_text(puzzle, item.board, f"{puzzle.name}-{item.rank}",
+                        f"{puzzle.name} set {item.rank}: {item.distance} moves, {item.cluster:,} positions")
+
+
+def sliding_text(puzzle: Universe, board: str, name: str, title: str) -> str:
+    """The sliding-block puzzle file of a board drawn in the universe's letters (rows separated
+    by '/', walls '#' or the universe's wall letter), declaring the vehicles it draws."""
+    art = board.replace(WALL, "#").split("/")
     letters = {ch for row in art for ch in row} - {".", "#"}
-    lines = [f'name = "{puzzle.name}-{item.rank}"',
-             f'title = "{puzzle.name} set {item.rank}: {item.distance} moves, '
-             f'{item.cluster:,} positions"', "",
+    lines = [f'name = "{name}"', f'title = "{title}"', "",
              "[board]", 'art = """', *art, '"""', "", "[rules]", 'family = "slide"', 'move = "line"',
              'metric = "line"', ""]
     for v in puzzle.vehicles:
