@@ -1,19 +1,21 @@
-"""How well the player model's difficulty orders the 248 shipped Fling! boards like the game's
-35 published levels, cross-validated, next to single figures.
+"""How well the player model's difficulty orders graded levels, cross-validated, next to
+single figures: the 248 shipped Fling! boards (the game's 35 published levels) and the 40 cards
+of the original Rush Hour (4 grades of 10 cards, in the card order;
+benchmarks/graded/rush-hour-cards.txt, with its source).
 
     python3 benchmarks/difficulty.py
-    python3 benchmarks/difficulty.py --pack packs/fling-shipped.json   # also the boards as a pack
+    python3 benchmarks/difficulty.py --pack packs/fling-shipped.json   # also the Fling! boards as a pack
 
-Every board is measured exactly on its position graph (`curator.layered.metrics.measure`) at
-every look-ahead of the calibration grid (`curator.common.difficulty.grid`). The player's
-parameters are then fitted again with leave-one-level-out cross-validation, as `curator
-calibrate` fits them (`curator.common.difficulty.fit`): for each published level, fit on the
-boards of the other 34 and rate the held-out boards. Printed: the cross-validated Spearman
-correlation with the published level over all boards, the Spearman within each ball count
-and their size-weighted mean, next to single figures (ball count, which is also the solution
-length here, legal first moves, the backtracking search) and the earlier per-game formula
-(which the defaults are); the parameters fitted on all boards beside the shipped defaults.
-What rating costs is `benchmarks/rating_cost.py`'s.
+Every Fling! board is measured exactly on its position graph (`curator.layered.metrics.measure`),
+every card along its shortest solution over its sliding-block tables (each card is analyzed into
+a scratch folder: about two minutes), at every look-ahead of the calibration grid
+(`curator.common.difficulty.grid`). The player's parameters are then fitted again with
+leave-one-out cross-validation, as `curator calibrate` fits them (`curator.common.difficulty.fit`):
+for each published level (each card), fit on the others and rate the held-out boards. Printed per
+set: the cross-validated Spearman correlation with the published order over all levels, the
+Spearman within each group (a ball count; a card grade) and their size-weighted mean, next to the
+difficulty the shipped defaults give and single figures; the parameters fitted on the whole set
+beside the shipped defaults of its kind. What rating costs is `benchmarks/rating_cost.py`'s.
 """
 
 from __future__ import annotations
@@ -21,27 +23,57 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import tempfile
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
-from curator.common.difficulty import DEFAULT, Graded, cross_validated, efforts, fit, grid, spearman
+import curator
+from curator.common.difficulty import (
+    DEFAULT,
+    WALKED_DEFAULT,
+    Graded,
+    Player,
+    cross_validated,
+    efforts,
+    fit,
+    grid,
+    spearman,
+)
 from curator.export.pack import save_pack
+from curator.export.universe import sliding_text
 from curator.layered.metrics import GRAPH_LIMIT, measure, solve_position
 from curator.layered.puzzle import load_puzzle
 from curator.layered.search import Explorer
+from curator.universe.puzzle import load_universe
 
 ROOT = Path(__file__).resolve().parent.parent
+CARDS = ROOT / "benchmarks" / "graded" / "rush-hour-cards.txt"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
 from figures import write_figures  # noqa: E402
 from reference import load_fling_levels  # noqa: E402
 
 
-def rated_boards() -> list[dict]:
-    """Every shipped board with its published level, its level as curator rates it and its
-    measures at every look-ahead of the grid."""
+@dataclass
+class GradedSet:
+    """Levels in a published order, measured for the player model, with single figures."""
+
+    name: str
+    group_noun: str
+    """What the levels are grouped by for the within-group figures."""
+    graded: Graded
+    defaults: Player
+    """The shipped defaults of the levels' kind."""
+    figures: dict[str, np.ndarray]
+    """Each single figure, and the difficulty with the shipped defaults, per level."""
+
+
+def fling(pack: Path | None) -> GradedSet:
+    """Every shipped Fling! board with its published level, measured at every look-ahead of the
+    grid; `pack`: also write the boards as a level pack in the published order."""
     puzzle = load_puzzle(ROOT / "puzzles" / "fling.toml")
     explorer = Explorer(puzzle)
     boards = []
@@ -51,70 +83,107 @@ def rated_boards() -> list[dict]:
         graph = explorer.graph(position, GRAPH_LIMIT)
         assert graph is not None
         found = measure(graph, puzzle.goal.pieces, explorer.report(position), grid())
-        boards.append({"level": number, "balls": len(balls), "moves": len(level.solution),
-                       "search": level.search, "legal": level.legal_moves, "rated": level, "measures": found})
-    return boards
+        boards.append({"level": number, "balls": len(balls), "search": level.search,
+                       "legal": level.legal_moves, "rated": level, "measures": found})
+    if pack:
+        save_pack(puzzle, [b["rated"] for b in boards], pack)
+    assert all(math.isfinite(b["rated"].difficulty) for b in boards)
+    balls = np.array([b["balls"] for b in boards])
+    search = np.array([b["search"] for b in boards], dtype=float)
+    legal = np.array([b["legal"] for b in boards], dtype=float)
+    moves = balls - 1.0
+    return GradedSet(
+        "the 248 shipped Fling! boards, by published level", "ball count",
+        Graded(np.array([b["measures"] for b in boards]), np.array([b["level"] for b in boards], dtype=float),
+               balls),
+        DEFAULT,
+        {"difficulty, shipped defaults": np.array([b["rated"].difficulty for b in boards]),
+         "ball count (= solution length)": balls.astype(float),
+         "legal first moves": legal,
+         "search": search,
+         "earlier formula": moves + 0.432 * (np.log2(search) - moves) + 0.368 * np.log2(legal)})
 
 
-def within(values: np.ndarray, level: np.ndarray, balls: np.ndarray) -> tuple[float, dict[int, tuple]]:
-    """Spearman with the level per ball count, and their size-weighted mean (ball counts
-    whose boards all share one level are left out: nothing to order)."""
+def rush_hour_cards(scratch: Path) -> GradedSet:
+    """The 40 original Rush Hour cards in the card order, each analyzed as a sliding-block
+    puzzle in `scratch` and measured along its shortest solution at every look-ahead."""
+    universe = load_universe(ROOT / "puzzles" / "rush-hour-no-walls.toml")
+    rows = [line.split() for line in CARDS.read_text().splitlines() if line and not line.startswith("#")]
+    measures, rated, size, legal, vehicles = [], [], [], [], []
+    for card, _grade, _moves, board in rows:
+        path = scratch / f"card-{card}.toml"
+        path.write_text(sliding_text(universe, board, f"card-{card}", f"Rush Hour card {card}"))
+        results = curator.analyze(path, scratch / f"card-{card}")
+        drawing = board.replace("/", "\n")
+        position = results.position(drawing)
+        measures.append(results.measures(np.array([results.rank_of(position)]))[0])
+        level = results.solve(drawing)
+        rated.append(level)
+        size.append(level.cluster)
+        legal.append(len(results.moves(position)))
+        vehicles.append(sum(len(anchors) for anchors in position))
+    card = np.array([int(r[0]) for r in rows], dtype=float)
+    grade = np.array(["beginner intermediate advanced expert".split().index(r[1]) for r in rows])
+    return GradedSet(
+        "the 40 original Rush Hour cards, by card", "grade", Graded(np.array(measures), card, grade),
+        WALKED_DEFAULT,
+        {"difficulty, shipped defaults": np.array([level.difficulty for level in rated]),
+         "distance (= solution length)": np.array([level.distance for level in rated], dtype=float),
+         "legal first moves": np.array(legal, dtype=float),
+         "vehicles": np.array(vehicles, dtype=float),
+         "positions in its set": np.array(size, dtype=float)})
+
+
+def within(values: np.ndarray, order: np.ndarray, groups: np.ndarray) -> tuple[float, dict[int, tuple]]:
+    """Spearman with the published order per group, and their size-weighted mean (groups whose
+    levels all share one place in the order are left out: nothing to order)."""
     per = {}
-    for k in sorted(set(balls.tolist())):
-        mine = balls == k
-        if len(set(level[mine].tolist())) < 2:
+    for k in sorted(set(groups.tolist())):
+        mine = groups == k
+        if len(set(order[mine].tolist())) < 2:
             continue
-        per[int(k)] = (int(mine.sum()), spearman(values[mine], level[mine]))
+        per[int(k)] = (int(mine.sum()), spearman(values[mine], order[mine]))
     total = sum(n for n, _ in per.values())
     return sum(n * rho for n, rho in per.values()) / total, per
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", type=Path, help="where to write the figures")
-    parser.add_argument("--pack", type=Path, help="also write the boards as a level pack in the "
-                        "published order (a curve for `curator pack`)")
-    args = parser.parse_args()
-    boards = rated_boards()
-    if args.pack:
-        save_pack(load_puzzle(ROOT / "puzzles" / "fling.toml"), [b["rated"] for b in boards], args.pack)
-    level = np.array([b["level"] for b in boards], dtype=float)
-    balls = np.array([b["balls"] for b in boards])
-    graded = Graded(np.array([b["measures"] for b in boards]), level, balls)
-    held = cross_validated(graded, most=len(set(level.tolist())))
-    moves = np.array([b["moves"] for b in boards], dtype=float)
-    search = np.array([b["search"] for b in boards], dtype=float)
-    legal = np.array([b["legal"] for b in boards], dtype=float)
-    rows = {
-        "difficulty, cross-validated": held,
-        "difficulty, shipped defaults": np.array([b["rated"].difficulty for b in boards]),
-        "ball count (= solution length)": balls.astype(float),
-        "legal first moves": legal,
-        "search": search,
-        "earlier formula (in-sample)": moves + 0.432 * (np.log2(search) - moves) + 0.368 * np.log2(legal),
-    }
-    counts = within(balls.astype(float), level, balls)[1]
-    print(f"{len(boards)} boards rated and measured\n")
+def report(found: GradedSet) -> dict:
+    """Print one set's table and fitted player; its figures."""
+    graded = found.graded
+    order, groups = graded.grades, graded.groups
+    rows = {"difficulty, cross-validated": cross_validated(graded, most=len(set(order.tolist()))),
+            **found.figures}
+    counts = within(order, order, groups)[1]
+    print(f"\n{found.name}: Spearman overall and within a {found.group_noun}\n")
     print(f"{'score':32s} overall  within  " + " ".join(f"{k:>5d}" for k in counts))
     sizes = " ".join(f"{n:>5d}" for n, _ in counts.values())
-    print(f"{'(boards per ball count)':32s} {'':7s} {'':7s} {sizes}")
+    print(f"{'(levels per group)':32s} {'':7s} {'':7s} {sizes}")
     figures = {}
     for name, values in rows.items():
-        overall = spearman(values, level)
-        mean, per = within(values, level, balls)
+        overall = spearman(values, order)
+        mean, per = within(values, order, groups)
         cells = " ".join(f"{per[k][1]:+.2f}" if k in per else "    -" for k in counts)
         print(f"{name:32s} {overall:7.3f} {mean:7.3f} {cells}")
         figures[name] = {"overall": round(overall, 4), "within_mean": round(mean, 4),
                          "within": {k: round(rho, 4) for k, (_, rho) in per.items()}}
     full = fit(graded)
-    print(f"\nplayer fitted on all boards: {full.text()}\nshipped defaults: {DEFAULT.text()}")
-    in_sample = spearman(efforts(graded, full), level)
-    print(f"(fitted on all boards, in-sample: {in_sample:.3f} overall, "
-          f"{within(efforts(graded, full), level, balls)[0]:.3f} within)")
-    report = {"date": datetime.now(UTC).isoformat(), "boards": len(boards), "figures": figures,
-              "player": full.to_json()}
-    assert all(math.isfinite(b["rated"].difficulty) for b in boards)
-    write_figures(report, "difficulty", args.json)
+    in_sample = efforts(graded, full)
+    print(f"\nplayer fitted on all of them: {full.text()} (in-sample: {spearman(in_sample, order):.3f} "
+          f"overall, {within(in_sample, order, groups)[0]:.3f} within)\nshipped defaults: "
+          f"{found.defaults.text()} ({found.defaults.source})")
+    return {"levels": len(order), "figures": figures, "player": full.to_json()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, help="where to write the figures")
+    parser.add_argument("--pack", type=Path, help="also write the Fling! boards as a level pack in the "
+                        "published order (a curve for `curator pack`)")
+    args = parser.parse_args()
+    sets = {"fling": report(fling(args.pack))}
+    with tempfile.TemporaryDirectory() as scratch:
+        sets["rush_hour_cards"] = report(rush_hour_cards(Path(scratch)))
+    write_figures({"date": datetime.now(UTC).isoformat(), "sets": sets}, "difficulty", args.json)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from curator.common.difficulty import (
     DEFAULT,
     LOOKAHEADS,
     PLAYER_FILE,
+    WALKED_DEFAULT,
     Graded,
     Measure,
     Player,
@@ -209,7 +210,7 @@ def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tm
     for results in (lunar, sokoban):
         level = results.select(hardest=True, limit=1)[0]
         assert level.difficulty == pytest.approx(
-            DEFAULT.effort(Measure(*results.measures(np.array([level.rank]))[0, 0])))
+            WALKED_DEFAULT.effort(Measure(*results.measures(np.array([level.rank]))[0, 0])))
         assert level.difficulty_terms.startswith(f"{len(level.solution)} move")
         assert level.to_json()["difficulty"] == round(level.difficulty, 3)
     level = lunar.select(hardest=True, limit=1)[0]
@@ -219,7 +220,7 @@ def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tm
     assert json.loads(result.stdout)["difficulty"] == round(level.difficulty, 3)
     eight = curator.analyze(PUZZLES / "eight-puzzle.toml", tmp_path / "eight")
     (position,) = eight.select(distance=12, limit=1)
-    assert position.difficulty > (1 - DEFAULT.search) * 12
+    assert position.difficulty == 12  # the defaults of walked levels weigh the moves alone
     assert position.to_json()["difficulty_terms"].startswith("12 moves")
 
 
@@ -338,7 +339,7 @@ def test_calibration_from_playtests_recovers_a_known_player(tmp_path):
 def test_goal_table_levels_calibrate_from_playtests(tmp_path):
     text = (PUZZLES / "lunar-lockout.toml").read_text()
     path = tmp_path / "lunar.toml"
-    path.write_text(text.replace("....h\n..h..\n.h...\n", ".....\n..h..\n.....\n"))
+    path.write_text(text.replace("....h\n..h..\n", ".....\n..h..\n"))  # three helpers: 1 to 5 moves
     results = curator.analyze(path, tmp_path / "out")
     levels = results.select(sample=24, seed=2)
     truth = np.array([level.difficulty for level in levels])

@@ -36,7 +36,6 @@ from curator.api import (
     thread_count,
 )
 from curator.cli import render
-from curator.common.difficulty import DEFAULT as DEFAULT_PLAYER
 from curator.common.errors import (
     DamagedResults,
     FolderRefused,
@@ -174,7 +173,7 @@ def _open(directory: Path) -> tuple[Kind, Results]:
 def _note_player(results: Results) -> None:
     """One line on stderr when a calibrated player (not the defaults) rates the levels."""
     player = getattr(results, "player", None)  # kinds installed by packages may rate otherwise
-    if player is not None and player.source != DEFAULT_PLAYER.source:
+    if player is not None and player.calibrated:
         err.print(f"difficulty: {player.source}", markup=False, highlight=False, soft_wrap=True)
 
 

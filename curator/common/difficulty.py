@@ -59,6 +59,8 @@ class Player:
     opening: float = 0.368
     source: str = field(default="defaults fitted on the shipped Fling! levels", compare=False)
     """Where the parameters come from, in a few words."""
+    calibrated: bool = field(default=False, compare=False)
+    """Whether `curator calibrate` fitted it for the puzzle (else it is a kind's defaults)."""
 
     def effort(self, measure: Measure) -> float:
         """The moves' worth of effort this player spends on a measured level (0 for a solved one)."""
@@ -78,7 +80,11 @@ class Player:
 PARAMETERS = ("lookahead", "search", "opening")
 """The parameters of `Player`, as files and the API name them."""
 DEFAULT = Player()
-"""The player of every puzzle that has not been calibrated (see benchmarks/difficulty.py)."""
+"""The player of every layered puzzle that has not been calibrated (see benchmarks/difficulty.py)."""
+WALKED_DEFAULT = Player(0.0, 0.0, 0.0, source="defaults fitted on the 40 original Rush Hour cards")
+"""The player of every distance, sliding-block, Sokoban and permutation puzzle that has not been
+calibrated (measured along the stored solution): fitted on the cards of
+benchmarks/graded/rush-hour-cards.txt, where no measure orders them better than the moves alone."""
 
 
 @dataclass(frozen=True)
@@ -169,12 +175,12 @@ def player_text(player: Player, puzzle_sha256: str | None, fitted: dict[str, Any
     return json.dumps({**data, CHECKSUM: hashlib.sha256(_canonical(data)).hexdigest()}, indent=1) + "\n"
 
 
-def read_player(directory: Path, puzzle_sha256: str | None) -> Player:
-    """The player stored in `directory` (`PLAYER_FILE`), or `DEFAULT` when there is none;
+def read_player(directory: Path, puzzle_sha256: str | None, default: Player = DEFAULT) -> Player:
+    """The player stored in `directory` (`PLAYER_FILE`), or `default` when there is none;
     StoreError naming the file if it is damaged, edited or fitted for another puzzle file."""
     path = Path(directory) / PLAYER_FILE
     if not path.exists():
-        return DEFAULT
+        return default
     again = f"run `curator calibrate {directory}` again or delete it"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -200,7 +206,7 @@ def read_player(directory: Path, puzzle_sha256: str | None) -> Player:
     fitted: dict[str, Any] = found if isinstance(found, dict) else {}
     on = f"{fitted.get('levels', '?')} {'playtested' if 'playtests' in fitted else 'graded'} levels"
     return Player(**{k: float(v) for k, v in values.items()},
-                  source=f"calibrated for this puzzle on {on} ({PLAYER_FILE})")
+                  source=f"calibrated for this puzzle on {on} ({PLAYER_FILE})", calibrated=True)
 
 
 # -- fitting ------------------------------------------------------------------------------------

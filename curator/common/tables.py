@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from curator.common.difficulty import Player, read_player
+from curator.common.difficulty import WALKED_DEFAULT, Player, read_player
 from curator.common.exports import Exporting
 from curator.common.files import F, ResultsFolder
 from curator.common.keywords import Naming, same_name
@@ -70,8 +70,9 @@ class DistanceResultsBase(Exporting):
     @cached_property
     def player(self) -> Player:
         """The player model that rates these levels: the one `curator calibrate` stored here
-        (checked against its checksum and the puzzle file), else the defaults."""
-        return read_player(self.directory, self.puzzle.sha256)
+        (checked against its checksum and the puzzle file), else the defaults of levels
+        measured along their solution (`WALKED_DEFAULT`)."""
+        return read_player(self.directory, self.puzzle.sha256, WALKED_DEFAULT)
 
     @property
     def layers(self) -> list[dict[str, int]]:

@@ -11,7 +11,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from curator.common.difficulty import DEFAULT, Measure, Player, grid, walked_terms
+from curator.common.difficulty import WALKED_DEFAULT, Measure, Player, grid, walked_terms
 from curator.common.errors import StoreError
 from curator.common.kernels import build, kernel
 from curator.distance.store import DistanceStore
@@ -82,7 +82,7 @@ def select_positions(
     seed: int | None = None,
     limit: int | None = None,
     kernel: Kernel | None = None,
-    player: Player = DEFAULT,
+    player: Player = WALKED_DEFAULT,
 ) -> list[dict[str, Any]]:
     """Positions at distance lo..hi in a stored table, ordered by distance then rank.
 
@@ -112,7 +112,7 @@ def select_positions(
 
 
 def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, kernel: Kernel | None = None,
-                     player: Player = DEFAULT) -> list[dict[str, Any]]:
+                     player: Player = WALKED_DEFAULT) -> list[dict[str, Any]]:
     """The positions with these ranks, each with its distance, an optimal solution and its
     difficulty for `player` (with its terms), ordered by distance then rank; a position not
     reached has distance and difficulty None."""
