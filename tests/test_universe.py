@@ -217,12 +217,13 @@ def test_the_bundled_universe_reads_as_rush_hour():
 
 @pytest.mark.parametrize(("rows", "goal_row", "most_walls", "packed"), [
     (4, 1, 1, 9804), (4, 1, 2, 33953), (4, 1, 3, 76838),
-    pytest.param(5, 2, 1, 2988670, marks=pytest.mark.slow)])
+    pytest.param(5, 2, 1, 2988670, marks=pytest.mark.slow),
+    pytest.param(5, 2, 2, 16330430, marks=pytest.mark.slow)])
 def test_packed_positions_with_walls_agree_with_the_published_enumeration(
         tmp_path, rows, goal_row, most_walls, packed):
     """Fogleman's enumeration with single-cell walls in the rows (none right of the red car)
     numbers its packed boards from 0 to 9,803, 33,952 and 76,837 on 4 x 4 with up to one, two
-    and three walls, and to 2,988,669 on 5 x 5 with up to one."""
+    and three walls, and to 2,988,669 and 16,330,429 on 5 x 5 with up to one and two."""
     counts = {"h": (0, 12), "H": (0, 12), "v": (0, 12), "V": (0, 12)}
     u = universe(rows, rows, goal_row, counts, (0, most_walls))
     results = UniverseResults(analyze_universe(u, tmp_path, 1, force=False))
