@@ -84,11 +84,11 @@ class Run:
 
 @dataclass(frozen=True)
 class Search:
-    """How a long search is bounded and followed: at most `limit` positions (None: the kind's
+    """How a long search is bounded and followed: at most `search_limit` positions (None: the kind's
     default), `progress(done, bound)` as it goes, `note(line)` for its estimate before it
     starts."""
 
-    limit: int | None = None
+    search_limit: int | None = None
     progress: Callable[[int, int], None] | None = None
     note: Callable[[str], None] | None = None
 
@@ -137,7 +137,7 @@ class Kind(ABC):
     solves: ClassVar[bool] = True
     """Whether `solve` takes a drawn position of its puzzles."""
     solve_options: ClassVar[frozenset[str]] = frozenset()
-    """Keywords of `solve` it takes besides the position and the folder ("limit": a bound on
+    """Keywords of `solve` it takes besides the position and the folder ("search_limit": a bound on
     the positions its search holds)."""
     variant_wants: ClassVar[tuple[str, ...]] = ()
     """What `variants` may be asked for (of `curator.common.variants.WANTS`); empty: its
@@ -214,7 +214,7 @@ class Kind(ABC):
               name: Naming = same_name, search: Search | None = None) -> tuple[Any, Path | None]:
         """The item for a drawn `position`, using stored results of `directory` (default:
         output/<name>); and the folder used, or None. `search` bounds and follows a long
-        search (kinds with "limit" in `solve_options`)."""
+        search (kinds with "search_limit" in `solve_options`)."""
         raise SelectionError(f"solve does not take {self.puzzle_noun}")
 
     def variants(self, results: Any, position: Any, want: str, limit: int, search: Search | None = None,

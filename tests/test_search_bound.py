@@ -33,7 +33,7 @@ def low(tmp_path_factory):
 
 def test_a_search_past_its_bound_names_how_far_to_analyze(low, tmp_path):
     with pytest.raises(SearchTooLarge) as caught:
-        low.solve(START, limit=200)
+        low.solve(START, search_limit=200)
     message = str(caught.value)
     assert message.startswith("the search would pass 200 positions above the stored layers")
     pieces = caught.value.pieces
@@ -41,13 +41,13 @@ def test_a_search_past_its_bound_names_how_far_to_analyze(low, tmp_path):
     assert 3 < pieces < 14
     # The advice holds: with the layers up to that many pegs the same bound is enough.
     higher = curator.analyze(TRIANGLE, tmp_path / "triangle", max_pieces=pieces)
-    level = higher.solve(START, limit=200)
+    level = higher.solve(START, search_limit=200)
     assert level.solutions == 29760 == low.solve(START).solutions
 
 
 def test_progress_and_estimate(low):
     heard, notes = [], []
-    low.solve(START, limit=10_000, progress=lambda *figures: heard.append(figures), note=notes.append)
+    low.solve(START, search_limit=10_000, progress=lambda *figures: heard.append(figures), note=notes.append)
     assert heard and all(bound == 10_000 for _, bound in heard)
     assert [done for done, _ in heard] == sorted(done for done, _ in heard)
     assert heard[-1][0] <= 10_000
@@ -56,7 +56,7 @@ def test_progress_and_estimate(low):
     assert notes[0].startswith("search from 14 pieces down to the stored layers (3 pieces): at most ")
     assert "it stops past 10,000 positions" in notes[0]
     quiet = []
-    low.solve(START, limit=None, note=quiet.append)
+    low.solve(START, search_limit=None, note=quiet.append)
     assert quiet and "stops past" not in quiet[0]
 
 
@@ -71,14 +71,14 @@ def test_the_estimate_bounds_each_tier():
 def test_without_stored_layers_the_whole_search_is_bounded():
     explorer = Explorer(curator.load(TRIANGLE))
     with pytest.raises(SearchTooLarge) as caught:
-        explorer.report((0, *[1] * 14), bound=Bound(limit=50))
+        explorer.report((0, *[1] * 14), bound=Bound(search_limit=50))
     assert "above the stored layers" in str(caught.value)
-    assert explorer.report((0, *[1] * 14), bound=Bound(limit=None)).solutions == 29760
+    assert explorer.report((0, *[1] * 14), bound=Bound(search_limit=None)).solutions == 29760
 
 
-def test_solve_limit_on_the_command_line(low, tmp_path, monkeypatch):
+def test_solve_search_limit_on_the_command_line(low, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = invoke("solve", TRIANGLE, "--board", START, "--results", low.directory, "--limit", "200")
+    result = invoke("solve", TRIANGLE, "--board", START, "--results", low.directory, "--search-limit", "200")
     assert result.exit_code == 1
     line = error_line(result.stderr)
     assert line.startswith("error: the search would pass 200 positions above the stored layers")
@@ -86,21 +86,22 @@ def test_solve_limit_on_the_command_line(low, tmp_path, monkeypatch):
     assert result.stderr.startswith("search from 14 pieces down to the stored layers (3 pieces)")
     fine = invoke("solve", TRIANGLE, "--board", START, "--results", low.directory, "--json")
     assert fine.exit_code == 0, fine.output
-    bad = invoke("solve", TRIANGLE, "--board", START, "--limit", "0")
-    assert bad.exit_code == 2 and error_line(bad.stderr) == "error: --limit must be at least 1, got 0"
+    bad = invoke("solve", TRIANGLE, "--board", START, "--search-limit", "0")
+    assert bad.exit_code == 2 and error_line(bad.stderr) == "error: --search-limit must be at least 1, got 0"
 
 
-def test_limit_applies_to_layered_puzzles_only(tmp_path):
+def test_search_limit_applies_to_layered_puzzles_only(tmp_path):
     result = invoke("solve", ROOT / "puzzles" / "klotski.toml", "--board", "VSSV/VSSV/VHHV/VNNV/N..N",
-                    "--results", tmp_path, "--limit", "5")
+                    "--results", tmp_path, "--search-limit", "5")
     assert result.exit_code == 2
-    assert error_line(result.stderr) == "error: --limit does not apply to a sliding-block puzzle"
+    assert error_line(result.stderr) == "error: --search-limit does not apply to a sliding-block puzzle"
 
 
 def test_ctrl_c_stops_a_search_with_one_line_and_exit_130(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     board = "  ooo/  ooo/ooooooo/ooo.ooo/ooooooo/  ooo/  ooo"
-    command = [sys.executable, "-m", "curator", "solve", str(PEG), "--board", board, "--limit", "400000000"]
+    command = [sys.executable, "-m", "curator", "solve", str(PEG), "--board", board,
+               "--search-limit", "400000000"]
     process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                start_new_session=True)
     first = process.stderr.readline().decode()  # the estimate: the search has started

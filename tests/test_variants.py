@@ -179,6 +179,8 @@ def test_variants_command(triangle, tmp_path):
     assert table.exit_code == 0 and "solvable variants of" in table.stdout, table.output
     assert expected.variants[0].edit.text in table.stdout
     for args, line in [(["--want", "easier"], "--want must be one of unique, solvable, harder"),
-                       (["--limit", "0"], "--limit"), (["--board", "./o"], "--board")]:
+                       (["--limit", "0"], "--limit"),
+                       (["--search-limit", "0"], "--search-limit must be at least 1"),
+                       (["--board", "./o"], "--board")]:
         bad = invoke("variants", triangle.directory, "--board", start, *args)
         assert bad.exit_code == 2 and line in error_line(bad.stderr)

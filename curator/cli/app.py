@@ -484,8 +484,8 @@ def solve_command(
     results: Path | None = typer.Option(
         None, "--results", help="Stored results to prune with (default: output/<name> if present)."
     ),
-    limit: str | None = typer.Option(
-        None, "--limit", metavar="N",
+    search_limit: str | None = typer.Option(
+        None, "--search-limit", metavar="N",
         help=f"Stop a search that holds more than N positions above the stored layers [{SEARCH_LIMIT:,}].",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
@@ -493,16 +493,16 @@ def solve_command(
     """Solve one position: solvable / unique / all-moves, solution count and one solution.
 
     Above the stored layers nothing prunes the search: a position far above them prints an
-    estimate first, shows a progress bar, and stops past --limit positions, saying how far to
-    analyze instead.
+    estimate first, shows a progress bar, and stops past --search-limit positions, saying how
+    far to analyze instead.
     """
     kind, puzzle = catalogue.read_puzzle(puzzle_file)
     if not kind.solves:
         raise UsageError(f"solve does not take {kind.puzzle_noun}; pick its positions with "
                          "`curator select DIR --distance A..B`")
-    bound = optional_number(limit, "--limit", 1)
-    if bound is not None and "limit" not in kind.solve_options:
-        raise UsageError(f"--limit does not apply to {kind.puzzle_noun}")
+    bound = optional_number(search_limit, "--search-limit", 1)
+    if bound is not None and "search_limit" not in kind.solve_options:
+        raise UsageError(f"--search-limit does not apply to {kind.puzzle_noun}")
     position = read_board(board, puzzle)
     try:
         with count_progress(err, "searching above the stored layers") as progress:
@@ -551,8 +551,8 @@ def variants_command(
     limit: str | None = typer.Option(
         None, "--limit", metavar="N", help=f"List the first N variants, hardest first [{VARIANT_LIMIT}].",
     ),
-    search: str | None = typer.Option(
-        None, "--search", metavar="N",
+    search_limit: str | None = typer.Option(
+        None, "--search-limit", metavar="N",
         help=f"Stop a search that holds more than N positions above the stored layers [{SEARCH_LIMIT:,}].",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
@@ -562,7 +562,7 @@ def variants_command(
     solvable, solvable, or harder, with their figures, hardest first.
 
     Layered results keep one variant per class of equivalent positions; positions above the
-    stored layers are searched, within --search positions.
+    stored layers are searched, within --search-limit positions.
     """
     kind, results = _open(directory)
     if not kind.variant_wants:
@@ -572,9 +572,9 @@ def variants_command(
         raise UsageError(f"--want must be one of {', '.join(kind.variant_wants)} for {kind.held}, "
                          f"got {want!r}")
     count = optional_number(limit, "--limit", 1) or VARIANT_LIMIT
-    bound = optional_number(search, "--search", 1)
-    if bound is not None and "limit" not in kind.solve_options:
-        raise UsageError(f"--search does not apply to {kind.held}: they are looked up, not searched")
+    bound = optional_number(search_limit, "--search-limit", 1)
+    if bound is not None and "search_limit" not in kind.solve_options:
+        raise UsageError(f"--search-limit does not apply to {kind.held}: they are looked up, not searched")
     position = read_board(board, results.puzzle)
     try:
         with count_progress(err, "rating the variants") as progress:

@@ -49,7 +49,7 @@ class LayeredKind(Kind):
                          "count_only")
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
-    solve_options = frozenset({"limit"})
+    solve_options = frozenset({"search_limit"})
     variant_wants = WANTS
 
     def family_names(self) -> list[str]:
@@ -160,19 +160,16 @@ class LayeredKind(Kind):
 
     def solve(self, puzzle: Puzzle, position: Any, directory: Path | None,
               name: Naming = same_name, search: Search | None = None) -> tuple[Level, Path | None]:
-        search = search or Search()
-        bound = Bound(SEARCH_LIMIT if search.limit is None else search.limit, search.progress, search.note)
+        bound = _bound(search or Search())
         stored = puzzle_results(puzzle, directory, name)
         if stored is None:
             return solve_position(puzzle, position, bound=bound), None
-        return stored.solve(position, bound.limit, bound.progress, bound.note), stored.directory
+        return stored.solve(position, bound.search_limit, bound.progress, bound.note), stored.directory
 
     def variants(self, results: LayeredResults, position: Any, want: str, limit: int,
                  search: Search | None = None, progress: Callable[[int, int], None] | None = None,
                  ) -> Variants:
-        search = search or Search()
-        bound = Bound(SEARCH_LIMIT if search.limit is None else search.limit, search.progress, search.note)
-        return results.variation(position, want, limit, bound, progress)
+        return results.variation(position, want, limit, _bound(search or Search()), progress)
 
     # -- packs ---------------------------------------------------------------------------------
 
@@ -267,3 +264,10 @@ def _stored_text(puzzle: Puzzle, found: StoredPosition) -> str:
 KIND = LayeredKind()
 
 __all__ = ["KIND", "LayeredKind", "sweep_depth"]
+
+
+def _bound(search: Search) -> Bound:
+    """The bound of a search above the stored layers that `search` asks for (by default
+    `SEARCH_LIMIT` positions)."""
+    limit = SEARCH_LIMIT if search.search_limit is None else search.search_limit
+    return Bound(limit, search.progress, search.note)

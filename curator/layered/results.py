@@ -230,19 +230,20 @@ class LayeredResults(Exporting):
             self._explorer = Explorer(self.puzzle, self.store.solvable_words())
         return self._explorer
 
-    def solve(self, board: str | Sequence[int], limit: int | None = SEARCH_LIMIT,
+    def solve(self, board: str | Sequence[int], search_limit: int | None = SEARCH_LIMIT,
               progress: Callable[[int, int], None] | None = None,
               note: Callable[[str], None] | None = None) -> Level:
         """The level of any position: a drawing (as `curator solve --board` takes it) or one
         entry per cell (0 empty, t = piece type t).
 
-        Above the stored layers the search holds at most `limit` positions (None: no bound);
-        past it, `curator.SearchTooLarge` says how far to analyze first. `progress(searched,
-        limit)` follows the search there, and `note(line)` gets its estimate first when the
-        tiers above the stored layers might hold more than `limit` positions."""
-        at_least(limit, 1, self._name("limit"))
+        Above the stored layers the search holds at most `search_limit` positions (None: no
+        bound); past it, `curator.SearchTooLarge` says how far to analyze first.
+        `progress(searched, search_limit)` follows the search there, and `note(line)` gets its
+        estimate first when the tiers above the stored layers might hold more than
+        `search_limit` positions."""
+        at_least(search_limit, 1, self._name("search_limit"))
         level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer,
-                                       bound=Bound(limit, progress, note), player=self.player)
+                                       bound=Bound(search_limit, progress, note), player=self.player)
         cross_check(self.store, level)
         return level
 
@@ -290,14 +291,14 @@ class LayeredResults(Exporting):
         return [Outcome((cells[a], cells[b]), child, self.status(child).solvable) for (a, b), child in found]
 
     def variants(self, board: str | Sequence[int], want: str = "unique", limit: int = VARIANT_LIMIT,
-                 search: int | None = SEARCH_LIMIT) -> list[Variant]:
+                 search_limit: int | None = SEARCH_LIMIT) -> list[Variant]:
         """The levels one edit away from a position (a piece added on an empty cell, removed,
         or moved to an empty cell) that are `want`: "unique" (uniquely solvable), "solvable",
         or "harder" (solvable, with a greater difficulty than the position's), one per class
         of equivalent positions and none of the position's own class, hardest first; at most
         `limit`. Each is a `Variant`: its `edit` and its `item`, a `Level`. Above the stored
-        layers every search holds at most `search` positions (see `solve`)."""
-        return self.variation(board, want, limit, Bound(search)).variants
+        layers every search holds at most `search_limit` positions (see `solve`)."""
+        return self.variation(board, want, limit, Bound(search_limit)).variants
 
     def variation(self, board: str | Sequence[int], want: str = "unique", limit: int = VARIANT_LIMIT,
                   bound: Bound | None = None, progress: Callable[[int, int], None] | None = None,
@@ -307,7 +308,7 @@ class LayeredResults(Exporting):
         check_want(want, self._name)
         check_limit(limit, self._name)
         bound = bound or Bound()
-        at_least(bound.limit, 1, self._name("search"))
+        at_least(bound.search_limit, 1, self._name("search_limit"))
         found = find_variants(self, self.position(board), want, limit, bound, progress)
         for variant in found.variants:
             cross_check(self.store, variant.item)

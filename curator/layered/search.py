@@ -236,12 +236,12 @@ class Tier:
 
 @dataclass(frozen=True)
 class Bound:
-    """How far a search above the stored layers may go: at most `limit` positions (None: no
-    bound). `progress(searched, limit)` hears how far it got as the tiers grow; `note(line)`
+    """How far a search above the stored layers may go: at most `search_limit` positions (None:
+    no bound). `progress(searched, search_limit)` hears how far it got as the tiers grow; `note(line)`
     gets the estimate of the tiers (`Estimate.text`) before a search that might pass the limit.
     """
 
-    limit: int | None = SEARCH_LIMIT
+    search_limit: int | None = SEARCH_LIMIT
     progress: Callable[[int, int], None] | None = None
     note: Callable[[str], None] | None = None
 
@@ -287,7 +287,7 @@ class _Budget:
         """Count a tier holding `tier` positions (`pieces` each) so far: SearchTooLarge if
         the positions before it and these pass the limit; else report the progress."""
         total = self.searched + tier
-        limit = self.bound.limit
+        limit = self.bound.search_limit
         if limit is not None and total > limit:
             raise SearchTooLarge(
                 f"the search would pass {limit:,} positions above the stored layers ({self.searched:,} in "
@@ -401,7 +401,7 @@ class Explorer:
 
         Counts are summed in compiled code as uint64, and with Python integers from the first
         depth where a count would pass 2**64; `exact` sums with Python integers throughout.
-        Above the stored layers the search holds at most `bound.limit` positions (default
+        Above the stored layers the search holds at most `bound.search_limit` positions (default
         `SEARCH_LIMIT`), else it raises SearchTooLarge."""
         goal = self.puzzle.goal
         pieces = sum(1 for v in position if v)
@@ -412,8 +412,8 @@ class Explorer:
         bound = bound or Bound()
         if bound.note is not None:
             plan = self.estimate(pieces)
-            if bound.limit is None or plan.positions > bound.limit:
-                bound.note(plan.text(bound.limit))
+            if bound.search_limit is None or plan.positions > bound.search_limit:
+                bound.note(plan.text(bound.search_limit))
         tiers = self._tiers(states, pieces, _Budget(bound))
         counts = self._count(tiers, self._goal(tiers[-1].states).astype(np.uint64), exact)
         return self._summarise(tiers, counts)
@@ -475,7 +475,7 @@ class Explorer:
         states = tier.states[:0]
         waiting: list[tuple[np.ndarray, np.ndarray]] = []
         pending = 0
-        limit = budget.bound.limit
+        limit = budget.bound.search_limit
         for lo in range(0, tier.size, PARENTS):
             _, kids, _ = self._expand(tier.states[lo:lo + PARENTS])
             found, first = np.unique(self._keys(kids, pieces), return_index=True)
