@@ -51,6 +51,7 @@ from curator.universe.puzzle import load_universe
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "benchmarks" / "graded" / "rush-hour-cards.txt"
+GRADES = ("beginner", "intermediate", "advanced", "expert")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
 from figures import write_figures  # noqa: E402
@@ -64,6 +65,8 @@ class GradedSet:
     name: str
     group_noun: str
     """What the levels are grouped by for the within-group figures."""
+    group_names: tuple[str, ...] | None
+    """The groups' names in the tables (None: their numbers)."""
     graded: Graded
     defaults: Player
     """The shipped defaults of the levels' kind."""
@@ -93,7 +96,7 @@ def fling(pack: Path | None) -> GradedSet:
     legal = np.array([b["legal"] for b in boards], dtype=float)
     moves = balls - 1.0
     return GradedSet(
-        "the 248 shipped Fling! boards, by published level", "ball count",
+        "the 248 shipped Fling! boards, by published level", "ball count", None,
         Graded(np.array([b["measures"] for b in boards]), np.array([b["level"] for b in boards], dtype=float),
                balls),
         DEFAULT,
@@ -123,9 +126,10 @@ def rush_hour_cards(scratch: Path) -> GradedSet:
         legal.append(len(results.moves(position)))
         vehicles.append(sum(len(anchors) for anchors in position))
     card = np.array([int(r[0]) for r in rows], dtype=float)
-    grade = np.array(["beginner intermediate advanced expert".split().index(r[1]) for r in rows])
+    grade = np.array([GRADES.index(r[1]) for r in rows])
     return GradedSet(
-        "the 40 original Rush Hour cards, by card", "grade", Graded(np.array(measures), card, grade),
+        "the 40 original Rush Hour cards, by card", "grade", tuple(g[:5] for g in GRADES),
+        Graded(np.array(measures), card, grade),
         WALKED_DEFAULT,
         {"difficulty, shipped defaults": np.array([level.difficulty for level in rated]),
          "distance (= solution length)": np.array([level.distance for level in rated], dtype=float),
@@ -155,7 +159,8 @@ def report(found: GradedSet) -> dict:
             **found.figures}
     counts = within(order, order, groups)[1]
     print(f"\n{found.name}: Spearman overall and within a {found.group_noun}\n")
-    print(f"{'score':32s} overall  within  " + " ".join(f"{k:>5d}" for k in counts))
+    names = found.group_names or tuple(str(k) for k in range(max(counts) + 1))
+    print(f"{'score':32s} overall  within  " + " ".join(f"{names[k]:>5s}" for k in counts))
     sizes = " ".join(f"{n:>5d}" for n, _ in counts.values())
     print(f"{'(levels per group)':32s} {'':7s} {'':7s} {sizes}")
     figures = {}
