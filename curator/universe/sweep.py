@@ -90,10 +90,11 @@ def _masks(code: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
 
 
 @numba.njit(cache=True)
-def _neighbours(code: int, h: int, v: int, t: int, groups: np.ndarray, lanes: Lanes, out: np.ndarray
-                ) -> tuple[int, bool]:
-    """The positions one slide away as rows (code, h, v, t) of `out`; how many, and whether the
-    position is packed (no slide goes left or up: those lower a lane's digit)."""
+def _slides(code: int, h: int, v: int, t: int, groups: np.ndarray, lanes: Lanes, out: np.ndarray
+            ) -> tuple[int, bool]:
+    """The positions one slide away as rows (code, lane, cells before, cells after) of `out`,
+    their masks left to `_after` (most of them were met before); how many, and whether the
+    position is packed."""
     rows, cols = lanes.rows, lanes.cols
     taken = h | v
     row_bits, col_bits = (1 << cols) - 1, (1 << rows) - 1
@@ -114,19 +115,23 @@ def _neighbours(code: int, h: int, v: int, t: int, groups: np.ndarray, lanes: La
         for j in range(lanes.move_lo[g, d, blockers], lanes.move_hi[g, d, blockers]):
             nd = lanes.move_to[j]
             packed &= nd > d
-            moved = lanes.local[g, nd]
             out[n, 0] = base | (nd << shift)
-            if lane < rows:
-                out[n, 1] = h ^ ((own ^ moved) << (lane * cols))
-                out[n, 2] = v
-                out[n, 3] = t ^ lanes.row_t[lane, own] ^ lanes.row_t[lane, moved]
-            else:
-                c = lane - rows
-                out[n, 1] = h
-                out[n, 2] = v ^ lanes.col_m[c, own] ^ lanes.col_m[c, moved]
-                out[n, 3] = t ^ ((own ^ moved) << (c * rows))
+            out[n, 1] = lane
+            out[n, 2] = own
+            out[n, 3] = lanes.local[g, nd]
             n += 1
     return n, packed
+
+
+@numba.njit(cache=True, inline="always")
+def _after(h: int, v: int, t: int, lane: int, own: int, moved: int, lanes: Lanes) -> tuple[int, int, int]:
+    """The masks (h, v, t) after a slide of `lane` from the cells `own` to `moved`."""
+    rows, cols = lanes.rows, lanes.cols
+    if lane < rows:
+        return (h ^ ((own ^ moved) << (lane * cols)), v,
+                t ^ lanes.row_t[lane, own] ^ lanes.row_t[lane, moved])
+    c = lane - rows
+    return h, v ^ lanes.col_m[c, own] ^ lanes.col_m[c, moved], t ^ ((own ^ moved) << (c * rows))
 
 
 @numba.njit(cache=True, inline="always")
@@ -181,7 +186,7 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
     state[0, 0], state[0, 1], state[0, 2], state[0, 3] = seed, h, v, t
     size, at, e = 1, 0, 0
     while at < size:
-        n, packed = _neighbours(state[at, 0], state[at, 1], state[at, 2], state[at, 3], groups, lanes, out)
+        n, packed = _slides(state[at, 0], state[at, 1], state[at, 2], state[at, 3], groups, lanes, out)
         state[at, 4] = packed
         edges[at] = e
         if e + n > len(adjacency):
@@ -202,7 +207,9 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
                 keys[s] = code
                 slot_of[s] = size
                 index[size] = s
-                state[size, :4] = out[j]
+                h, v, t = _after(state[at, 1], state[at, 2], state[at, 3],
+                                 out[j, 1], out[j, 2], out[j, 3], lanes)
+                state[size, 0], state[size, 1], state[size, 2], state[size, 3] = code, h, v, t
                 adjacency[e] = size
                 size += 1
             e += 1
@@ -340,8 +347,7 @@ def _solves_within(code: int, groups: np.ndarray, walls: int, walls_t: int, lane
         if _is_goal(queue[head, 0], lanes):
             return 1, size
         if depth < bound:
-            n, _ = _neighbours(queue[head, 0], queue[head, 1], queue[head, 2], queue[head, 3], groups, lanes,
-                               out)
+            n, _ = _slides(queue[head, 0], queue[head, 1], queue[head, 2], queue[head, 3], groups, lanes, out)
             for j in range(n):
                 s = _slot(keys, bits, out[j, 0])
                 if keys[s] == out[j, 0]:
@@ -350,7 +356,9 @@ def _solves_within(code: int, groups: np.ndarray, walls: int, walls_t: int, lane
                     return GROW, size
                 keys[s] = out[j, 0]
                 index[size] = s
-                queue[size] = out[j]
+                h, v, t = _after(queue[head, 1], queue[head, 2], queue[head, 3],
+                                 out[j, 1], out[j, 2], out[j, 3], lanes)
+                queue[size, 0], queue[size, 1], queue[size, 2], queue[size, 3] = out[j, 0], h, v, t
                 size += 1
         head += 1
     return 0, size
