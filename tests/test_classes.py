@@ -239,8 +239,9 @@ def selected(store, f):
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=[pytest.mark.slow] if name == "capture" else []) for name in PUZZLES
-])  # capture: 11 s; the same board and pieces with a goal piece, and capture with holes, cover it
+    pytest.param(name, marks=[pytest.mark.slow] if name in ("capture", "jump") else []) for name in PUZZLES
+])  # capture: 11 s; the same board and pieces with a goal piece, and capture with holes, cover it.
+# jump on a plain rectangle: 8 s; jump on a holed board with diagonals, and on triangles, cover it
 def test_classes_match_the_plain_closure(stores, name):
     p, store = stores[name]
     table = stored_positions(p, store)
