@@ -294,17 +294,14 @@ def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
         assert np.array_equal(whole.store.load(name), resumed.store.load(name)), name
 
 
-@pytest.fixture(scope="module")
-def robots(tmp_path_factory):
-    """The bundled robots puzzle analyzed once (13 s): its API and its commands are checked on it."""
-    out = tmp_path_factory.mktemp("robots") / "out"
+@pytest.mark.slow
+def test_robots_start_is_unique_in_8(tmp_path):
+    """The bundled robots puzzle analyzed from the command line (13 s; the commands are
+    checked on Klotski in the default run)."""
+    out = tmp_path / "out"
     result = invoke("analyze", PUZZLES / "robots.toml", "-o", out)
     assert result.exit_code == 0, result.output
-    return curator.open(out)
-
-
-def test_robots_start_is_unique_in_8(robots):
-    level = robots.solve("hRh.../h#..../....h./....#./....../......")
+    level = curator.open(out).solve("hRh.../h#..../....h./....#./....../......")
     assert (level.distance, level.unique, len(level.solution)) == (8, True, 8)
 
 
@@ -345,26 +342,28 @@ def test_bad_files_name_the_key(change, key):
         parse_sliding_puzzle(text)
 
 
-def test_command_line(robots, tmp_path):
-    out = robots.directory
+def test_command_line(klotski, tmp_path):
+    out = klotski.directory
     result = invoke("select", out, "--hardest", "--unique", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["matched"] == len(data["levels"]) == 1
-    result = invoke("solve", PUZZLES / "robots.toml", "--board", "hRh.../h#..../....h./....#./....../......",
+    hardest = klotski.select(hardest=True, unique=True, limit=100)
+    assert data["matched"] == len(data["levels"]) == len(hardest) > 0
+    assert [level["rank"] for level in data["levels"]] == [level.rank for level in hardest]
+    result = invoke("solve", PUZZLES / "klotski.toml", "--board", "VSSV/VSSV/VHHV/VNNV/N..N",
                     "--results", out, "--json")
-    assert result.exit_code == 0 and json.loads(result.stdout)["distance"] == 8
+    assert result.exit_code == 0 and json.loads(result.stdout)["distance"] == 81  # published
     result = invoke("info", out, "--json")
-    assert json.loads(result.stdout)["positions"] == 34 * 33 * 32 * 31 * 30 // 24
+    assert json.loads(result.stdout)["positions"] == 65_880  # published
     assert invoke("verify", out).exit_code == 0
     result = invoke("export", out, "--hardest", "-f", "csv", "-o", tmp_path / "l.csv")
     assert result.exit_code == 0 and (tmp_path / "l.csv").exists()
     for args, needle in [
         (("select", out, "--pieces", "3"), "--pieces does not apply"),
         (("select", out, "--distance", "9..2"), "--distance"),
-        (("solve", PUZZLES / "robots.toml", "--board", "RR..../", "--results", out), "--board"),
+        (("solve", PUZZLES / "klotski.toml", "--board", "RR..../", "--results", out), "--board"),
         (("pack", out, "--size", "3", "--pieces", "2", "-f", "json", "-o", tmp_path / "p.json"), "--pieces"),
-        (("analyze", PUZZLES / "robots.toml", "--max-pieces", "3", "-o", out), "--max-pieces"),
+        (("analyze", PUZZLES / "klotski.toml", "--max-pieces", "3", "-o", out), "--max-pieces"),
     ]:
         result = invoke(*args)
         assert result.exit_code == 2, (args, result.output)
