@@ -239,9 +239,12 @@ def selected(store, f):
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=[pytest.mark.slow] if name in ("capture", "jump") else []) for name in PUZZLES
+    pytest.param(name, marks=[pytest.mark.slow] if name in ("capture", "jump", "fling-holed") else [])
+    for name in PUZZLES
 ])  # capture: 11 s; the same board and pieces with a goal piece, and capture with holes, cover it.
-# jump on a plain rectangle: 8 s; jump on a holed board with diagonals, and on triangles, cover it
+# jump on a plain rectangle: 8 s; jump on a holed board with diagonals, and on triangles, cover it.
+# fling with holes: 6 s; fling on the rectangle (with and without goal cells), and the other
+# families with holes, cover it
 def test_classes_match_the_plain_closure(stores, name):
     p, store = stores[name]
     table = stored_positions(p, store)

@@ -44,7 +44,9 @@ WIDE_SPECS = {
 }
 
 
-@pytest.mark.parametrize("name", WIDE_SPECS)
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=[pytest.mark.slow] if name == "bar-10x10" else []) for name in WIDE_SPECS
+])  # bar-10x10: 7 s; robots on 9 x 9 and a car on 5 x 13, also two words of cells, cover it
 def test_wide_boards_match_brute_force(name):
     spec = WIDE_SPECS[name]
     puzzle = parse_sliding_puzzle(toml_text(spec, spec.move, spec.metric))
