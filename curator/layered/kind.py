@@ -261,13 +261,13 @@ def _stored_text(puzzle: Puzzle, found: StoredPosition) -> str:
     ])
 
 
-KIND = LayeredKind()
-
-__all__ = ["KIND", "LayeredKind", "sweep_depth"]
-
-
 def _bound(search: Search) -> Bound:
     """The bound of a search above the stored layers that `search` asks for (by default
     `SEARCH_LIMIT` positions)."""
     limit = SEARCH_LIMIT if search.search_limit is None else search.search_limit
     return Bound(limit, search.progress, search.note)
+
+
+KIND = LayeredKind()
+
+__all__ = ["KIND", "LayeredKind", "sweep_depth"]
