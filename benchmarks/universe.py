@@ -27,123 +27,17 @@ from __future__ import annotations
 import argparse
 import time
 
-import numba
 import numpy as np
 
+from curator.universe.pieces import Prefix, packed_pieces, piece_ranges, prefixes, uniform
 from curator.universe.puzzle import load_universe
 from curator.universe.space import Space, build_space
 from curator.universe.sweep import search
 
 
-@numba.njit(cache=True)
-def _rows_packed(ranges: np.ndarray, configs: np.ndarray, rows: int, cols: int, col_lo: np.ndarray,
-                 col_hi: np.ndarray) -> int:
-    """The packed positions whose rows (depths 0 to rows - 1) take configurations within
-    `ranges`: over every choice of the rows, the product of each column's choices."""
-    mask_t = np.zeros(rows + 1, np.int64)
-    require_t = np.zeros(rows + 1, np.int64)
-    chosen = np.zeros(rows, np.int64)
-    bits = (1 << rows) - 1
-    total = 0
-    k = 0
-    chosen[0] = ranges[0, 0] - 1
-    while k >= 0:
-        chosen[k] += 1
-        if chosen[k] >= ranges[k, 1]:
-            k -= 1
-            continue
-        mask_t[k + 1] = mask_t[k] | configs[chosen[k], 7]
-        require_t[k + 1] = require_t[k] | configs[chosen[k], 8]
-        if k + 1 < rows:
-            k += 1
-            chosen[k] = ranges[k, 0] - 1
-            continue
-        product = 1
-        for c in range(cols):
-            taken = (mask_t[rows] >> (c * rows)) & bits
-            needed = (require_t[rows] >> (c * rows)) & bits
-            product *= col_hi[c, taken, needed] - col_lo[c, taken, needed]
-        total += product
-    return total
-
-
-@numba.njit(cache=True)
-def _packed(kind_lo: np.ndarray, kind_hi: np.ndarray, configs: np.ndarray, most: np.ndarray, rows: int,
-            cols: int, radix: np.ndarray, col_lo: np.ndarray, col_hi: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """The pieces of work holding packed positions, ascending, and their packed positions. A
-    piece is the kinds of the first len(radix) depths, as a number in the radix of each depth's
-    kinds; kind j of depth d takes configurations kind_lo[d, j] to kind_hi[d, j] (an empty
-    range past the last kind). The kinds of all rows are chosen first, within `most`."""
-    kinds = most.shape[0]
-    counts = np.zeros((rows + 1, kinds), np.int64)
-    chosen = np.zeros(rows, np.int64)
-    ranges = np.zeros((rows, 2), np.int64)
-    ids, weights = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
-    n = 0
-    k = 0
-    chosen[0] = -1
-    while k >= 0:
-        chosen[k] += 1
-        if kind_lo[k, chosen[k]] == kind_hi[k, chosen[k]]:
-            k -= 1
-            continue
-        ranges[k] = kind_lo[k, chosen[k]], kind_hi[k, chosen[k]]
-        fits = True
-        for i in range(kinds):  # a kind's vehicles and walls: those of any of its configurations
-            counts[k + 1, i] = counts[k, i] + configs[ranges[k, 0], 9 + i]
-            fits &= counts[k + 1, i] <= most[i]
-        if not fits:
-            continue
-        if k + 1 < rows:
-            k += 1
-            chosen[k] = -1
-            continue
-        packed = _rows_packed(ranges, configs, rows, cols, col_lo, col_hi)
-        if packed == 0:
-            continue
-        piece = 0
-        for d in range(len(radix)):
-            piece = piece * radix[d] + chosen[d]
-        if n == 0 or ids[n - 1] != piece:
-            if n == len(ids):
-                ids, weights = np.concatenate((ids, ids)), np.concatenate((weights, weights))
-            ids[n], weights[n] = piece, 0
-            n += 1
-        weights[n - 1] += packed
-    return ids[:n], weights[:n]
-
-
-def packed_pieces(space: Space, lanes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The kinds of each of the first `lanes` depths (the radix), the pieces holding packed
-    positions (numbered as `Space.items(lanes)` numbers them) and their packed positions."""
-    u = space.universe
-    lo, _ = space.ranges()
-    kinds = [c[:, 6] for c in space.configs[:u.rows]]
-    radix = np.array([int(k.max(initial=0)) + 1 for k in kinds[:lanes]], np.int64)
-    kind_lo = np.zeros((u.rows, max(int(k.max(initial=0)) for k in kinds) + 2), np.int64)
-    kind_hi = np.zeros_like(kind_lo)
-    for depth, k in enumerate(kinds):
-        every = np.arange(kind_lo.shape[1])
-        kind_lo[depth] = lo[depth] + np.searchsorted(k, every)
-        kind_hi[depth] = lo[depth] + np.searchsorted(k, every, side="right")
-    most = np.array([v.most for v in u.vehicles] + [u.walls[1]], np.int64)
-    col_lo, col_hi, _ = space.column_choices()
-    ids, weights = _packed(kind_lo, kind_hi, np.concatenate(space.configs), most, u.rows, u.cols, radix,
-                           col_lo, col_hi)
-    return radix, ids, weights
-
-
-def piece_ranges(space: Space, radix: np.ndarray, piece: int) -> np.ndarray:
-    """`Space.items(len(radix))[piece]`, without listing the other pieces."""
-    lo, hi = space.ranges()
-    ranges = np.stack([lo, hi], axis=1)
-    for depth in reversed(range(len(radix))):
-        piece, kind = divmod(piece, int(radix[depth]))
-        kinds = space.configs[depth][:, 6]
-        ranges[depth] = (lo[depth] + np.searchsorted(kinds, kind),
-                         lo[depth] + np.searchsorted(kinds, kind, side="right"))
-    return ranges
+def prefix(radix: np.ndarray, piece: int) -> Prefix:
+    """A piece numbered as `packed_pieces` numbers it, as its kinds."""
+    return tuple(int(k) for k in prefixes(radix, np.array([piece]))[0])
 
 
 def sample(space: Space, lanes: int, draws: int, seed: int) -> None:
@@ -155,10 +49,10 @@ def sample(space: Space, lanes: int, draws: int, seed: int) -> None:
     print(f"{len(ids):,} pieces of {int(np.prod(radix)):,} hold {total:,} packed positions "
           f"(counted in {time.process_time() - started:.1f} s CPU)")
     picks = np.random.default_rng(seed).choice(len(ids), size=draws, p=weights / total)
-    search(space, piece_ranges(space, radix, int(ids[np.argmin(weights)])))  # compile, warm up
+    search(space, piece_ranges(space, prefix(radix, int(ids[np.argmin(weights)]))))  # compile, warm up
     figures: dict[int, tuple[float, int, int, int]] = {}
     for pick in sorted(set(picks.tolist())):
-        ranges = piece_ranges(space, radix, int(ids[pick]))
+        ranges = piece_ranges(space, prefix(radix, int(ids[pick])))
         started = time.process_time()
         found = search(space, ranges)
         seconds = time.process_time() - started
@@ -190,7 +84,7 @@ def main() -> None:
     if args.sample:
         sample(space, args.lanes or space.universe.rows, args.sample, args.seed)
         return
-    items = space.items(5)
+    items = [piece_ranges(space, p) for p in uniform(space, 5)]
     search(space, items[4])  # compile and warm up on a small piece
     started = time.perf_counter()
     positions = 0

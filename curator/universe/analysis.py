@@ -1,6 +1,6 @@
-"""Analyzing a universe: split it into pieces of work (the kinds of its first rows, which no
-slide changes), search them on local processes or on the workers of a Dask scheduler, and
-store each as it finishes; pieces already stored are kept, so a stopped analysis resumes.
+"""Analyzing a universe: split it into pieces of work (see `curator.universe.pieces`), search
+them on local processes or on the workers of a Dask scheduler, and store each as it finishes;
+pieces already stored are kept, so a stopped analysis resumes.
 """
 
 from __future__ import annotations
@@ -18,13 +18,11 @@ from typing import Any
 import numpy as np
 
 from curator.common.files import exclusive
+from curator.universe.pieces import Prefix, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
 from curator.universe.space import Space, build_space
 from curator.universe.store import UniverseStore, record_dtype, records
 from curator.universe.sweep import search
-
-FEWEST_ITEMS = 32
-"""Pieces of work wanted at least, for the workers to share them evenly."""
 
 
 @dataclass(frozen=True)
@@ -36,42 +34,63 @@ class Work:
     noun: str = "piece"
 
 
-def item_lanes(space: Space) -> int:
-    """How many rows tell the pieces of work apart: the fewest giving FEWEST_ITEMS pieces."""
-    for lanes in range(1, space.universe.rows + 1):
-        if len(space.items(lanes)) >= FEWEST_ITEMS:
-            return lanes
-    return space.universe.rows
-
-
 @cache
 def _space(text: str, source: str) -> Space:
     return build_space(parse_universe(text, source))
 
 
-def search_piece(text: str, source: str, lanes: int, item: int) -> tuple[int, np.ndarray, int, float]:
-    """Search piece of work `item` of the universe file `text` (what a worker process runs):
-    (item, its sets as records, packed positions enumerated, seconds)."""
+@cache
+def _split(text: str, source: str) -> tuple[list[Prefix], list[int]]:
+    return split(_space(text, source))
+
+
+def plan(universe: Universe) -> tuple[list[Prefix], list[int]]:
+    """The pieces of work a new analysis of `universe` takes and their packed positions (see
+    `curator.universe.pieces.split`; counted once a process)."""
+    return _split(universe.text, universe.source)
+
+
+def search_piece(text: str, source: str, item: int, prefix: Prefix) -> tuple[int, np.ndarray, int, float]:
+    """Search piece of work number `item`, `prefix`, of the universe file `text` (what a worker
+    process runs): (item, its sets as records, packed positions enumerated, seconds)."""
     space = _space(text, source)
     started = time.perf_counter()
-    found = search(space, space.items(lanes)[item])
+    found = search(space, piece_ranges(space, prefix))
     kinds = len(space.universe.vehicles) + 1
     return item, records(found, space.n_lanes, kinds), found.seeds, time.perf_counter() - started
 
 
-def open_store(universe: Universe, directory: Path, force: bool) -> tuple[UniverseStore, int, int]:
-    """The results folder, started or resumed; the rows that split it and its pieces of work."""
-    space = build_space(universe)
+def open_store(universe: Universe, directory: Path, force: bool) -> tuple[UniverseStore, list[Prefix]]:
+    """The results folder, started or resumed, and its pieces of work: those its manifest lists
+    (or, from an older manifest, the kinds of its first `item_lanes` rows), else a new split."""
+    space = _space(universe.text, universe.source)
     store = UniverseStore.start_tables(directory, universe.name, universe.sha256, universe.text, force)
-    lanes = store.manifest.get("item_lanes")
-    if not isinstance(lanes, int) or not 1 <= lanes <= universe.rows:
-        lanes = item_lanes(space)
+    pieces = _stored_pieces(store.manifest, space)
+    if pieces is None:
+        pieces, _ = plan(universe)
         store.manifest["chunks"] = {}
-    count = len(space.items(lanes))
+    store.manifest.pop("item_lanes", None)
     dtype = record_dtype(space.n_lanes, len(universe.vehicles) + 1)
-    store.manifest.update(item_lanes=lanes, items=count, record=dtype.descr.__repr__())
+    store.manifest.update(pieces=[list(p) for p in pieces], items=len(pieces), record=dtype.descr.__repr__())
     store.write_manifest()
-    return store, lanes, count
+    return store, pieces
+
+
+def _stored_pieces(manifest: dict[str, Any], space: Space) -> list[Prefix] | None:
+    """The pieces of work a manifest names, if it names valid ones."""
+    lanes = manifest.get("item_lanes")
+    if isinstance(lanes, int) and 1 <= lanes <= space.universe.rows:
+        return uniform(space, lanes)
+    listed = manifest.get("pieces")
+    if not isinstance(listed, list) or not listed:
+        return None
+    pieces = []
+    for prefix in listed:
+        if (not isinstance(prefix, list) or len(prefix) > space.universe.rows
+                or not all(isinstance(k, int) and 0 <= k < space.kinds(d) for d, k in enumerate(prefix))):
+            return None
+        pieces.append(tuple(prefix))
+    return pieces
 
 
 def analyze_universe(universe: Universe, directory: Path, workers: int, force: bool,
@@ -81,33 +100,38 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
     computes them on a Dask cluster instead of `workers` local processes."""
     Path(directory).mkdir(parents=True, exist_ok=True)
     with exclusive(Path(directory)):
-        store, lanes, count = open_store(universe, Path(directory), force)
+        store, pieces = open_store(universe, Path(directory), force)
         store.remove_temporaries()
+        count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]
         work = Work(f"{universe.name}: pieces of work", count)
         if reporter is not None:
             reporter.layer_started(work)
             reporter.advance(count - len(todo))
         started = time.perf_counter()
-        for item, sets, seeds, seconds in _pieces(universe, lanes, todo, workers, executor):
-            store.save(item, sets, seeds, seconds)
-            if reporter is not None:
-                reporter.advance(1)
+        try:
+            for item, sets, seeds, seconds in _searched(universe, pieces, todo, workers, executor):
+                store.save(item, sets, seeds, seconds)
+                if reporter is not None:
+                    reporter.advance(1)
+        finally:
+            store.listed()
         store.finish()
         if reporter is not None:
             reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=not todo)
     return store
 
 
-def _pieces(universe: Universe, lanes: int, todo: list[int], workers: int, executor: Any
-            ) -> Iterator[tuple[int, np.ndarray, int, float]]:
-    """The pieces `todo` searched, as they finish."""
-    args = (universe.text, universe.source, lanes)
+def _searched(universe: Universe, pieces: list[Prefix], todo: list[int], workers: int, executor: Any
+              ) -> Iterator[tuple[int, np.ndarray, int, float]]:
+    """The pieces numbered `todo` searched, as they finish."""
+    args = (universe.text, universe.source)
+    jobs = [(item, pieces[item]) for item in todo]
     if executor is not None:
-        yield from executor.map_unordered(search_piece, args, todo)
+        yield from executor.map_unordered(search_piece, args, jobs)
     elif workers <= 1 or len(todo) <= 1:
-        for item in todo:
-            yield search_piece(*args, item)
+        for job in jobs:
+            yield search_piece(*args, *job)
     else:
         # spawn: a fork would copy the compiler's threads and locks into the children. Leaving
         # the pool terminates its workers at once: a Ctrl+C here or a failed save does not wait
@@ -115,7 +139,7 @@ def _pieces(universe: Universe, lanes: int, todo: list[int], workers: int, execu
         context = multiprocessing.get_context("spawn")
         with context.Pool(min(workers, len(todo)), initializer=_ignore_ctrl_c) as pool:
             try:
-                yield from pool.imap_unordered(partial(search_piece, *args), todo)
+                yield from pool.imap_unordered(partial(_search_job, args), jobs)
                 return
             except KeyboardInterrupt:
                 pass
@@ -124,6 +148,10 @@ def _pieces(universe: Universe, lanes: int, todo: list[int], workers: int, execu
         del pool
         gc.collect()
         raise KeyboardInterrupt
+
+
+def _search_job(args: tuple[str, str], job: tuple[int, Prefix]) -> tuple[int, np.ndarray, int, float]:
+    return search_piece(*args, *job)
 
 
 def _ignore_ctrl_c() -> None:
@@ -138,11 +166,11 @@ class UniverseCluster:
         self.client = client
         self.owns_client = owns_client
 
-    def map_unordered(self, function: Callable[..., Any], args: tuple[Any, ...], items: list[int]
+    def map_unordered(self, function: Callable[..., Any], args: tuple[Any, ...], jobs: list[tuple[Any, ...]]
                       ) -> Iterator[Any]:
         from distributed import as_completed as completed
 
-        futures = [self.client.submit(function, *args, item, pure=False) for item in items]
+        futures = [self.client.submit(function, *args, *job, pure=False) for job in jobs]
         with self.client.as_current():
             for future in completed(futures):
                 yield future.result()

@@ -18,10 +18,9 @@ from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns
 from curator.common.resources import Shortfall
 from curator.kind import Kind, Run, Verdict
-from curator.universe.analysis import UniverseCluster, analyze_universe, item_lanes
+from curator.universe.analysis import UniverseCluster, analyze_universe, plan
 from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
 from curator.universe.results import UniverseLevel, UniverseResults
-from curator.universe.space import build_space
 
 BAR = 30
 """Characters of the longest bar of `curator info`'s histogram."""
@@ -58,10 +57,10 @@ class UniverseKind(Kind):
         return universe_from(file)
 
     def estimate(self, puzzle: Universe, run: Run) -> str:
-        space = build_space(puzzle)
-        lanes = item_lanes(space)
-        return (f"{puzzle.name}: {puzzle.describe()}; {len(space.items(lanes)):,} pieces of work "
-                f"(the kinds of its first {lanes} rows), each stored as it finishes")
+        pieces, packed = plan(puzzle)
+        return (f"{puzzle.name}: {puzzle.describe()}; {sum(packed):,} packed positions in "
+                f"{len(pieces):,} pieces of work, the largest holding {max(packed, default=0):,}; "
+                "each stored as it finishes")
 
     def subject(self, puzzle: Universe, run: Run) -> str:
         return f"{puzzle.name}'s universe"

@@ -155,15 +155,21 @@ class ExploredSet:
         return None if far < 0 else far
 
     def holds(self, position: UniversePosition) -> bool:
-        return position.groups == self.groups and position.wall_mask == self.walls
+        """Whether `position` is one of the set's (other sets may have the same groups and walls)."""
+        return (position.groups == self.groups and position.wall_mask == self.walls
+                and self._at(position.code) is not None)
 
     def distance(self, code: int) -> int | None:
         """The distance of the position of `code` (one of the set's); None if it cannot be solved."""
-        at = int(np.searchsorted(self.codes, code))
-        if at == len(self.codes) or self.codes[at] != code:
+        at = self._at(code)
+        if at is None:
             raise ValueError(f"position {code:#x} is not in this connected set")
         d = int(self.distances[at])
         return None if d < 0 else d
+
+    def _at(self, code: int) -> int | None:
+        at = int(np.searchsorted(self.codes, code))
+        return at if at < len(self.codes) and self.codes[at] == code else None
 
 
 def explore(space: Space, position: UniversePosition) -> ExploredSet:

@@ -19,8 +19,6 @@ from curator.universe.puzzle import Universe
 DIGIT_BITS = 4
 """Bits of a lane's digit in a position's code."""
 MOST_PLACEMENTS = (1 << DIGIT_BITS) - 1
-ITEM_LANES = 3
-"""Pieces of work are told apart by the kinds of this many lanes."""
 """A group may have at most this many placements: the all-ones code marks an empty slot."""
 
 
@@ -159,24 +157,9 @@ class Space:
             raise ValueError(f"the lanes' kinds take {at} bits; at most 63 fit a signature")
         return np.array(shifts, np.int64)
 
-    def items(self, lanes: int = ITEM_LANES) -> list[np.ndarray]:
-        """The independent pieces of work: the kinds of the first `lanes` lanes of `order` (no
-        slide changes a kind, so each connected set falls in one piece), as int64[depth, 2]
-        ranges of the stacked configurations, the first `lanes` depths narrowed."""
-        lo, hi = self.ranges()
-        spans = []
-        for depth in range(lanes):
-            kinds = self.configs[depth][:, 6]
-            spans.append([(int(lo[depth] + np.searchsorted(kinds, k)),
-                           int(lo[depth] + np.searchsorted(kinds, k, side="right")))
-                          for k in np.unique(kinds)])
-        out = []
-        for chosen in product(*spans):
-            ranges = np.stack([lo, hi], axis=1)
-            for depth, (a, b) in enumerate(chosen):
-                ranges[depth] = (a, b)
-            out.append(ranges)
-        return out
+    def kinds(self, depth: int) -> int:
+        """How many kinds the lane at `depth` of `order` takes (its group and walls)."""
+        return int(self.configs[depth][:, 6].max(initial=-1)) + 1
 
 
 CONFIG_FIELDS = ("group", "digit", "mask", "require", "walls", "walls_t", "kind", "mask_t", "require_t")
@@ -332,6 +315,8 @@ def _wall_sets(universe: Universe, axis: int, width: int) -> list[int]:
         for cells in combinations(range(width), n):
             sets.append(sum(1 << c for c in cells))
     return sets
+
+
 def _transposed(cells: int, rows: int, cols: int) -> int:
     """Board cells column-major (bit c * rows + r)."""
     return sum(1 << ((i % cols) * rows + i // cols) for i in range(rows * cols) if cells >> i & 1)

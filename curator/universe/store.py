@@ -1,10 +1,12 @@
-"""Stored universe tables: one file of connected sets per piece of work (`sets-NNNNN.sets`, a
-numpy record array, see `record_dtype`), listed with its size and sha256 in a manifest of kind
-"universe"; pieces of work already stored are kept, so an interrupted analysis resumes.
+"""Stored universe tables: one file of connected sets per piece of work (`sets-NNNNN.sets`, its
+number in at least five digits; a numpy record array, see `record_dtype`), listed with its size
+and sha256 in a manifest of kind "universe"; pieces already stored are kept, so an interrupted
+analysis resumes.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,9 @@ from curator.universe.sweep import Found
 KIND = "universe"
 FORMAT = "curator-universe/1"
 SUFFIX = ".sets"
+MANIFEST_EVERY = 5.0
+"""Seconds between writes of the manifest while pieces of work are saved (a universe may have
+tens of thousands of pieces, and the manifest lists them all)."""
 
 
 def record_dtype(lanes: int, kinds: int) -> np.dtype:
@@ -48,6 +53,8 @@ class UniverseStore(ResultsFolder):
     FORMAT = FORMAT
     WHAT = "universe tables"
 
+    _written = 0.0
+
     def owns(self, name: str) -> bool:
         return super().owns(name) or (name.startswith("sets-") and name.endswith(SUFFIX))
 
@@ -57,7 +64,7 @@ class UniverseStore(ResultsFolder):
 
     @property
     def chunks(self) -> dict[str, dict[str, Any]]:
-        """The pieces of work stored: their number (five digits) and file entry."""
+        """The pieces of work stored: their number (at least five digits) and file entry."""
         chunks: dict[str, dict[str, Any]] = self.manifest.setdefault("chunks", {})
         return chunks
 
@@ -74,17 +81,25 @@ class UniverseStore(ResultsFolder):
         return True
 
     def save(self, item: int, sets: np.ndarray, seeds: int, seconds: float) -> None:
-        """Store one piece of work's sets, then list them in the manifest."""
+        """Store one piece of work's sets, then list them in the manifest, written at most
+        every MANIFEST_EVERY seconds (see `listed`): pieces stored but not yet listed are
+        computed again by a resumed analysis."""
         data = sets.tobytes()
         digest = atomic_write(self.directory / self.chunk_name(item), data)
         self.chunks[f"{item:05d}"] = {"bytes": len(data), "sha256": digest, "sets": len(sets), "seeds": seeds,
                                       "positions": int(sets["size"].sum(dtype=np.int64)),
                                       "seconds": round(seconds, 3)}
+        if time.monotonic() - self._written >= MANIFEST_EVERY:
+            self.listed()
+
+    def listed(self) -> None:
+        """Write the manifest, listing every piece of work saved."""
         self.write_manifest()
+        self._written = time.monotonic()
 
     def finish(self) -> None:
         self.manifest["complete"] = True
-        self.write_manifest()
+        self.listed()
 
     def puzzle(self) -> Universe:
         return self.parsed_puzzle(parse_universe)
@@ -93,7 +108,10 @@ class UniverseStore(ResultsFolder):
         """Every stored piece of work's file and manifest entry, in order, each entry checked to
         describe whole sets of `dtype` (the files are not opened: `read` checks them)."""
         out = []
-        for number in sorted(self.chunks):
+        for number in self.chunks:
+            if not number.isdigit():
+                raise StoreError(f"{self.manifest_path}: the piece of work {number!r} is not a number")
+        for number in sorted(self.chunks, key=int):
             entry = self.chunks[number]
             path = self.directory / self.chunk_name(int(number))
             sets = entry.get("sets", -1)

@@ -1,0 +1,180 @@
+"""Pieces of work of a universe: the kinds of its first rows (no slide changes a lane's kind, so
+each connected set falls in one piece), split deeper where a piece holds many packed positions,
+so that no piece outgrows a worker's memory and the workers share the pieces evenly.
+
+A piece is a prefix: the kind of each of its first depths of `Space.order`. Its packed
+positions are counted without exploring: for every choice of the rows, the product of each
+column's choices (an upper bound, exact unless the vehicle counts' ranges bind a column).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import numba
+import numpy as np
+
+from curator.universe.space import Space
+
+Prefix = tuple[int, ...]
+
+MOST_PACKED = 1 << 23
+"""A piece holding more packed positions is split by the kinds of its next row (a piece's
+memory grows with them: about 200 bytes each, for its sets and the packed positions met)."""
+FEWEST_PIECES = 32
+"""A piece holding more than this share of the packed positions is split as well, for the
+workers to share the pieces evenly."""
+
+
+def split(space: Space, most_packed: int = MOST_PACKED) -> tuple[list[Prefix], list[int]]:
+    """The pieces of work and their packed positions (counted), in order: a prefix is split by
+    the kinds of its next row while it holds more than `most_packed` packed positions or more
+    than 1/FEWEST_PIECES of them all, and has a row left; pieces holding none are left out."""
+    radix, ids, weights = packed_pieces(space, space.universe.rows)
+    kinds = prefixes(radix, ids)
+    before = np.concatenate(([0], np.cumsum(weights)))
+    most = min(most_packed, -(-int(before[-1]) // FEWEST_PIECES))
+    pieces: list[Prefix] = []
+    packed: list[int] = []
+
+    def visit(lo: int, hi: int, depth: int) -> None:
+        count = int(before[hi] - before[lo])
+        if count <= most or depth == len(radix):
+            pieces.append(tuple(int(d) for d in kinds[lo, :depth]))
+            packed.append(count)
+            return
+        column = kinds[lo:hi, depth]
+        starts = np.flatnonzero(np.diff(column)) + 1 + lo
+        for a, b in zip((lo, *starts.tolist()), (*starts.tolist(), hi)):
+            visit(a, b, depth + 1)
+
+    if len(ids):
+        visit(0, len(ids), 0)
+    return pieces, packed
+
+
+def prefixes(radix: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The pieces numbered as `packed_pieces` numbers them, as int64[piece, depth] kinds."""
+    out = np.zeros((len(ids), len(radix)), np.int64)
+    rest = np.asarray(ids, np.int64)
+    for depth in reversed(range(len(radix))):
+        rest, out[:, depth] = np.divmod(rest, radix[depth])
+    return out
+
+
+def uniform(space: Space, lanes: int) -> list[Prefix]:
+    """Every piece of the kinds of the first `lanes` rows, empty or not (how a universe was
+    split before the split followed the pieces' sizes)."""
+    return list(product(*(range(space.kinds(depth)) for depth in range(lanes))))
+
+
+def piece_ranges(space: Space, prefix: Prefix) -> np.ndarray:
+    """The piece as int64[depth, 2] ranges of the stacked configurations (see
+    `curator.universe.sweep.search_item`): the prefix's depths narrowed to their kinds."""
+    lo, hi = space.ranges()
+    ranges = np.stack([lo, hi], axis=1)
+    for depth, kind in enumerate(prefix):
+        kinds = space.configs[depth][:, 6]
+        ranges[depth] = (lo[depth] + np.searchsorted(kinds, kind),
+                         lo[depth] + np.searchsorted(kinds, kind, side="right"))
+    return ranges
+
+
+def packed_pieces(space: Space, lanes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kinds of each of the first `lanes` depths (the radix), the pieces holding packed
+    positions as numbers in that radix (the first depth the most significant digit), ascending,
+    and their packed positions."""
+    u = space.universe
+    lo, _ = space.ranges()
+    kinds = [c[:, 6] for c in space.configs[:u.rows]]
+    radix = np.array([space.kinds(depth) for depth in range(lanes)], np.int64)
+    kind_lo = np.zeros((u.rows, max(space.kinds(depth) for depth in range(u.rows)) + 1), np.int64)
+    kind_hi = np.zeros_like(kind_lo)
+    for depth, k in enumerate(kinds):
+        every = np.arange(kind_lo.shape[1])
+        kind_lo[depth] = lo[depth] + np.searchsorted(k, every)
+        kind_hi[depth] = lo[depth] + np.searchsorted(k, every, side="right")
+    most = np.array([v.most for v in u.vehicles] + [u.walls[1]], np.int64)
+    col_lo, col_hi, _ = space.column_choices()
+    ids, weights = _packed(kind_lo, kind_hi, np.concatenate(space.configs), most, u.rows, u.cols, radix,
+                           col_lo, col_hi)
+    return radix, ids, weights
+
+
+@numba.njit(cache=True)
+def _rows_packed(ranges: np.ndarray, configs: np.ndarray, rows: int, cols: int, col_lo: np.ndarray,
+                 col_hi: np.ndarray) -> int:
+    """The packed positions whose rows (depths 0 to rows - 1) take configurations within
+    `ranges`: over every choice of the rows, the product of each column's choices."""
+    mask_t = np.zeros(rows + 1, np.int64)
+    require_t = np.zeros(rows + 1, np.int64)
+    chosen = np.zeros(rows, np.int64)
+    bits = (1 << rows) - 1
+    total = 0
+    k = 0
+    chosen[0] = ranges[0, 0] - 1
+    while k >= 0:
+        chosen[k] += 1
+        if chosen[k] >= ranges[k, 1]:
+            k -= 1
+            continue
+        mask_t[k + 1] = mask_t[k] | configs[chosen[k], 7]
+        require_t[k + 1] = require_t[k] | configs[chosen[k], 8]
+        if k + 1 < rows:
+            k += 1
+            chosen[k] = ranges[k, 0] - 1
+            continue
+        product = 1
+        for c in range(cols):
+            taken = (mask_t[rows] >> (c * rows)) & bits
+            needed = (require_t[rows] >> (c * rows)) & bits
+            product *= col_hi[c, taken, needed] - col_lo[c, taken, needed]
+        total += product
+    return total
+
+
+@numba.njit(cache=True)
+def _packed(kind_lo: np.ndarray, kind_hi: np.ndarray, configs: np.ndarray, most: np.ndarray, rows: int,
+            cols: int, radix: np.ndarray, col_lo: np.ndarray, col_hi: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The pieces holding packed positions, ascending, and their packed positions. A piece is
+    the kinds of the first len(radix) depths, as a number in the radix of each depth's kinds;
+    kind j of depth d takes configurations kind_lo[d, j] to kind_hi[d, j] (an empty range past
+    the last kind). The kinds of all rows are chosen first, within `most`."""
+    kinds = most.shape[0]
+    counts = np.zeros((rows + 1, kinds), np.int64)
+    chosen = np.zeros(rows, np.int64)
+    ranges = np.zeros((rows, 2), np.int64)
+    ids, weights = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
+    n = 0
+    k = 0
+    chosen[0] = -1
+    while k >= 0:
+        chosen[k] += 1
+        if kind_lo[k, chosen[k]] == kind_hi[k, chosen[k]]:
+            k -= 1
+            continue
+        ranges[k] = kind_lo[k, chosen[k]], kind_hi[k, chosen[k]]
+        fits = True
+        for i in range(kinds):  # a kind's vehicles and walls: those of any of its configurations
+            counts[k + 1, i] = counts[k, i] + configs[ranges[k, 0], 9 + i]
+            fits &= counts[k + 1, i] <= most[i]
+        if not fits:
+            continue
+        if k + 1 < rows:
+            k += 1
+            chosen[k] = -1
+            continue
+        packed = _rows_packed(ranges, configs, rows, cols, col_lo, col_hi)
+        if packed == 0:
+            continue
+        piece = 0
+        for d in range(len(radix)):
+            piece = piece * radix[d] + chosen[d]
+        if n == 0 or ids[n - 1] != piece:
+            if n == len(ids):
+                ids, weights = np.concatenate((ids, ids)), np.concatenate((weights, weights))
+            ids[n], weights[n] = piece, 0
+            n += 1
+        weights[n - 1] += packed
+    return ids[:n], weights[:n]
