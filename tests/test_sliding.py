@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curator.common import ranking
 from curator.common.errors import PuzzleError
 from curator.sliding import sweep
 from curator.sliding.puzzle import METRICS, MOVES, parse_sliding_puzzle
@@ -280,13 +279,13 @@ def test_random_small_tilts_match_brute_force(spec):
 
 # -- a range of counts: every number of pieces of a letter, each a set of positions of its own -----
 
-@pytest.mark.parametrize(("move", "wide"), [
-    ("until_blocked", False), ("step", False), ("step", True),
-    pytest.param("until_blocked", True, marks=pytest.mark.slow),  # the two above cover it
-])
-def test_a_count_range_covers_each_count_as_its_own_puzzle(move, wide, monkeypatch):
-    if wide:
-        monkeypatch.setattr(ranking, "_forced_words", 2)
+@pytest.mark.parametrize("move", ["until_blocked", "step"])
+def test_a_count_range_covers_each_count_as_its_own_puzzle(move):
+    check_count_range(move)  # the wide code: tests/test_sliding_wide.py
+
+
+def check_count_range(move: str) -> None:
+    """Robots with 0 to 2 helpers as one puzzle: each count's positions as the reference's."""
     base = SPECS["robots"]
     text = toml_text(ref.Spec(**{**base.__dict__, "move": move}), move, "line")
     text = text.replace("[pieces.H]\n", '[pieces.H]\ncount = "0..2"\n')

@@ -17,7 +17,16 @@ from curator.sliding.puzzle import METRICS, parse_sliding_puzzle
 from curator.sliding.tables import build_kernel
 from curator.sliding.wide import rank, unrank
 from tests import sliding_reference as ref
-from tests.test_sliding import SLIDES, SPECS, TILT_SPECS, check_against_reference, swept, tilt_toml, toml_text
+from tests.test_sliding import (
+    SLIDES,
+    SPECS,
+    TILT_SPECS,
+    check_against_reference,
+    check_count_range,
+    swept,
+    tilt_toml,
+    toml_text,
+)
 
 
 def _grid(rows: int, cols: int, walls=()) -> frozenset:
@@ -54,6 +63,12 @@ def test_wide_boards_match_brute_force(name):
     truth = check_against_reference(puzzle, spec)
     # Not trivial: some positions have one shortest solution, some several, and some are far.
     assert {1, 2} <= {min(n, 2) for n in truth.solutions.values()} and max(truth.distance.values()) >= 3
+
+
+@pytest.mark.parametrize("move", ["step", pytest.param("until_blocked", marks=pytest.mark.slow)])
+def test_a_count_range_on_the_wide_code_covers_each_count_as_its_own_puzzle(move, monkeypatch):
+    monkeypatch.setattr(ranking, "_forced_words", 2)
+    check_count_range(move)
 
 
 def test_a_wide_robot_board_that_would_fly_off_matches_brute_force():

@@ -168,8 +168,8 @@ class Graph:
         int[ranks, 6] of `curator.common.difficulty.walked_terms` for a player reading `sight`
         moves ahead."""
         found: tuple[np.ndarray, np.ndarray] = self.build(_measure)(
-            k, distances, np.asarray(ranks, dtype=np.int64), longest,
-            np.asarray(lookaheads, dtype=np.float64), float(sight))
+            k, distances, np.ascontiguousarray(ranks, dtype=np.int64), longest,
+            np.ascontiguousarray(lookaheads, dtype=np.float64), float(sight))
         return found
 
     def recheck(self, k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,

@@ -24,6 +24,15 @@ def count_bits(words: np.ndarray | PackedWords) -> int:
     return int(np.bitwise_count(words).sum())
 
 
+def read_only(words: np.ndarray | PackedWords) -> np.ndarray:
+    """A property's words as compiled code takes them: a read-only numpy array (a view, no copy
+    of words already in memory), so that a kernel compiles once for words computed in memory and
+    words mapped from a file, which numba types apart."""
+    view = np.asarray(words).view()
+    view.flags.writeable = False
+    return view
+
+
 @dataclass
 class LayerBits:
     """The three property bit arrays of one layer (uint64 words, padding bits zero)."""
@@ -44,9 +53,9 @@ class LayerBits:
         return {p: bool((int(getattr(self, p)[rank >> 6]) >> (rank & 63)) & 1) for p in PROPERTIES}
 
     def decoded(self, properties: tuple[str, ...]) -> LayerBits:
-        """The same bits with the arrays of `properties` as numpy arrays, for compiled code
-        (packed words are decoded into memory; mapped files stay mapped)."""
-        arrays = {name: np.asarray(words) if name in properties else words
+        """The same bits with the arrays of `properties` as read-only numpy arrays, for compiled
+        code (packed words are decoded into memory; mapped files stay mapped)."""
+        arrays = {name: read_only(words) if name in properties else words
                   for name, words in self.arrays().items()}
         return LayerBits(self.layer, **arrays)
 

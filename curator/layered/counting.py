@@ -27,6 +27,7 @@ from curator.common.ranking import (
     unrank_colex_mask,
     wide_flip,
 )
+from curator.layered.bits import read_only
 from curator.rules import MAX_CHILDREN
 
 children = Slot("children")
@@ -130,7 +131,7 @@ def reachable_masks(children_fn, tables, masks: np.ndarray, solvable: np.ndarray
     stored `solvable` words of their layer mark solvable: (keys in increasing order, masks)."""
     marks = np.zeros(solvable.shape[0], dtype=np.uint64)
     marked = build(_mark_children, children=children_fn)(tables, masks, marks)
-    return build(_keep_solvable)(marks, np.asarray(solvable), cells, pieces, marked)
+    return build(_keep_solvable)(marks, read_only(solvable), cells, pieces, marked)
 
 
 # -- finding keys ------------------------------------------------------------------------------
