@@ -87,7 +87,7 @@ def test_json_csv_and_histogram_exports(folder, tmp_path):
 
 
 def test_ctrl_c_stops_the_workers_at_once_with_one_line(tmp_path):
-    # The universe with walls takes hours: Ctrl+C (to the whole process group, as a terminal
+    # The wall-free universe takes over an hour: Ctrl+C (to the whole process group, as a terminal
     # sends it) must not wait for the pieces under way, and must leave no worker behind.
     import os
     import signal
@@ -96,12 +96,14 @@ def test_ctrl_c_stops_the_workers_at_once_with_one_line(tmp_path):
     import time
 
     root = Path(__file__).resolve().parent.parent
-    command = [sys.executable, "-m", "curator", "analyze", str(root / "puzzles" / "rush-hour-universe.toml"),
+    command = [sys.executable, "-m", "curator", "analyze", str(root / "puzzles" / "rush-hour-no-walls.toml"),
                "-o", str(tmp_path / "u"), "--workers", "2"]
     process = subprocess.Popen(command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     first = process.stderr.readline().decode()
-    assert first.startswith("rush-hour-universe: 6 x 6"), first
+    assert first.startswith("rush-hour-no-walls: 6 x 6"), first
+    counted = process.stderr.readline().decode()  # the pieces' packed positions, counted first
+    assert counted.startswith("rush-hour-no-walls: packed positions counted: "), counted
     time.sleep(3.0)  # the workers have started
     os.killpg(process.pid, signal.SIGINT)
     try:

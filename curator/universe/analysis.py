@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from curator.common.files import exclusive
-from curator.universe.pieces import Prefix, piece_ranges, split, uniform
+from curator.universe.pieces import Prefix, counting, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
 from curator.universe.space import Space, build_space
 from curator.universe.store import UniverseStore, record_dtype, records
@@ -39,16 +39,6 @@ def _space(text: str, source: str) -> Space:
     return build_space(parse_universe(text, source))
 
 
-@cache
-def _split(text: str, source: str) -> tuple[list[Prefix], list[int]]:
-    return split(_space(text, source))
-
-
-def plan(universe: Universe) -> tuple[list[Prefix], list[int]]:
-    """The pieces of work a new analysis of `universe` takes and their packed positions (see
-    `curator.universe.pieces.split`; counted once a process)."""
-    return _split(universe.text, universe.source)
-
 
 def search_piece(text: str, source: str, item: int, prefix: Prefix) -> tuple[int, np.ndarray, int, float]:
     """Search piece of work number `item`, `prefix`, of the universe file `text` (what a worker
@@ -60,20 +50,34 @@ def search_piece(text: str, source: str, item: int, prefix: Prefix) -> tuple[int
     return item, records(found, space.n_lanes, kinds), found.seeds, time.perf_counter() - started
 
 
-def open_store(universe: Universe, directory: Path, force: bool) -> tuple[UniverseStore, list[Prefix]]:
+def open_store(universe: Universe, directory: Path, force: bool, reporter: Any = None
+               ) -> tuple[UniverseStore, list[Prefix]]:
     """The results folder, started or resumed, and its pieces of work: those its manifest lists
-    (or, from an older manifest, the kinds of its first `item_lanes` rows), else a new split."""
+    (or, from an older manifest, the kinds of its first `item_lanes` rows), else a new split,
+    its count followed by `reporter` (see `analyze_universe`)."""
     space = _space(universe.text, universe.source)
     store = UniverseStore.start_tables(directory, universe.name, universe.sha256, universe.text, force)
     pieces = _stored_pieces(store.manifest, space)
     if pieces is None:
-        pieces, _ = plan(universe)
+        pieces = _split(space, reporter)
         store.manifest["chunks"] = {}
     store.manifest.pop("item_lanes", None)
     dtype = record_dtype(space.n_lanes, len(universe.vehicles) + 1)
     store.manifest.update(pieces=[list(p) for p in pieces], items=len(pieces), record=dtype.descr.__repr__())
     store.write_manifest()
     return store, pieces
+
+
+def _split(space: Space, reporter: Any) -> list[Prefix]:
+    """A new split, its count of packed positions shown by `reporter`."""
+    work = Work(f"{space.universe.name}: packed positions counted", counting(space), noun="step")
+    if reporter is None:
+        return split(space)[0]
+    started = time.perf_counter()
+    reporter.layer_started(work)
+    pieces, _ = split(space, counted=reporter.advance)
+    reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=False)
+    return pieces
 
 
 def _stored_pieces(manifest: dict[str, Any], space: Space) -> list[Prefix] | None:
@@ -100,7 +104,7 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
     computes them on a Dask cluster instead of `workers` local processes."""
     Path(directory).mkdir(parents=True, exist_ok=True)
     with exclusive(Path(directory)):
-        store, pieces = open_store(universe, Path(directory), force)
+        store, pieces = open_store(universe, Path(directory), force, reporter)
         store.remove_temporaries()
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]

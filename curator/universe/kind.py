@@ -18,7 +18,7 @@ from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns
 from curator.common.resources import Shortfall
 from curator.kind import Kind, Run, Verdict
-from curator.universe.analysis import UniverseCluster, analyze_universe, plan
+from curator.universe.analysis import UniverseCluster, analyze_universe
 from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
 from curator.universe.results import UniverseLevel, UniverseResults
 
@@ -57,10 +57,8 @@ class UniverseKind(Kind):
         return universe_from(file)
 
     def estimate(self, puzzle: Universe, run: Run) -> str:
-        pieces, packed = plan(puzzle)
-        return (f"{puzzle.name}: {puzzle.describe()}; {sum(packed):,} packed positions in "
-                f"{len(pieces):,} pieces of work, the largest holding {max(packed, default=0):,}; "
-                "each stored as it finishes")
+        return (f"{puzzle.name}: {puzzle.describe()}; split into pieces of work by its packed positions "
+                "(counted first), each stored as it finishes")
 
     def subject(self, puzzle: Universe, run: Run) -> str:
         return f"{puzzle.name}'s universe"

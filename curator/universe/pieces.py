@@ -9,6 +9,7 @@ column's choices (an upper bound, exact unless the vehicle counts' ranges bind a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product
 
 import numba
@@ -26,11 +27,13 @@ FEWEST_PIECES = 32
 workers to share the pieces evenly."""
 
 
-def split(space: Space, most_packed: int = MOST_PACKED) -> tuple[list[Prefix], list[int]]:
+def split(space: Space, most_packed: int = MOST_PACKED, counted: Callable[[int], None] | None = None
+          ) -> tuple[list[Prefix], list[int]]:
     """The pieces of work and their packed positions (counted), in order: a prefix is split by
     the kinds of its next row while it holds more than `most_packed` packed positions or more
-    than 1/FEWEST_PIECES of them all, and has a row left; pieces holding none are left out."""
-    radix, ids, weights = packed_pieces(space, space.universe.rows)
+    than 1/FEWEST_PIECES of them all, and has a row left; pieces holding none are left out.
+    `counted(1)` hears of each pair of kinds of the first two rows counted (see `counting`)."""
+    radix, ids, weights = packed_pieces(space, space.universe.rows, counted)
     kinds = prefixes(radix, ids)
     before = np.concatenate(([0], np.cumsum(weights)))
     most = min(most_packed, -(-int(before[-1]) // FEWEST_PIECES))
@@ -51,6 +54,11 @@ def split(space: Space, most_packed: int = MOST_PACKED) -> tuple[list[Prefix], l
     if len(ids):
         visit(0, len(ids), 0)
     return pieces, packed
+
+
+def counting(space: Space) -> int:
+    """How many steps `split` tells `counted` of: the pairs of kinds of the first two rows."""
+    return space.kinds(0) * (space.kinds(1) if space.universe.rows > 1 else 1)
 
 
 def prefixes(radix: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -80,25 +88,34 @@ def piece_ranges(space: Space, prefix: Prefix) -> np.ndarray:
     return ranges
 
 
-def packed_pieces(space: Space, lanes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def packed_pieces(space: Space, lanes: int, counted: Callable[[int], None] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kinds of each of the first `lanes` depths (the radix), the pieces holding packed
     positions as numbers in that radix (the first depth the most significant digit), ascending,
-    and their packed positions."""
+    and their packed positions; counted a kind of the first two rows at a time, each told to
+    `counted(1)`."""
     u = space.universe
     lo, _ = space.ranges()
-    kinds = [c[:, 6] for c in space.configs[:u.rows]]
     radix = np.array([space.kinds(depth) for depth in range(lanes)], np.int64)
     kind_lo = np.zeros((u.rows, max(space.kinds(depth) for depth in range(u.rows)) + 1), np.int64)
     kind_hi = np.zeros_like(kind_lo)
-    for depth, k in enumerate(kinds):
+    for depth, k in enumerate(c[:, 6] for c in space.configs[:u.rows]):
         every = np.arange(kind_lo.shape[1])
         kind_lo[depth] = lo[depth] + np.searchsorted(k, every)
         kind_hi[depth] = lo[depth] + np.searchsorted(k, every, side="right")
     most = np.array([v.most for v in u.vehicles] + [u.walls[1]], np.int64)
     col_lo, col_hi, _ = space.column_choices()
-    ids, weights = _packed(kind_lo, kind_hi, np.concatenate(space.configs), most, u.rows, u.cols, radix,
-                           col_lo, col_hi)
-    return radix, ids, weights
+    configs = np.concatenate(space.configs)
+    ids, weights = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for first in range(space.kinds(0)):
+        for second in range(space.kinds(1) if u.rows > 1 else 1):
+            fixed = np.array([first, second][:min(2, u.rows)], np.int64)
+            found = _packed(fixed, kind_lo, kind_hi, configs, most, u.rows, u.cols, radix, col_lo, col_hi)
+            ids.append(found[0])
+            weights.append(found[1])
+            if counted is not None:
+                counted(1)
+    return radix, np.concatenate(ids), np.concatenate(weights)
 
 
 @numba.njit(cache=True)
@@ -134,13 +151,14 @@ def _rows_packed(ranges: np.ndarray, configs: np.ndarray, rows: int, cols: int, 
 
 
 @numba.njit(cache=True)
-def _packed(kind_lo: np.ndarray, kind_hi: np.ndarray, configs: np.ndarray, most: np.ndarray, rows: int,
-            cols: int, radix: np.ndarray, col_lo: np.ndarray, col_hi: np.ndarray
+def _packed(fixed: np.ndarray, kind_lo: np.ndarray, kind_hi: np.ndarray, configs: np.ndarray,
+            most: np.ndarray, rows: int, cols: int, radix: np.ndarray, col_lo: np.ndarray, col_hi: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray]:
-    """The pieces holding packed positions, ascending, and their packed positions. A piece is
-    the kinds of the first len(radix) depths, as a number in the radix of each depth's kinds;
-    kind j of depth d takes configurations kind_lo[d, j] to kind_hi[d, j] (an empty range past
-    the last kind). The kinds of all rows are chosen first, within `most`."""
+    """The pieces whose first depths take the kinds `fixed` holding packed positions, ascending, and
+    their packed positions. A piece is the kinds of the first len(radix) depths, as a number in
+    the radix of each depth's kinds; kind j of depth d takes configurations kind_lo[d, j] to
+    kind_hi[d, j] (an empty range past the last kind). The kinds of all rows are chosen first,
+    within `most`."""
     kinds = most.shape[0]
     counts = np.zeros((rows + 1, kinds), np.int64)
     chosen = np.zeros(rows, np.int64)
@@ -148,10 +166,10 @@ def _packed(kind_lo: np.ndarray, kind_hi: np.ndarray, configs: np.ndarray, most:
     ids, weights = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
     n = 0
     k = 0
-    chosen[0] = -1
+    chosen[0] = fixed[0] - 1
     while k >= 0:
         chosen[k] += 1
-        if kind_lo[k, chosen[k]] == kind_hi[k, chosen[k]]:
+        if kind_lo[k, chosen[k]] == kind_hi[k, chosen[k]] or (k < len(fixed) and chosen[k] > fixed[k]):
             k -= 1
             continue
         ranges[k] = kind_lo[k, chosen[k]], kind_hi[k, chosen[k]]
@@ -163,7 +181,7 @@ def _packed(kind_lo: np.ndarray, kind_hi: np.ndarray, configs: np.ndarray, most:
             continue
         if k + 1 < rows:
             k += 1
-            chosen[k] = -1
+            chosen[k] = fixed[k] - 1 if k < len(fixed) else -1
             continue
         packed = _rows_packed(ranges, configs, rows, cols, col_lo, col_hi)
         if packed == 0:
