@@ -20,7 +20,6 @@ from sample_puzzles import FLING_5X3
 import curator
 from curator import catalogue
 from curator.calibration import playtest_grades
-from curator.common import ranking
 from curator.common.difficulty import (
     DEFAULT,
     LOOKAHEADS,
@@ -39,7 +38,6 @@ from curator.export.pack import save_pack
 from curator.layered.metrics import apply_move, measure, solve_position
 from curator.layered.puzzle import load_puzzle, parse_puzzle
 from curator.layered.search import Explorer
-from curator.sliding.tables import build_kernel
 from curator.workspace_db import Play, PuzzleKey, WorkspaceDB
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,16 +192,6 @@ def test_goal_table_measure_agrees_with_a_plain_walk(name, request):
     for i, rank in enumerate(picked.tolist()):
         for g, lookahead in enumerate(LOOKAHEADS):
             assert found[i, g] == pytest.approx(plain_walk(results, rank, lookahead), abs=1e-9)
-
-
-def test_the_wide_position_code_measures_as_the_one_word_code(lunar, tmp_path, monkeypatch):
-    monkeypatch.setattr(ranking, "_forced_words", 2)
-    wide = curator.analyze(lunar.directory.parent / "lunar.toml", tmp_path / "wide")
-    assert build_kernel(wide.puzzle).words == 4
-    ranks = np.flatnonzero((lunar.distances > 0) & (lunar.distances < 0xFFFE))[::97]
-    assert np.array_equal(wide.measures(ranks), lunar.measures(ranks))
-    assert [level.difficulty_terms for level in wide.select(hardest=True, limit=3)] == [
-        level.difficulty_terms for level in lunar.select(hardest=True, limit=3)]
 
 
 def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tmp_path):

@@ -219,3 +219,19 @@ def test_the_bundled_ricochet_start_needs_8_moves(tmp_path):
     start = results.solve(results.puzzle.draw(results.puzzle.start))
     assert (start.distance, start.unique) == (8, True)
     assert results.select(hardest=True, unique=True)[0].distance == 8
+
+
+def test_the_wide_code_measures_levels_as_the_one_word_code(tmp_path, monkeypatch):
+    text = (Path(curator.__file__).parents[1] / "puzzles" / "lunar-lockout.toml").read_text()
+    text = text.replace("....h\n..h..\n.h...\n", ".....\n..h..\n.....\n")  # two helpers
+    (tmp_path / "lunar.toml").write_text(text)
+    one = curator.analyze(tmp_path / "lunar.toml", tmp_path / "one")
+    assert build_kernel(one.puzzle).words == 1
+    monkeypatch.setattr(ranking, "_forced_words", 2)
+    wide = curator.analyze(tmp_path / "lunar.toml", tmp_path / "wide")
+    assert build_kernel(wide.puzzle).words == 4
+    ranks = np.flatnonzero((one.distances > 0) & (one.distances < 0xFFFE))[::13]
+    assert len(ranks) > 10
+    assert np.array_equal(wide.measures(ranks), one.measures(ranks))
+    assert [level.difficulty_terms for level in wide.select(hardest=True, limit=3)] == [
+        level.difficulty_terms for level in one.select(hardest=True, limit=3)]
