@@ -67,6 +67,7 @@ def analyze(
     executor: Any = None,
     warn: Warn | None = None,
     distance_done: DistanceDone | None = None,
+    keep: str | None = None,
 ) -> Results:
     """Analyze the puzzle file `path` into `output` (default output/<name>) and open the
     results. Finished layers are kept; `force` computes everything again.
@@ -76,24 +77,26 @@ def analyze(
     `progress` draws bars on stderr. An analysis whose estimate exceeds the free memory or
     disk raises ResourceError unless `ignore_limits` (or `force`). `reporter`, `executor` (a
     Dask cluster, see `curator.layered.cluster`), `warn` and `distance_done` are for tools
-    built on curator, such as its command line.
+    built on curator, such as its command line. `keep` names the connected sets a universe's
+    tables keep: "all" (the default), "solvable" or "minimal" (the manifest counts every set).
     """
     kind, puzzle = catalogue.read_puzzle(path)
     return run(kind, puzzle, output, max_pieces, workers, force, progress, ignore_limits, reporter=reporter,
-               executor=executor, warn=warn, distance_done=distance_done)
+               executor=executor, warn=warn, distance_done=distance_done, keep=keep)
 
 
 def run(kind: Kind, puzzle: Any, output: str | Path | None = None, max_pieces: int | None = None,
         workers: int | None = None, force: bool = False, progress: bool = False, ignore_limits: bool = False,
         *, reporter: Any = None, executor: Any = None, warn: Warn | None = None,
-        distance_done: DistanceDone | None = None, name: Naming = same_name) -> Results:
+        distance_done: DistanceDone | None = None, name: Naming = same_name, keep: str | None = None
+        ) -> Results:
     """`analyze` for a puzzle already read (the command line reads it once)."""
-    for keyword, value in (("max_pieces", max_pieces), ("executor", executor)):
+    for keyword, value in (("max_pieces", max_pieces), ("executor", executor), ("keep", keep)):
         if value is not None and keyword not in kind.analysis_options:
             raise SelectionError(f"{name(keyword)} does not apply to {kind.puzzle_noun}")
     directory = Path(output) if output is not None else Path("output") / puzzle.name
     plan = Run(directory, thread_count(workers, name), force, max_pieces, executor, reporter, distance_done,
-               warn, name)
+               warn, name, keep)
     if not (force or ignore_limits):
         short = kind.shortfalls(puzzle, plan)
         if short:

@@ -65,7 +65,7 @@ class Results(Protocol):
 class Run:
     """What an analysis is asked to do; each kind reads the fields that apply to it.
 
-    `max_pieces` and `executor` apply to kinds that name them in `Kind.analysis_options`;
+    `max_pieces`, `executor` and `keep` apply to kinds that name them in `Kind.analysis_options`;
     `reporter` gets the progress of layered sweeps, `distance_done(distance, positions)` that
     of breadth-first ones; `warn` takes one-line warnings.
     """
@@ -80,6 +80,8 @@ class Run:
     warn: Warn | None = None
     name: Naming = same_name
     """How errors name the keywords (the command line passes its options)."""
+    keep: str | None = None
+    """Which of its tables' entries a kind keeps (universes: see `curator.universe.store.KEEP`)."""
 
 
 @dataclass(frozen=True)

@@ -119,3 +119,29 @@ def test_ctrl_c_stops_the_workers_at_once_with_one_line(tmp_path):
     running = [line for line in left.stdout.splitlines() if "<defunct>" not in line]
     assert running == [], left.stdout  # no worker of the group is left (ended ones may wait to be reaped)
     assert (tmp_path / "u" / "manifest.json").exists()
+
+
+def test_tables_that_keep_the_minimal_sets_count_every_set(folder, tmp_path):
+    out = tmp_path / "minimal"
+    result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", out, "--workers", "1", "--keep", "minimal")
+    assert result.exit_code == 0, result.output
+    assert "26,509 connected sets of 151,752 positions" in result.output
+    assert "the tables keep the minimal sets" in " ".join(result.output.split())
+    data = json.loads(invoke("select", out, "--json").output)
+    assert data["matched"] == 32 and all(p["minimal"] for p in data["puzzles"])
+    every = json.loads(invoke("select", folder, "--minimal", "--json").output)
+    assert [p["board"] for p in data["puzzles"]] == [p["board"] for p in every["puzzles"]]
+    again = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", out, "--workers", "1", "--keep", "solvable")
+    assert again.exit_code == 1
+    assert error_line(again.stderr).endswith(
+        "keep minimal sets, not solvable; use --force to compute them again")
+
+
+@pytest.mark.parametrize(("puzzle", "keep", "message"), [
+    (DATA / "rush-hour-4x4.toml", "some", "--keep must be one of all, solvable, minimal, not 'some'"),
+    (Path(__file__).parents[1] / "puzzles" / "triangle.toml", "minimal", "--keep does not apply to"),
+])
+def test_keep_is_checked(tmp_path, puzzle, keep, message):
+    result = invoke("analyze", puzzle, "-o", tmp_path / "out", "--keep", keep)
+    assert result.exit_code == 2, result.output
+    assert message in error_line(result.stderr)

@@ -254,3 +254,21 @@ def test_packed_positions_agree_with_the_published_enumeration(tmp_path, rows, g
                     queue.append(there)
         assert len(seen) == level.cluster
         assert ref.fewest_moves(rows, rows, level.board.replace("/", "")) == level.distance
+
+
+@pytest.mark.parametrize("keep", ["solvable", "minimal"])
+def test_tables_keeping_some_sets_hold_those_of_the_full_tables_and_count_every_set(tmp_path, keep):
+    u = parse_universe((DATA / "rush-hour-4x4.toml").read_text(), "rush-hour-4x4.toml")
+    every = UniverseResults(analyze_universe(u, tmp_path / "all", 1, force=False))
+    some = UniverseResults(analyze_universe(u, tmp_path / keep, 1, force=False, keep=keep))
+    table = np.concatenate(list(every.store.load(every.dtype)))
+    want = table[table["distance"] >= 0] if keep == "solvable" else table[table["minimal"] == 1]
+    assert 0 < len(want) < len(table)
+    assert np.array_equal(np.concatenate(list(some.store.load(some.dtype))), want)
+    full, part = every.summary(), some.summary()
+    assert (full["keep"], part["keep"]) == ("all", keep)
+    same = ("sets", "positions", "solvable_sets", "solvable_positions", "minimal", "packed_positions")
+    assert {k: part[k] for k in same} == {k: full[k] for k in same}
+    assert part["farthest"] == int(want["distance"].max())
+    assert [p.board for p in some.select(hardest=True)] == [p.board for p in every.select(hardest=True, **(
+        {"solvable": True} if keep == "solvable" else {"minimal": True}))]

@@ -209,6 +209,10 @@ def analyze_command(
         help="Sweep on the workers of this Dask scheduler; the results folder must be on storage "
         "they all share.",
     ),
+    keep: str | None = typer.Option(
+        None, "--keep", metavar="all|solvable|minimal",
+        help="Universes: the connected sets the tables keep (default all); the manifest counts every set.",
+    ),
 ) -> None:
     """Sweep every layer of a puzzle and store the solvable / unique / all-moves bits.
 
@@ -225,8 +229,10 @@ def analyze_command(
         raise UsageError(f"--scheduler (CURATOR_SCHEDULER) does not apply to {kind.puzzle_noun}")
     if max_pieces is not None and "max_pieces" not in kind.analysis_options:
         raise UsageError(f"--max-pieces does not apply to {kind.puzzle_noun}")
+    if keep is not None and "keep" not in kind.analysis_options:
+        raise UsageError(f"--keep does not apply to {kind.puzzle_noun}")
     directory = _results_folder(output, puzzle.name)
-    plan = Run(directory, threads, force, max_pieces, name=option_name)
+    plan = Run(directory, threads, force, max_pieces, name=option_name, keep=keep)
     estimate = f"{kind.estimate(puzzle, plan)}; {threads} threads"
     executor = kind.executor(scheduler) if scheduler else None
     err.print(estimate, highlight=False, soft_wrap=True)
@@ -237,7 +243,7 @@ def analyze_command(
         with _resource_errors(advice), layer_progress(err) as bars:
             results = api.run(kind, puzzle, directory, max_pieces, threads, force,
                               ignore_limits=ignore_limits, reporter=bars, executor=executor, warn=_warn,
-                              distance_done=_print_distance, name=option_name)
+                              distance_done=_print_distance, name=option_name, keep=keep)
     finally:
         if executor is not None:
             executor.close()

@@ -17,12 +17,25 @@ from typing import Any
 
 import numpy as np
 
+from curator.common.errors import FolderRefused
 from curator.common.files import exclusive
 from curator.universe.pieces import Prefix, counting, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
 from curator.universe.space import Space, build_space
-from curator.universe.store import UniverseStore, record_dtype, records
+from curator.universe.store import KEEP, UniverseStore, kept, record_dtype, records, totals
 from curator.universe.sweep import search
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of work searched: its number, the sets kept as records, the packed positions
+    enumerated, the seconds it took, and the totals of every set it found (see `totals`)."""
+
+    item: int
+    sets: np.ndarray
+    seeds: int
+    seconds: float
+    found: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -40,23 +53,28 @@ def _space(text: str, source: str) -> Space:
 
 
 
-def search_piece(text: str, source: str, item: int, prefix: Prefix) -> tuple[int, np.ndarray, int, float]:
-    """Search piece of work number `item`, `prefix`, of the universe file `text` (what a worker
-    process runs): (item, its sets as records, packed positions enumerated, seconds)."""
+def search_piece(text: str, source: str, keep: str, item: int, prefix: Prefix) -> Piece:
+    """Search piece of work number `item`, `prefix`, of the universe file `text`, keeping the
+    sets `keep` names (what a worker process runs)."""
     space = _space(text, source)
     started = time.perf_counter()
     found = search(space, piece_ranges(space, prefix))
-    kinds = len(space.universe.vehicles) + 1
-    return item, records(found, space.n_lanes, kinds), found.seeds, time.perf_counter() - started
+    sets = records(found, space.n_lanes, len(space.universe.vehicles) + 1)
+    return Piece(item, kept(sets, keep), found.seeds, time.perf_counter() - started, totals(sets))
 
 
-def open_store(universe: Universe, directory: Path, force: bool, reporter: Any = None
+def open_store(universe: Universe, directory: Path, force: bool, reporter: Any = None, keep: str = "all"
                ) -> tuple[UniverseStore, list[Prefix]]:
     """The results folder, started or resumed, and its pieces of work: those its manifest lists
     (or, from an older manifest, the kinds of its first `item_lanes` rows), else a new split,
-    its count followed by `reporter` (see `analyze_universe`)."""
+    its count followed by `reporter` (see `analyze_universe`). A folder keeping other sets than
+    `keep` is refused unless `force`."""
     space = _space(universe.text, universe.source)
     store = UniverseStore.start_tables(directory, universe.name, universe.sha256, universe.text, force)
+    if store.manifest.get("keep", "all") != keep and store.manifest.get("chunks"):
+        raise FolderRefused(f"{directory}: its tables keep {store.manifest.get('keep', 'all')} sets, "
+                            f"not {keep}", "use {force} to compute them again")
+    store.manifest["keep"] = keep
     pieces = _stored_pieces(store.manifest, space)
     if pieces is None:
         pieces = _split(space, reporter)
@@ -98,13 +116,16 @@ def _stored_pieces(manifest: dict[str, Any], space: Space) -> list[Prefix] | Non
 
 
 def analyze_universe(universe: Universe, directory: Path, workers: int, force: bool,
-                     reporter: Any = None, executor: Any = None) -> UniverseStore:
-    """Search every piece of work not yet stored in `directory` and store it; `reporter` (as
-    `curator.progress.RichReporter`) follows the pieces, `executor` (see `UniverseCluster`)
-    computes them on a Dask cluster instead of `workers` local processes."""
+                     reporter: Any = None, executor: Any = None, keep: str = "all") -> UniverseStore:
+    """Search every piece of work not yet stored in `directory` and store the sets `keep`
+    names (see `KEEP`); `reporter` (as `curator.progress.RichReporter`) follows the pieces,
+    `executor` (see `UniverseCluster`) computes them on a Dask cluster instead of `workers`
+    local processes."""
+    if keep not in KEEP:
+        raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
     Path(directory).mkdir(parents=True, exist_ok=True)
     with exclusive(Path(directory)):
-        store, pieces = open_store(universe, Path(directory), force, reporter)
+        store, pieces = open_store(universe, Path(directory), force, reporter, keep)
         store.remove_temporaries()
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]
@@ -114,8 +135,8 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
             reporter.advance(count - len(todo))
         started = time.perf_counter()
         try:
-            for item, sets, seeds, seconds in _searched(universe, pieces, todo, workers, executor):
-                store.save(item, sets, seeds, seconds)
+            for piece in _searched(universe, keep, pieces, todo, workers, executor):
+                store.save(piece.item, piece.sets, piece.seeds, piece.seconds, piece.found)
                 if reporter is not None:
                     reporter.advance(1)
         finally:
@@ -126,10 +147,10 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
     return store
 
 
-def _searched(universe: Universe, pieces: list[Prefix], todo: list[int], workers: int, executor: Any
-              ) -> Iterator[tuple[int, np.ndarray, int, float]]:
+def _searched(universe: Universe, keep: str, pieces: list[Prefix], todo: list[int], workers: int,
+              executor: Any) -> Iterator[Piece]:
     """The pieces numbered `todo` searched, as they finish."""
-    args = (universe.text, universe.source)
+    args = (universe.text, universe.source, keep)
     jobs = [(item, pieces[item]) for item in todo]
     if executor is not None:
         yield from executor.map_unordered(search_piece, args, jobs)
@@ -154,7 +175,7 @@ def _searched(universe: Universe, pieces: list[Prefix], todo: list[int], workers
         raise KeyboardInterrupt
 
 
-def _search_job(args: tuple[str, str], job: tuple[int, Prefix]) -> tuple[int, np.ndarray, int, float]:
+def _search_job(args: tuple[str, str, str], job: tuple[int, Prefix]) -> Piece:
     return search_piece(*args, *job)
 
 

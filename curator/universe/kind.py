@@ -21,6 +21,7 @@ from curator.kind import Kind, Run, Verdict
 from curator.universe.analysis import UniverseCluster, analyze_universe
 from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
 from curator.universe.results import UniverseLevel, UniverseResults
+from curator.universe.store import KEEP
 
 BAR = 30
 """Characters of the longest bar of `curator info`'s histogram."""
@@ -39,7 +40,7 @@ class UniverseKind(Kind):
     item_noun = "puzzle"
     families = frozenset()
     exporter = "curator.export.universe"
-    analysis_options = frozenset({"executor"})
+    analysis_options = frozenset({"executor", "keep"})
     selection_options = ("solvable", "unique", "minimal", "pieces", "counts", "walls", "distance", "cluster",
                          "hardest", "sample", "seed", "sort", "limit", "count_only")
     pack_options = ("solvable", "unique", "minimal", "pieces", "counts", "walls", "distance", "cluster",
@@ -67,7 +68,10 @@ class UniverseKind(Kind):
         return []
 
     def analyze(self, puzzle: Universe, run: Run) -> None:
-        analyze_universe(puzzle, run.directory, run.workers, run.force, run.reporter, run.executor)
+        keep = run.keep or "all"
+        if keep not in KEEP:
+            raise SelectionError(f"{run.name('keep')} must be one of {', '.join(KEEP)}, not {keep!r}")
+        analyze_universe(puzzle, run.directory, run.workers, run.force, run.reporter, run.executor, keep)
 
     def open(self, directory: Path, name: Naming = same_name) -> UniverseResults:
         return UniverseResults.open(directory, name)
@@ -82,7 +86,9 @@ class UniverseKind(Kind):
                      for row in layers)
         caption = (f"{s['sets']:,} connected sets of {s['positions']:,} positions; "
                    f"{s['solvable_sets']:,} can be solved ({s['solvable_positions']:,} positions), "
-                   f"{s['minimal']:,} of them minimal; farthest {s['farthest']} moves")
+                   f"{s['minimal']:,} of them minimal; farthest {s['farthest']} moves"
+                   + ("" if s["keep"] == "all" else f"; the tables keep the {s['keep']} sets, which the "
+                      "rows count"))
         heads = (*columns("distance", "puzzles", "minimal", "positions"),
                  Column("puzzles by distance", right=False))
         return Report(title, heads, rows, caption=caption, width=120)

@@ -153,17 +153,34 @@ class UniverseResults:
                  "positions": int(positions[d])} for d in np.flatnonzero(puzzles[1:]) + 1]
 
     def summary(self) -> dict[str, Any]:
-        """Totals: sets, positions, solvable sets and positions, minimal puzzles, the farthest."""
+        """Totals of every set found (sets, positions, solvable sets and positions), minimal
+        puzzles, the farthest, and which sets the tables keep."""
         c = self.columns
-        solvable = c.distance >= 0
         chunks = self.store.chunks.values()
-        return {"puzzle": self.puzzle.name, "complete": self.complete, "sets": len(c),
-                "positions": int(c.size.sum(dtype=np.int64)), "solvable_sets": int(solvable.sum()),
-                "solvable_positions": int(c.size.sum(dtype=np.int64, where=solvable)),
-                "minimal": int(c.minimal.sum()),
+        return {"puzzle": self.puzzle.name, "complete": self.complete, "keep": self.store.keep,
+                **self.found(), "minimal": int(c.minimal.sum()),
                 "farthest": int(c.distance.max(initial=-1)),
                 "packed_positions": sum(int(entry["seeds"]) for entry in chunks),
                 "seconds": round(sum(float(entry["seconds"]) for entry in chunks), 1)}
+
+    def found(self) -> dict[str, int]:
+        """Sets and positions found, and those that can be solved: summed from the stored sets
+        when the tables keep every set, else from the manifest (see `curator.universe.store.totals`)."""
+        if self.store.keep == "all":
+            c = self.columns
+            solvable = c.distance >= 0
+            return {"sets": len(c), "positions": int(c.size.sum(dtype=np.int64)),
+                    "solvable_sets": int(solvable.sum()),
+                    "solvable_positions": int(c.size.sum(dtype=np.int64, where=solvable))}
+        out = dict.fromkeys(("sets", "positions", "solvable_sets", "solvable_positions"), 0)
+        for path, entry in self.store.files(self.dtype):
+            found = entry.get("found")
+            if not isinstance(found, dict) or not all(isinstance(found.get(k), int) for k in out):
+                raise StoreError(f"{self.store.manifest_path}: the entry of {path.name} lacks the totals "
+                                 "of the sets found")
+            for key in out:
+                out[key] += found[key]
+        return out
 
     def mask(self, keywords: dict[str, Any]) -> np.ndarray:
         """Which sets pass the filter keywords (see `KEYWORDS`)."""

@@ -35,6 +35,29 @@ def record_dtype(lanes: int, kinds: int) -> np.dtype:
                      ("counts", "u1", (kinds,))])
 
 
+KEEP = ("all", "solvable", "minimal")
+"""Which connected sets a universe's tables keep: every one, those that can be solved, or those
+whose farthest position is minimal (Fogleman's database keeps these). The manifest keeps the
+totals of every set found."""
+
+
+def kept(sets: np.ndarray, keep: str) -> np.ndarray:
+    """The records of `sets` that `keep` keeps, in order."""
+    if keep == "solvable":
+        return sets[sets["distance"] >= 0]
+    if keep == "minimal":
+        return sets[sets["minimal"] == 1]
+    return sets
+
+
+def totals(sets: np.ndarray) -> dict[str, int]:
+    """Sets and positions found, and those that can be solved."""
+    solvable = sets["distance"] >= 0
+    size = sets["size"].astype(np.int64)
+    return {"sets": len(sets), "positions": int(size.sum()), "solvable_sets": int(solvable.sum()),
+            "solvable_positions": int(size[solvable].sum())}
+
+
 def records(found: Found, lanes: int, kinds: int) -> np.ndarray:
     """The sets a piece of work found as records."""
     out = np.zeros(len(found.codes), record_dtype(lanes, kinds))
@@ -80,15 +103,16 @@ class UniverseStore(ResultsFolder):
             return False
         return True
 
-    def save(self, item: int, sets: np.ndarray, seeds: int, seconds: float) -> None:
-        """Store one piece of work's sets, then list them in the manifest, written at most
-        every MANIFEST_EVERY seconds (see `listed`): pieces stored but not yet listed are
-        computed again by a resumed analysis."""
+    def save(self, item: int, sets: np.ndarray, seeds: int, seconds: float, found: dict[str, int]) -> None:
+        """Store the sets kept of one piece of work, then list them in the manifest with the
+        totals of every set `found` (see `totals`), written at most every MANIFEST_EVERY seconds
+        (see `listed`): pieces stored but not yet listed are computed again by a resumed
+        analysis."""
         data = sets.tobytes()
         digest = atomic_write(self.directory / self.chunk_name(item), data)
         self.chunks[f"{item:05d}"] = {"bytes": len(data), "sha256": digest, "sets": len(sets), "seeds": seeds,
                                       "positions": int(sets["size"].sum(dtype=np.int64)),
-                                      "seconds": round(seconds, 3)}
+                                      "seconds": round(seconds, 3), "found": found}
         if time.monotonic() - self._written >= MANIFEST_EVERY:
             self.listed()
 
@@ -96,6 +120,14 @@ class UniverseStore(ResultsFolder):
         """Write the manifest, listing every piece of work saved."""
         self.write_manifest()
         self._written = time.monotonic()
+
+    @property
+    def keep(self) -> str:
+        """Which sets the tables keep (see `KEEP`; folders from before the choice keep all)."""
+        keep = self.manifest.get("keep", "all")
+        if keep not in KEEP:
+            raise StoreError(f"{self.manifest_path}: keep is {keep!r}, not one of {', '.join(KEEP)}")
+        return str(keep)
 
     def finish(self) -> None:
         self.manifest["complete"] = True
