@@ -19,7 +19,8 @@ import numpy as np
 
 from curator.common.errors import FolderRefused
 from curator.common.files import exclusive
-from curator.universe.pieces import Prefix, counting, piece_ranges, split, uniform
+from curator.common.resources import bytes_text
+from curator.universe.pieces import BYTES_PER_PACKED, Prefix, counting, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
 from curator.universe.space import Space, build_space
 from curator.universe.store import KEEP, UniverseStore, kept, record_dtype, records, totals
@@ -77,8 +78,8 @@ def open_store(universe: Universe, directory: Path, force: bool, reporter: Any =
     store.manifest["keep"] = keep
     pieces = _stored_pieces(store.manifest, space)
     if pieces is None:
-        pieces = _split(space, reporter)
-        store.manifest["chunks"] = {}
+        pieces, packed = _split(space, reporter)
+        store.manifest.update(chunks={}, packed=packed)
     store.manifest.pop("item_lanes", None)
     dtype = record_dtype(space.n_lanes, len(universe.vehicles) + 1)
     store.manifest.update(pieces=[list(p) for p in pieces], items=len(pieces), record=dtype.descr.__repr__())
@@ -86,16 +87,24 @@ def open_store(universe: Universe, directory: Path, force: bool, reporter: Any =
     return store, pieces
 
 
-def _split(space: Space, reporter: Any) -> list[Prefix]:
-    """A new split, its count of packed positions shown by `reporter`."""
+def _split(space: Space, reporter: Any) -> tuple[list[Prefix], list[int]]:
+    """A new split and its pieces' packed positions, the count shown by `reporter`."""
     work = Work(f"{space.universe.name}: packed positions counted", counting(space), noun="step")
     if reporter is None:
-        return split(space)[0]
+        return split(space)
     started = time.perf_counter()
     reporter.layer_started(work)
-    pieces, _ = split(space, counted=reporter.advance)
+    found = split(space, counted=reporter.advance)
     reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=False)
-    return pieces
+    return found
+
+
+def _largest(packed: Any) -> str:
+    """What the largest piece holds, as the progress names the pieces (nothing if unknown)."""
+    if not isinstance(packed, list) or not packed or not all(isinstance(n, int) for n in packed):
+        return ""
+    most = max(packed)
+    return f" (the largest {most:,} packed positions, about {bytes_text(most * BYTES_PER_PACKED)} a worker)"
 
 
 def _stored_pieces(manifest: dict[str, Any], space: Space) -> list[Prefix] | None:
@@ -129,7 +138,7 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
         store.remove_temporaries()
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]
-        work = Work(f"{universe.name}: pieces of work", count)
+        work = Work(f"{universe.name}: pieces of work{_largest(store.manifest.get('packed'))}", count)
         if reporter is not None:
             reporter.layer_started(work)
             reporter.advance(count - len(todo))
