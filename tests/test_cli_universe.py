@@ -19,6 +19,11 @@ def folder(tmp_path_factory) -> Path:
     result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", out, "--workers", "1")
     assert result.exit_code == 0, result.output
     assert "26,509 connected sets of 151,752 positions" in result.output
+    lines = result.output.splitlines()
+    assert any(line.startswith("rush-hour-4x4: packed positions counted: ") for line in lines)
+    packed = json.loads((out / "manifest.json").read_text())["packed"]
+    largest = f"pieces of work (the largest {max(packed):,} packed positions, about "
+    assert any(largest in line for line in lines), result.output
     return out
 
 

@@ -15,7 +15,7 @@ import re
 import tempfile
 import time
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -160,6 +160,14 @@ class Deadline:
         if time.monotonic() > self.end:
             raise TooLong(f"{self.entry.label}: the request took longer than {self.seconds:g} s, the most "
                           "one may take; ask for less (a smaller pool, sample or limit)")
+
+    def each(self, make: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        """`make` of every item in order, the time checked before each."""
+        out = []
+        for item in items:
+            self.check()
+            out.append(make(item))
+        return out
 
 
 @contextmanager
@@ -361,10 +369,7 @@ def pack(request: Request, folder: int, body: models.PackIn,
     HTML gallery, to download; with the curve they follow if the pack was arranged."""
     with _work(request, folder) as (entry, results, deadline):
         layered = _layered(results, entry)
-        chosen = []
-        for board in body.positions:
-            deadline.check()
-            chosen.append(layered.solve(_position(layered, board)))
+        chosen = deadline.each(lambda board: layered.solve(_position(layered, board)), body.positions)
         curve = _curve(body.curve, chosen)
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             target = Path(scratch) / f"pack.{format}"
@@ -460,10 +465,7 @@ def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
     curator-sokoban-pack/1, ...; docs/level-pack.md) or an HTML gallery, to download."""
     with _work(request, folder) as (entry, results, deadline):
         sliding = _sliding(results, entry)
-        chosen = []
-        for rank in body.ranks:
-            deadline.check()
-            chosen.append(sliding.show(rank))
+        chosen = deadline.each(sliding.show, body.ranks)
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             (target,) = sliding.export(chosen, Path(scratch) / f"pack.{format}", format)
             data = target.read_bytes()
@@ -559,10 +561,8 @@ def universe_arrange(request: Request, folder: int, body: models.UniverseArrange
         variety = None if body.variety == "none" else (body.variety,)
         pack = universe.pack(body.size, body.curve.value, pool=body.pool, seed=body.seed, variety=variety,
                              **_universe_filters(universe, body))
-        puzzles = []
-        for slot in pack.slots:
-            deadline.check()
-            puzzles.append({**_universe_puzzle(universe, slot.level), "target": slot.target})
+        puzzles = deadline.each(
+            lambda slot: {**_universe_puzzle(universe, slot.level), "target": slot.target}, pack.slots)
         return {"puzzle": universe.puzzle.name, "curve": pack.curve, "pool": pack.pool, "puzzles": puzzles}
 
 
@@ -581,10 +581,7 @@ def universe_pack(request: Request, folder: int, body: models.UniversePackIn,
     or toml, one sliding-block puzzle file per puzzle (puzzle-0001.toml, ...) in a zip."""
     with _work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
-        chosen = []
-        for rank in body.ranks:
-            deadline.check()
-            chosen.append(universe.level(rank))
+        chosen = deadline.each(universe.level, body.ranks)
         arranged = _universe_curve(body.curve, chosen)
         levels: Sequence[Any] = chosen if arranged is None else arranged
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
