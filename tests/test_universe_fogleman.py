@@ -42,7 +42,8 @@ def piece_of(space: Space, position: UniversePosition) -> tuple[int, ...]:
     for depth in range(space.universe.rows):
         lane, configs = space.order[depth], space.configs[depth]
         walls = position.wall_mask & (((1 << space.universe.cols) - 1) << (lane * space.universe.cols))
-        (kind,) = set(configs[(configs[:, 0] == position.groups[lane]) & (configs[:, 4] == walls), 6].tolist())
+        match = (configs[:, 0] == position.groups[lane]) & (configs[:, 4] == walls)
+        (kind,) = set(configs[match, 6].tolist())
         kinds.append(kind)
     return tuple(kinds)
 
