@@ -56,6 +56,13 @@ def search(space: Space, ranges: np.ndarray) -> Found:
 
 
 @numba.njit(cache=True, inline="always")
+def _word(n: int) -> int:
+    """`n` as a typed int64: numba compiles another copy of a function for a literal argument
+    (a constant, or a variable only ever set to one), so the search passes typed values."""
+    return np.int64(n)  # type: ignore[return-value]  # numba's int64 is the int the callers take
+
+
+@numba.njit(cache=True, inline="always")
 def _spread(code: int, bits: int) -> int:
     return ((code * MIX) >> (64 - bits)) & ((1 << bits) - 1)
 
@@ -184,7 +191,7 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
     slot_of[s] = 0
     index[0] = s
     state[0, 0], state[0, 1], state[0, 2], state[0, 3] = seed, h, v, t
-    size, at, e = np.int64(1), 0, 0
+    size, at, e = _word(1), 0, 0
     while at < size:
         n, packed = _slides(state[at, 0], state[at, 1], state[at, 2], state[at, 3], groups, lanes, out)
         state[at, 4] = packed
@@ -510,7 +517,7 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
     keys2 = np.full(1 << FIRST_BITS, EMPTY, np.int64)
     index2, queue2 = np.zeros(half, np.int64), np.zeros((half, 4), np.int64)
     out = np.zeros((MOST_NEIGHBOURS, 4), np.int64)
-    seen_bits = np.int64(12)  # typed: a literal would compile other copies of the functions called
+    seen_bits = _word(12)
     seen_sig = np.zeros(1 << seen_bits, np.int64)
     seen_code = np.full(1 << seen_bits, EMPTY, np.int64)
     seen_count = 0
@@ -546,7 +553,7 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
         if short:
             continue
         seeds += 1
-        seed = np.int64(0)
+        seed = _word(0)
         for j in range(depth_count):
             seed |= configs[chosen[j] if j < rows else col_flat[chosen[j]], 1] << (DIGIT_BITS * order[j])
         sig = signature[k + 1]
@@ -574,7 +581,7 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
         far, best = _distances(size, lanes, state, edges, adjacency, dist, paths, queue)
         minimal = -1
         if far >= 0:
-            bits2 = np.int64(FIRST_BITS)
+            bits2 = _word(FIRST_BITS)
             while True:
                 minimal = _minimal(best, far, groups, w, wt, lanes, state, edges, adjacency, dist, bits2,
                                    keys2, index2, queue2, out)
