@@ -53,7 +53,6 @@ def _space(text: str, source: str) -> Space:
     return build_space(parse_universe(text, source))
 
 
-
 def search_piece(text: str, source: str, keep: str, item: int, prefix: Prefix) -> Piece:
     """Search piece of work number `item`, `prefix`, of the universe file `text`, keeping the
     sets `keep` names (what a worker process runs)."""
