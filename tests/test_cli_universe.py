@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import error_line, invoke
 
+from curator.common.resources import bytes_text
+from curator.universe.store import record_dtype
+
 DATA = Path(__file__).parent / "data"
 
 
@@ -24,6 +27,9 @@ def folder(tmp_path_factory) -> Path:
     packed = json.loads((out / "manifest.json").read_text())["packed"]
     largest = f"pieces of work (the largest {max(packed):,} packed positions, about "
     assert any(largest in line for line in lines), result.output
+    record = record_dtype(4 + 4, 6).itemsize  # 8 lanes; 5 vehicle kinds and walls
+    bound = f"the sets at most {bytes_text(sum(packed) * record)} on disk"
+    assert bound in " ".join(result.output.split())
     return out
 
 

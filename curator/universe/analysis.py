@@ -98,12 +98,15 @@ def _split(space: Space, reporter: Any) -> tuple[list[Prefix], list[int]]:
     return found
 
 
-def _largest(packed: Any) -> str:
-    """What the largest piece holds, as the progress names the pieces (nothing if unknown)."""
+def _sizes(packed: Any, record_bytes: int) -> str:
+    """What the largest piece holds and takes in a worker, and the most the sets files can take
+    (a connected set holds a packed position at least), as the progress names the pieces;
+    nothing if the manifest does not count them."""
     if not isinstance(packed, list) or not packed or not all(isinstance(n, int) for n in packed):
         return ""
     most = max(packed)
-    return f" (the largest {most:,} packed positions, about {bytes_text(most * BYTES_PER_PACKED)} a worker)"
+    return (f" (the largest {most:,} packed positions, about {bytes_text(most * BYTES_PER_PACKED)} a worker; "
+            f"the sets at most {bytes_text(sum(packed) * record_bytes)} on disk)")
 
 
 def _stored_pieces(manifest: dict[str, Any], space: Space) -> list[Prefix] | None:
@@ -137,7 +140,9 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
         store.remove_temporaries()
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]
-        work = Work(f"{universe.name}: pieces of work{_largest(store.manifest.get('packed'))}", count)
+        record = record_dtype(universe.rows + universe.cols, len(universe.vehicles) + 1)
+        sizes = _sizes(store.manifest.get("packed"), record.itemsize)
+        work = Work(f"{universe.name}: pieces of work{sizes}", count)
         if reporter is not None:
             reporter.layer_started(work)
             reporter.advance(count - len(todo))
