@@ -83,12 +83,9 @@ def uniform(space: Space, lanes: int) -> list[Prefix]:
 def piece_ranges(space: Space, prefix: Prefix) -> np.ndarray:
     """The piece as int64[depth, 2] ranges of the stacked configurations (see
     `curator.universe.sweep.search_item`): the prefix's depths narrowed to their kinds."""
-    lo, hi = space.ranges()
-    ranges = np.stack([lo, hi], axis=1)
+    ranges = np.stack(space.ranges(), axis=1)
     for depth, kind in enumerate(prefix):
-        kinds = space.configs[depth][:, 6]
-        ranges[depth] = (lo[depth] + np.searchsorted(kinds, kind),
-                         lo[depth] + np.searchsorted(kinds, kind, side="right"))
+        ranges[depth] = space.kind_span(depth, kind)
     return ranges
 
 
@@ -99,14 +96,11 @@ def packed_pieces(space: Space, lanes: int, counted: Callable[[int], None] | Non
     and their packed positions; counted a kind of the first two rows at a time, each told to
     `counted(1)`."""
     u = space.universe
-    lo, _ = space.ranges()
     radix = np.array([space.kinds(depth) for depth in range(lanes)], np.int64)
-    kind_lo = np.zeros((u.rows, max(space.kinds(depth) for depth in range(u.rows)) + 1), np.int64)
-    kind_hi = np.zeros_like(kind_lo)
-    for depth, k in enumerate(c[:, 6] for c in space.configs[:u.rows]):
-        every = np.arange(kind_lo.shape[1])
-        kind_lo[depth] = lo[depth] + np.searchsorted(k, every)
-        kind_hi[depth] = lo[depth] + np.searchsorted(k, every, side="right")
+    width = max(space.kinds(depth) for depth in range(u.rows)) + 1  # one kind past the last: no rows
+    spans = np.array([[space.kind_span(depth, kind) for kind in range(width)] for depth in range(u.rows)],
+                     np.int64)
+    kind_lo, kind_hi = np.ascontiguousarray(spans[:, :, 0]), np.ascontiguousarray(spans[:, :, 1])
     most = np.array([v.most for v in u.vehicles] + [u.walls[1]], np.int64)
     col_lo, col_hi, _ = space.column_choices()
     configs = np.concatenate(space.configs)

@@ -161,6 +161,14 @@ class Space:
         """How many kinds the lane at `depth` of `order` takes (its group and walls)."""
         return int(self.configs[depth][:, 6].max(initial=-1)) + 1
 
+    def kind_span(self, depth: int, kind: int) -> tuple[int, int]:
+        """The rows of the stacked configurations (see `ranges`) where the lane at `depth` takes
+        `kind`: configurations come kind by kind, and a kind past the last spans none."""
+        kinds = self.configs[depth][:, 6]
+        first = int(self.ranges()[0][depth])
+        return (first + int(np.searchsorted(kinds, kind)),
+                first + int(np.searchsorted(kinds, kind, side="right")))
+
 
 CONFIG_FIELDS = ("group", "digit", "mask", "require", "walls", "walls_t", "kind", "mask_t", "require_t")
 """Columns of a configuration row (a _t: the same cells column-major); then one count per
