@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 
 import pytest
 from cli_helpers import error_line, invoke
 
+import curator.common.resources
 from curator.common.resources import bytes_text
+from curator.universe.pieces import BYTES_PER_PACKED
 from curator.universe.store import record_dtype
 
 DATA = Path(__file__).parent / "data"
@@ -156,3 +159,30 @@ def test_keep_is_checked(tmp_path, puzzle, keep, message):
     result = invoke("analyze", puzzle, "-o", tmp_path / "out", "--keep", keep)
     assert result.exit_code == 2, result.output
     assert message in error_line(result.stderr)
+
+
+def test_an_analysis_too_large_for_the_machine_is_refused_before_it_starts(folder, tmp_path, monkeypatch):
+    packed = json.loads((folder / "manifest.json").read_text())["packed"]
+    record = record_dtype(4 + 4, 6).itemsize
+    usage = type("Usage", (), {"free": 100})
+    monkeypatch.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)
+    out = tmp_path / "u4"
+    for keep, share in (("all", 0.5), ("minimal", 0.01)):
+        result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", out, "--workers", "1", "--keep", keep)
+        assert result.exit_code == 1
+        line = error_line(result.stderr)
+        needed = bytes_text(math.ceil(sum(packed) * record * share))
+        assert f"rush-hour-4x4's universe does not fit on this machine (disk: needs about {needed}, " in line
+        assert "--keep solvable or minimal" in line and "--ignore-limits" in line
+        assert not out.exists()
+    # A finished folder needs nothing more; --ignore-limits runs anyway.
+    assert invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", folder, "--workers", "1").exit_code == 0
+    result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", out, "--workers", "1", "--ignore-limits")
+    assert result.exit_code == 0, result.stderr
+
+    monkeypatch.undo()
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 1000)
+    result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", tmp_path / "other", "--workers", "2")
+    assert result.exit_code == 1
+    needed = bytes_text(2 * max(packed) * BYTES_PER_PACKED)
+    assert f"memory: needs about {needed}, 1000 B available" in error_line(result.stderr)

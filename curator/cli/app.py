@@ -238,7 +238,8 @@ def analyze_command(
     err.print(estimate, highlight=False, soft_wrap=True)
     if executor is not None:
         err.print(f"sweeping on {executor.describe()}", highlight=False, soft_wrap=True)
-    advice = "lower --max-pieces, " if "max_pieces" in kind.analysis_options else ""
+    advice = ("lower --max-pieces, " if "max_pieces" in kind.analysis_options else "") + (
+        "keep fewer sets (--keep solvable or minimal), " if "keep" in kind.analysis_options else "")
     try:
         with _resource_errors(advice), layer_progress(err) as bars:
             results = api.run(kind, puzzle, directory, max_pieces, threads, force,

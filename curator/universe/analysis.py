@@ -6,6 +6,7 @@ pieces already stored are kept, so a stopped analysis resumes.
 from __future__ import annotations
 
 import gc
+import math
 import multiprocessing
 import signal
 import time
@@ -17,14 +18,19 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.errors import FolderRefused
+from curator.common.errors import FolderRefused, StoreError
 from curator.common.files import exclusive
-from curator.common.resources import bytes_text
+from curator.common.resources import Shortfall, bytes_text, shortfalls
 from curator.universe.pieces import BYTES_PER_PACKED, Prefix, counting, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
 from curator.universe.space import Space, build_space
 from curator.universe.store import KEEP, UniverseStore, kept, record_dtype, records, totals
 from curator.universe.sweep import search
+
+SETS_PER_PACKED = {"all": 0.5, "solvable": 0.25, "minimal": 0.01}
+"""Connected sets each `keep` stores per packed position, about and rounded up: the wall-free
+Rush Hour universe has 0.33 sets a packed position, 0.14 that can be solved and 0.002 minimal;
+samples of the 0..2-wall one 0.44 sets."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ def open_store(universe: Universe, directory: Path, force: bool, reporter: Any =
     store.manifest["keep"] = keep
     pieces = _stored_pieces(store.manifest, space)
     if pieces is None:
-        pieces, packed = _split(space, reporter)
+        pieces, packed = _split(universe, reporter)
         store.manifest.update(chunks={}, packed=packed)
     store.manifest.pop("item_lanes", None)
     dtype = record_dtype(space.n_lanes, len(universe.vehicles) + 1)
@@ -86,16 +92,57 @@ def open_store(universe: Universe, directory: Path, force: bool, reporter: Any =
     return store, pieces
 
 
-def _split(space: Space, reporter: Any) -> tuple[list[Prefix], list[int]]:
+_SPLITS: dict[tuple[str, str], tuple[list[Prefix], list[int]]] = {}
+"""The splits counted in this process, by universe file: the check of what an analysis needs
+(`shortfalls_of`) and the analysis that follows count once."""
+
+
+def _split(universe: Universe, reporter: Any) -> tuple[list[Prefix], list[int]]:
     """A new split and its pieces' packed positions, the count shown by `reporter`."""
-    work = Work(f"{space.universe.name}: packed positions counted", counting(space), noun="step")
-    if reporter is None:
-        return split(space)
-    started = time.perf_counter()
-    reporter.layer_started(work)
-    found = split(space, counted=reporter.advance)
-    reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=False)
-    return found
+    key = (universe.text, universe.source)
+    if key not in _SPLITS:
+        space = _space(*key)
+        work = Work(f"{universe.name}: packed positions counted", counting(space), noun="step")
+        if reporter is None:
+            _SPLITS[key] = split(space)
+        else:
+            started = time.perf_counter()
+            reporter.layer_started(work)
+            _SPLITS[key] = split(space, counted=reporter.advance)
+            reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=False)
+    pieces, packed = _SPLITS[key]
+    return list(pieces), list(packed)
+
+
+def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, reporter: Any = None,
+                  executor: Any = None) -> list[Shortfall]:
+    """What the pieces of work not yet stored in `directory` need beyond this machine's free
+    memory (`workers` processes, each searching the largest piece left, at `BYTES_PER_PACKED`;
+    not counted when `executor`'s workers search them) and disk (the sets `keep` names, at
+    `SETS_PER_PACKED`). A new split is counted first, followed by `reporter`."""
+    pieces, packed, stored = _planned(universe, directory, reporter)
+    left = [n for item, n in enumerate(packed) if f"{item:05d}" not in stored]
+    if not left:
+        return []
+    processes = 0 if executor is not None else min(max(workers, 1), len(left))
+    record = record_dtype(universe.rows + universe.cols, len(universe.vehicles) + 1).itemsize
+    disk = math.ceil(sum(left) * record * SETS_PER_PACKED[keep])
+    return shortfalls(processes * max(left) * BYTES_PER_PACKED, disk, directory)
+
+
+def _planned(universe: Universe, directory: Path, reporter: Any) -> tuple[list[Prefix], list[int], set[str]]:
+    """The pieces of work an analysis into `directory` would search, their packed positions and
+    the pieces its manifest lists as stored: those of a folder it resumes, else a new split."""
+    try:
+        store = UniverseStore.open_tables(directory)
+    except StoreError:
+        store = None
+    if store is not None and store.manifest.get("puzzle_sha256") == universe.sha256:
+        pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
+        packed = store.manifest.get("packed")
+        if pieces is not None and isinstance(packed, list) and len(packed) == len(pieces):
+            return pieces, packed, set(store.chunks)
+    return *_split(universe, reporter), set()
 
 
 def _sizes(packed: Any, record_bytes: int) -> str:

@@ -18,7 +18,7 @@ from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns
 from curator.common.resources import Shortfall
 from curator.kind import Kind, Run, Verdict
-from curator.universe.analysis import UniverseCluster, analyze_universe
+from curator.universe.analysis import UniverseCluster, analyze_universe, shortfalls_of
 from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
 from curator.universe.results import UniverseLevel, UniverseResults
 from curator.universe.store import KEEP
@@ -29,6 +29,14 @@ BAR = 30
 
 def yes(flag: bool | None) -> str:
     return "-" if flag is None else ("yes" if flag else "no")
+
+
+def _keep(run: Run) -> str:
+    """The sets a run keeps (see `KEEP`); SelectionError naming the option if it is not one."""
+    keep = run.keep or "all"
+    if keep not in KEEP:
+        raise SelectionError(f"{run.name('keep')} must be one of {', '.join(KEEP)}, not {keep!r}")
+    return keep
 
 
 class UniverseKind(Kind):
@@ -65,12 +73,10 @@ class UniverseKind(Kind):
         return f"{puzzle.name}'s universe"
 
     def shortfalls(self, puzzle: Universe, run: Run) -> list[Shortfall]:
-        return []
+        return shortfalls_of(puzzle, run.directory, run.workers, _keep(run), run.reporter, run.executor)
 
     def analyze(self, puzzle: Universe, run: Run) -> None:
-        keep = run.keep or "all"
-        if keep not in KEEP:
-            raise SelectionError(f"{run.name('keep')} must be one of {', '.join(KEEP)}, not {keep!r}")
+        keep = _keep(run)
         analyze_universe(puzzle, run.directory, run.workers, run.force, run.reporter, run.executor, keep)
 
     def open(self, directory: Path, name: Naming = same_name) -> UniverseResults:
