@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,10 @@ from cli_helpers import error_line, invoke
 
 import curator.common.resources
 from curator.common.resources import bytes_text
+from curator.universe.analysis import shortfalls_of
 from curator.universe.pieces import BYTES_PER_PACKED
-from curator.universe.store import record_dtype
+from curator.universe.puzzle import load_universe
+from curator.universe.store import UniverseStore, record_dtype
 
 DATA = Path(__file__).parent / "data"
 
@@ -186,3 +189,23 @@ def test_an_analysis_too_large_for_the_machine_is_refused_before_it_starts(folde
     assert result.exit_code == 1
     needed = bytes_text(2 * max(packed) * BYTES_PER_PACKED)
     assert f"memory: needs about {needed}, 1000 B available" in error_line(result.stderr)
+
+
+def test_the_check_counts_only_the_pieces_of_work_left(folder, tmp_path, monkeypatch):
+    partial = tmp_path / "partial"
+    shutil.copytree(folder, partial)
+    store = UniverseStore.open_tables(partial)
+    packed = store.manifest["packed"]
+    left = [item for item in range(len(packed)) if item % 3 == 0]
+    for item in left:
+        del store.chunks[f"{item:05d}"]
+    store.write_manifest()
+    usage = type("Usage", (), {"free": 0})
+    monkeypatch.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 0)
+    universe = load_universe(DATA / "rush-hour-4x4.toml")
+    record = record_dtype(4 + 4, 6).itemsize
+    memory, disk = shortfalls_of(universe, partial, 2, "solvable")
+    assert (memory.resource, memory.needed) == ("memory", 2 * max(packed[i] for i in left) * BYTES_PER_PACKED)
+    assert (disk.resource, disk.needed) == ("disk", math.ceil(sum(packed[i] for i in left) * record * 0.25))
+    assert shortfalls_of(universe, folder, 2, "all") == []  # every piece stored

@@ -120,8 +120,7 @@ def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, 
     memory (`workers` processes, each searching the largest piece left, at `BYTES_PER_PACKED`;
     not counted when `executor`'s workers search them) and disk (the sets `keep` names, at
     `SETS_PER_PACKED`). A new split is counted first, followed by `reporter`."""
-    pieces, packed, stored = _planned(universe, directory, reporter)
-    left = [n for item, n in enumerate(packed) if f"{item:05d}" not in stored]
+    left = _packed_left(universe, directory, reporter)
     if not left:
         return []
     processes = 0 if executor is not None else min(max(workers, 1), len(left))
@@ -130,9 +129,9 @@ def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, 
     return shortfalls(processes * max(left) * BYTES_PER_PACKED, disk, directory)
 
 
-def _planned(universe: Universe, directory: Path, reporter: Any) -> tuple[list[Prefix], list[int], set[str]]:
-    """The pieces of work an analysis into `directory` would search, their packed positions and
-    the pieces its manifest lists as stored: those of a folder it resumes, else a new split."""
+def _packed_left(universe: Universe, directory: Path, reporter: Any) -> list[int]:
+    """The packed positions of each piece of work an analysis into `directory` has left: the
+    pieces its manifest does not list as stored, if it resumes a folder, else a new split's."""
     try:
         store = UniverseStore.open_tables(directory)
     except StoreError:
@@ -140,9 +139,10 @@ def _planned(universe: Universe, directory: Path, reporter: Any) -> tuple[list[P
     if store is not None and store.manifest.get("puzzle_sha256") == universe.sha256:
         pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
         packed = store.manifest.get("packed")
-        if pieces is not None and isinstance(packed, list) and len(packed) == len(pieces):
-            return pieces, packed, set(store.chunks)
-    return *_split(universe, reporter), set()
+        if (pieces is not None and isinstance(packed, list) and len(packed) == len(pieces)
+                and all(isinstance(n, int) for n in packed)):
+            return [n for item, n in enumerate(packed) if f"{item:05d}" not in store.chunks]
+    return _split(universe, reporter)[1]
 
 
 def _sizes(packed: Any, record_bytes: int) -> str:
