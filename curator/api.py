@@ -18,10 +18,10 @@ from rich.console import Console
 
 from curator import calibration, catalogue
 from curator.arrange import POOL_SIZE
-from curator.common.errors import SelectionError, StoreError
+from curator.common.errors import SelectionError
 from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
-from curator.common.resources import Shortfall
+from curator.common.resources import ResourceError
 from curator.kind import DistanceDone, Kind, Results, Run, Warn
 from curator.layered.search import SEARCH_LIMIT
 from curator.layered.select import SORT_METRICS
@@ -29,18 +29,6 @@ from curator.progress import layer_progress
 
 __all__ = ["DEFAULT_SAMPLE", "POOL_SIZE", "SEARCH_LIMIT", "SORT_METRICS", "ResourceError", "Results",
            "analyze", "calibrate", "load", "open", "run", "thread_count"]
-
-
-class ResourceError(StoreError):
-    """An analysis would need more memory or disk than the machine (or a cluster's workers)
-    has free."""
-
-    def __init__(self, what: str, short: list[Shortfall]) -> None:
-        figures = "; ".join(str(s) for s in short)
-        here = ["this machine"] if any(not s.elsewhere for s in short) else []
-        there = ["the cluster's workers"] if any(s.elsewhere for s in short) else []
-        super().__init__(f"{what} does not fit on {' or '.join(here + there)} ({figures})")
-        self.shortfalls = short
 
 
 def load(path: str | Path) -> Any:
@@ -96,8 +84,8 @@ def run(kind: Kind, puzzle: Any, output: str | Path | None = None, max_pieces: i
             raise SelectionError(f"{name(keyword)} does not apply to {kind.puzzle_noun}")
     directory = Path(output) if output is not None else Path("output") / puzzle.name
     plan = Run(directory, thread_count(workers, name), force, max_pieces, executor, reporter, distance_done,
-               warn, name, keep)
-    if not (force or ignore_limits):
+               warn, name, keep, limits=not (force or ignore_limits))
+    if plan.limits:
         short = kind.shortfalls(puzzle, plan)
         if short:
             raise ResourceError(kind.subject(puzzle, plan), short)

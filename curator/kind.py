@@ -82,6 +82,10 @@ class Run:
     """How errors name the keywords (the command line passes its options)."""
     keep: str | None = None
     """Which of its tables' entries a kind keeps (universes: see `curator.universe.store.KEEP`)."""
+    limits: bool = False
+    """Whether the analysis refuses to start (`curator.common.resources.ResourceError`) when it
+    needs more memory or disk than the machine has free. Most kinds know it before they start
+    (`Kind.shortfalls`); a kind that learns it only as the analysis starts checks it there."""
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from cli_helpers import error_line, invoke
 
+import curator
 import curator.common.resources
 from curator.common.resources import bytes_text
-from curator.universe.analysis import shortfalls_of
+from curator.universe.analysis import analyze_universe
 from curator.universe.pieces import BYTES_PER_PACKED
 from curator.universe.puzzle import load_universe
 from curator.universe.store import UniverseStore, record_dtype
@@ -204,8 +205,11 @@ def test_the_check_counts_only_the_pieces_of_work_left(folder, tmp_path, monkeyp
     monkeypatch.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)
     monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 0)
     universe = load_universe(DATA / "rush-hour-4x4.toml")
+    with pytest.raises(curator.ResourceError) as refused:
+        analyze_universe(universe, partial, 2, False, keep="solvable", limits=True)
+    memory, disk = refused.value.shortfalls
     record = record_dtype(4 + 4, 6).itemsize
-    memory, disk = shortfalls_of(universe, partial, 2, "solvable")
     assert (memory.resource, memory.needed) == ("memory", 2 * max(packed[i] for i in left) * BYTES_PER_PACKED)
     assert (disk.resource, disk.needed) == ("disk", math.ceil(sum(packed[i] for i in left) * record * 0.25))
-    assert shortfalls_of(universe, folder, 2, "all") == []  # every piece stored
+    assert UniverseStore.open_tables(partial).manifest == store.manifest  # refused before touching it
+    analyze_universe(universe, folder, 2, False, limits=True)  # every piece stored: nothing needed

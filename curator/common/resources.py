@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numba
 
+from curator.common.errors import StoreError
+
 
 @dataclass(frozen=True)
 class Shortfall:
@@ -33,6 +35,18 @@ class Shortfall:
     def __str__(self) -> str:
         figure = seconds_text if self.resource == "time" else bytes_text
         return f"{self.resource}: needs about {figure(self.needed)}, {figure(self.free)} {self.where}"
+
+
+class ResourceError(StoreError):
+    """An analysis would need more memory or disk than the machine (or a cluster's workers)
+    has free."""
+
+    def __init__(self, what: str, short: list[Shortfall]) -> None:
+        figures = "; ".join(str(s) for s in short)
+        here = ["this machine"] if any(not s.elsewhere for s in short) else []
+        there = ["the cluster's workers"] if any(s.elsewhere for s in short) else []
+        super().__init__(f"{what} does not fit on {' or '.join(here + there)} ({figures})")
+        self.shortfalls = short
 
 
 def short_of(resource: str, needed: int, free: int | None, where: str,

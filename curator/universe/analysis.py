@@ -20,7 +20,7 @@ import numpy as np
 
 from curator.common.errors import FolderRefused, StoreError
 from curator.common.files import exclusive
-from curator.common.resources import Shortfall, bytes_text, shortfalls
+from curator.common.resources import ResourceError, Shortfall, bytes_text, shortfalls
 from curator.universe.pieces import BYTES_PER_PACKED, Prefix, counting, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
 from curator.universe.space import Space, build_space
@@ -69,12 +69,12 @@ def search_piece(text: str, source: str, keep: str, item: int, prefix: Prefix) -
     return Piece(item, kept(sets, keep), found.seeds, time.perf_counter() - started, totals(sets))
 
 
-def open_store(universe: Universe, directory: Path, force: bool, reporter: Any = None, keep: str = "all"
-               ) -> tuple[UniverseStore, list[Prefix]]:
+def open_store(universe: Universe, directory: Path, force: bool, reporter: Any = None, keep: str = "all",
+               new_split: Split | None = None) -> tuple[UniverseStore, list[Prefix]]:
     """The results folder, started or resumed, and its pieces of work: those its manifest lists
-    (or, from an older manifest, the kinds of its first `item_lanes` rows), else a new split,
-    its count followed by `reporter` (see `analyze_universe`). A folder keeping other sets than
-    `keep` is refused unless `force`."""
+    (or, from an older manifest, the kinds of its first `item_lanes` rows), else a new split
+    (`new_split`, or one counted now, followed by `reporter`: see `analyze_universe`). A folder
+    keeping other sets than `keep` is refused unless `force`."""
     space = _space(universe.text, universe.source)
     store = UniverseStore.start_tables(directory, universe.name, universe.sha256, universe.text, force)
     if store.manifest.get("keep", "all") != keep and store.manifest.get("chunks"):
@@ -83,7 +83,7 @@ def open_store(universe: Universe, directory: Path, force: bool, reporter: Any =
     store.manifest["keep"] = keep
     pieces = _stored_pieces(store.manifest, space)
     if pieces is None:
-        pieces, packed = _split(universe, reporter)
+        pieces, packed = new_split or _split(universe, reporter)
         store.manifest.update(chunks={}, packed=packed)
     store.manifest.pop("item_lanes", None)
     dtype = record_dtype(space.n_lanes, len(universe.vehicles) + 1)
@@ -92,57 +92,56 @@ def open_store(universe: Universe, directory: Path, force: bool, reporter: Any =
     return store, pieces
 
 
-_SPLITS: dict[tuple[str, str], tuple[list[Prefix], list[int]]] = {}
-"""The splits counted in this process, by universe file: the check of what an analysis needs
-(`shortfalls_of`) and the analysis that follows count once."""
+Split = tuple[list[Prefix], list[int]]
+"""A universe's pieces of work and the packed positions of each."""
 
 
-def _split(universe: Universe, reporter: Any) -> tuple[list[Prefix], list[int]]:
-    """A new split and its pieces' packed positions, the count shown by `reporter`."""
-    key = (universe.text, universe.source)
-    if key not in _SPLITS:
-        space = _space(*key)
-        work = Work(f"{universe.name}: packed positions counted", counting(space), noun="step")
-        if reporter is None:
-            _SPLITS[key] = split(space)
-        else:
-            started = time.perf_counter()
-            reporter.layer_started(work)
-            _SPLITS[key] = split(space, counted=reporter.advance)
-            reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=False)
-    pieces, packed = _SPLITS[key]
-    return list(pieces), list(packed)
+def _split(universe: Universe, reporter: Any) -> Split:
+    """A new split, its count followed by `reporter`."""
+    space = _space(universe.text, universe.source)
+    if reporter is None:
+        return split(space)
+    work = Work(f"{universe.name}: packed positions counted", counting(space), noun="step")
+    started = time.perf_counter()
+    reporter.layer_started(work)
+    found = split(space, counted=reporter.advance)
+    reporter.layer_finished(work, {"seconds": time.perf_counter() - started}, kept=False)
+    return found
 
 
-def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, reporter: Any = None,
+def _plan(universe: Universe, directory: Path, force: bool, reporter: Any) -> tuple[Split | None, list[int]]:
+    """The new split an analysis into `directory` starts from (None if it resumes the folder's
+    own pieces of work), and the packed positions of each piece it has left to search (none
+    counted for a folder from before the count)."""
+    if not force:
+        try:
+            store = UniverseStore.open_tables(directory)
+        except StoreError:
+            store = None
+        if store is not None and store.manifest.get("puzzle_sha256") == universe.sha256:
+            pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
+            if pieces is not None:
+                packed = store.manifest.get("packed")
+                if not (isinstance(packed, list) and len(packed) == len(pieces)
+                        and all(isinstance(n, int) for n in packed)):
+                    return None, []
+                return None, [n for item, n in enumerate(packed) if f"{item:05d}" not in store.chunks]
+    new_split = _split(universe, reporter)
+    return new_split, new_split[1]
+
+
+def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, left: list[int],
                   executor: Any = None) -> list[Shortfall]:
-    """What the pieces of work not yet stored in `directory` need beyond this machine's free
-    memory (`workers` processes, each searching the largest piece left, at `BYTES_PER_PACKED`;
-    not counted when `executor`'s workers search them) and disk (the sets `keep` names, at
-    `SETS_PER_PACKED`). A new split is counted first, followed by `reporter`."""
-    left = _packed_left(universe, directory, reporter)
+    """What pieces of work holding `left` packed positions need beyond this machine's free
+    memory (`workers` processes, each searching the largest piece, at `BYTES_PER_PACKED`; not
+    counted when `executor`'s workers search them) and disk under `directory` (the sets `keep`
+    names, at `SETS_PER_PACKED`)."""
     if not left:
         return []
     processes = 0 if executor is not None else min(max(workers, 1), len(left))
     record = record_dtype(universe.rows + universe.cols, len(universe.vehicles) + 1).itemsize
     disk = math.ceil(sum(left) * record * SETS_PER_PACKED[keep])
     return shortfalls(processes * max(left) * BYTES_PER_PACKED, disk, directory)
-
-
-def _packed_left(universe: Universe, directory: Path, reporter: Any) -> list[int]:
-    """The packed positions of each piece of work an analysis into `directory` has left: the
-    pieces its manifest does not list as stored, if it resumes a folder, else a new split's."""
-    try:
-        store = UniverseStore.open_tables(directory)
-    except StoreError:
-        store = None
-    if store is not None and store.manifest.get("puzzle_sha256") == universe.sha256:
-        pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
-        packed = store.manifest.get("packed")
-        if (pieces is not None and isinstance(packed, list) and len(packed) == len(pieces)
-                and all(isinstance(n, int) for n in packed)):
-            return [n for item, n in enumerate(packed) if f"{item:05d}" not in store.chunks]
-    return _split(universe, reporter)[1]
 
 
 def _sizes(packed: Any, record_bytes: int) -> str:
@@ -174,16 +173,23 @@ def _stored_pieces(manifest: dict[str, Any], space: Space) -> list[Prefix] | Non
 
 
 def analyze_universe(universe: Universe, directory: Path, workers: int, force: bool,
-                     reporter: Any = None, executor: Any = None, keep: str = "all") -> UniverseStore:
+                     reporter: Any = None, executor: Any = None, keep: str = "all", limits: bool = False
+                     ) -> UniverseStore:
     """Search every piece of work not yet stored in `directory` and store the sets `keep`
     names (see `KEEP`); `reporter` (as `curator.progress.RichReporter`) follows the pieces,
     `executor` (see `UniverseCluster`) computes them on a Dask cluster instead of `workers`
-    local processes."""
+    local processes. With `limits`, a new split is counted first, and ResourceError is raised
+    before the folder is touched if the pieces left need more than the machine has free (see
+    `shortfalls_of`)."""
     if keep not in KEEP:
         raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
+    new_split, left = _plan(universe, Path(directory), force, reporter)
+    short = shortfalls_of(universe, Path(directory), workers, keep, left, executor) if limits else []
+    if short:
+        raise ResourceError(f"{universe.name}'s universe", short)
     Path(directory).mkdir(parents=True, exist_ok=True)
     with exclusive(Path(directory)):
-        store, pieces = open_store(universe, Path(directory), force, reporter, keep)
+        store, pieces = open_store(universe, Path(directory), force, reporter, keep, new_split)
         store.remove_temporaries()
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]

@@ -18,7 +18,7 @@ from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns
 from curator.common.resources import Shortfall
 from curator.kind import Kind, Run, Verdict
-from curator.universe.analysis import UniverseCluster, analyze_universe, shortfalls_of
+from curator.universe.analysis import UniverseCluster, analyze_universe
 from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
 from curator.universe.results import UniverseLevel, UniverseResults
 from curator.universe.store import KEEP
@@ -73,11 +73,12 @@ class UniverseKind(Kind):
         return f"{puzzle.name}'s universe"
 
     def shortfalls(self, puzzle: Universe, run: Run) -> list[Shortfall]:
-        return shortfalls_of(puzzle, run.directory, run.workers, _keep(run), run.reporter, run.executor)
+        return []  # known once the pieces of work are counted: `analyze` checks them (`run.limits`)
 
     def analyze(self, puzzle: Universe, run: Run) -> None:
         keep = _keep(run)
-        analyze_universe(puzzle, run.directory, run.workers, run.force, run.reporter, run.executor, keep)
+        analyze_universe(puzzle, run.directory, run.workers, run.force, run.reporter, run.executor, keep,
+                         run.limits)
 
     def open(self, directory: Path, name: Naming = same_name) -> UniverseResults:
         return UniverseResults.open(directory, name)
