@@ -5,6 +5,7 @@ pieces already stored are kept, so a stopped analysis resumes.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import multiprocessing
@@ -227,8 +228,9 @@ def _searched(universe: Universe, keep: str, pieces: list[Prefix], todo: list[in
         # spawn: a fork would copy the compiler's threads and locks into the children. Leaving
         # the pool terminates its workers at once: a Ctrl+C here or a failed save does not wait
         # for the pieces under way. The workers leave Ctrl+C to this process.
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(min(workers, len(todo)), initializer=_ignore_ctrl_c) as pool:
+        with _ctrl_c_ignored():
+            pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)))
+        with pool:
             try:
                 yield from pool.imap_unordered(partial(_search_job, args), jobs)
                 return
@@ -245,8 +247,17 @@ def _search_job(args: tuple[str, str, str], job: tuple[int, Prefix]) -> Piece:
     return search_piece(*args, *job)
 
 
-def _ignore_ctrl_c() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl+C ignored while worker processes start: they ignore it from their first
+    instruction on (an ignored signal stays ignored in a started program, and Python then
+    leaves it so), instead of printing the traceback of an import it cut short. A Ctrl+C in
+    these milliseconds is lost."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class UniverseCluster:
