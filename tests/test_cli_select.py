@@ -62,7 +62,7 @@ def test_select_unique_canonical_json(stores):
         assert set(level["solution"][0]) == {"from", "to"}
         # log2(tried) >= 0, so the effort is at least the moves' share (1 - search) of each move.
         assert level["safe_moves"] <= level["legal_moves"]
-        assert level["difficulty"] >= (1 - DEFAULT.search) * (level["pieces"] - 1)
+        assert level["difficulty"] >= (1 - DEFAULT.search_share) * (level["pieces"] - 1)
         assert level["difficulty_terms"].startswith(f"{level['pieces'] - 1} moves")
 
 

@@ -5,6 +5,7 @@ player checked on every read."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from functools import cache
@@ -34,6 +35,7 @@ from curator.common.difficulty import (
     player_text,
     spearman,
 )
+from curator.common.files import canonical_json
 from curator.export.pack import save_pack
 from curator.layered.metrics import apply_move, measure, solve_position
 from curator.layered.puzzle import load_puzzle, parse_puzzle
@@ -127,7 +129,7 @@ def test_the_defaults_are_the_earlier_formula():
     assert m > 5 and level.search > m
     assert level.difficulty == pytest.approx(
         m + 0.432 * (math.log2(level.search) - m) + 0.368 * math.log2(level.legal_moves))
-    assert (DEFAULT.lookahead, DEFAULT.search, DEFAULT.opening) == (0.0, 0.432, 0.368)
+    assert (DEFAULT.lookahead, DEFAULT.search_share, DEFAULT.opening) == (0.0, 0.432, 0.368)
 
 
 # -- every kind is rated on the one scale ----------------------------------------------------------
@@ -155,7 +157,7 @@ def lunar(tmp_path_factory):
 def test_layered_levels_carry_difficulty_and_terms(triangle):
     (level,) = triangle.select(unique=True, pieces=7, sort="difficulty:desc", sample=30, seed=1, limit=1)
     # log2(tried) and the opening are never negative: the moves' share is a floor.
-    assert level.difficulty >= (1 - DEFAULT.search) * len(level.solution)
+    assert level.difficulty >= (1 - DEFAULT.search_share) * len(level.solution)
     assert level.difficulty_terms.startswith(f"{len(level.solution)} moves")
     data = level.to_json()
     assert data["difficulty_terms"] == level.difficulty_terms and data["difficulty"] is not None
@@ -215,7 +217,7 @@ def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tm
 # -- calibration ---------------------------------------------------------------------------------
 
 
-TRUE_PLAYER = Player(lookahead=1.0, search=0.9, opening=1.5)
+TRUE_PLAYER = Player(lookahead=1.0, search_share=0.9, opening=1.5)
 
 
 def graded_pack(results, path, count, player=TRUE_PLAYER, seed=4):
@@ -389,7 +391,7 @@ def test_a_tampered_player_is_refused(triangle, tmp_path):
     path.write_text(player_text(TRUE_PLAYER, results.puzzle.sha256, {"levels": 40}))
     assert curator.open(results.directory).player == TRUE_PLAYER
     data = json.loads(path.read_text())
-    data["player"]["search"] = 0.0
+    data["player"]["search_share"] = 0.0
     path.write_text(json.dumps(data))
     with pytest.raises(curator.StoreError, match="checksum does not match"):
         _ = curator.open(results.directory).player
@@ -397,16 +399,26 @@ def test_a_tampered_player_is_refused(triangle, tmp_path):
     assert result.exit_code == 1 and "difficulty.json: checksum does not match" in error_line(result.stderr)
 
 
+def test_a_player_of_the_first_format_is_read_with_its_parameters_renamed(tmp_path):
+    results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
+    data = {"format": "curator-player/1", "puzzle_sha256": results.puzzle.sha256,
+            "player": {"lookahead": 1.0, "search": 0.9, "opening": 1.5}, "fitted": {"levels": 40}}
+    data["sha256"] = hashlib.sha256(canonical_json(data)).hexdigest()
+    (results.directory / PLAYER_FILE).write_text(json.dumps(data))
+    assert curator.open(results.directory).player == TRUE_PLAYER
+
+
 def test_fit_prefers_the_grid_point_that_made_the_grades():
     rng = np.random.default_rng(0)
     measures = rng.uniform(1, 2**10, size=(80, len(LOOKAHEADS), 3))
     measures[:, :, 0] = rng.integers(2, 9, size=80)[:, None]
     measures[:, :, 2] = rng.uniform(0, 4, size=80)[:, None]
-    truth = Player(lookahead=LOOKAHEADS[3], search=0.7, opening=0.5)
+    truth = Player(lookahead=LOOKAHEADS[3], search_share=0.7, opening=0.5)
     grades = np.array([truth.effort(Measure(*row)) for row in measures[:, 3]])
     player = fit(Graded(measures, grades, measures[:, 0, 0].astype(int)))
     assert player.lookahead == truth.lookahead
-    assert player.search == pytest.approx(0.7, abs=0.1) and player.opening == pytest.approx(0.5, rel=0.3)
+    assert player.search_share == pytest.approx(0.7, abs=0.1)
+    assert player.opening == pytest.approx(0.5, rel=0.3)
 
 
 def test_fit_keeps_the_least_look_ahead_when_the_grades_do_not_tell():

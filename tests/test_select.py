@@ -308,7 +308,7 @@ def _difficulty_by_oracle(case, level):
         return 0.0
     assert DEFAULT.lookahead == 0
     tried = _play_by_oracle(case, level)["search"]
-    return ((1 - DEFAULT.search) * moves + DEFAULT.search * math.log2(tried)
+    return ((1 - DEFAULT.search_share) * moves + DEFAULT.search_share * math.log2(tried)
             + DEFAULT.opening * math.log2(level.report.legal_moves))
 
 

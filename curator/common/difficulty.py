@@ -3,8 +3,8 @@ a level's position graph; its parameters (fitted defaults, or a puzzle's own sto
 its results by `curator calibrate`), the terms that explain a figure, and the fit.
 
 Each kind measures its levels (`Measure`: the moves, the positions a backtracking player
-tries, the legal moves it reads first) for any look-ahead; the effort is then `(1 - search) *
-moves + search * log2(tried) + opening * first` (docs/metrics.md).
+tries, the legal moves it reads first) for any look-ahead; the effort is then `(1 -
+search_share) * moves + search_share * log2(tried) + opening * first` (docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from curator.common.files import canonical_json
 
 PLAYER_FILE = "difficulty.json"
 """The file of a results folder that holds its calibrated player (`curator calibrate`)."""
-PLAYER_FORMAT = "curator-player/1"
+PLAYER_FORMAT = "curator-player/2"
+OLDER_NAMES = {"curator-player/1": {"search": "search_share"}}
+"""Side files of earlier formats, read with their parameters renamed as this maps them."""
 CHECKSUM = "sha256"
 """The side file's own checksum: the sha256 of the canonical JSON of its other fields."""
 
@@ -47,15 +49,15 @@ class Player:
     of the goal it plays perfectly. Any other wrong move it tries as often as a right one,
     and backtracks from it after trying every position behind it, once each.
 
-    Its effort mixes playing the solution's moves and searching: `search` is the share of
-    the effort that is search, in bits (log2 of the positions tried, the solution's
+    Its effort mixes playing the solution's moves and searching: `search_share` is the share
+    of the effort that is search, in bits (log2 of the positions tried, the solution's
     included), the rest the moves; each bit of the legal moves of the first position (reading
     the level before it starts) costs `opening` moves. The defaults are the formula fitted earlier on
     the shipped Fling! levels, which the model holds as a special case.
     """
 
     lookahead: float = 0.0
-    search: float = 0.432
+    search_share: float = 0.432
     opening: float = 0.368
     source: str = field(default="defaults fitted on the shipped Fling! levels", compare=False)
     """Where the parameters come from, in a few words."""
@@ -67,17 +69,19 @@ class Player:
         if measure.moves <= 0:
             return 0.0
         bits = math.log2(max(measure.tried, 1.0))
-        return float((1 - self.search) * measure.moves + self.search * bits + self.opening * measure.first)
+        return float((1 - self.search_share) * measure.moves + self.search_share * bits
+                     + self.opening * measure.first)
 
     def to_json(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in PARAMETERS}
 
     def text(self) -> str:
         """The parameters in one line."""
-        return f"look-ahead {self.lookahead:g}, search {self.search:.3g}, opening {self.opening:.3g}"
+        return (f"look-ahead {self.lookahead:g}, search share {self.search_share:.3g}, "
+                f"opening {self.opening:.3g}")
 
 
-PARAMETERS = ("lookahead", "search", "opening")
+PARAMETERS = ("lookahead", "search_share", "opening")
 """The parameters of `Player`, as files and the API name them."""
 DEFAULT = Player()
 """The player of every layered puzzle that has not been calibrated (see benchmarks/difficulty.py)."""
@@ -186,7 +190,7 @@ def read_player(directory: Path, puzzle_sha256: str | None, default: Player = DE
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as exc:
         raise StoreError(f"{path}: unreadable ({exc.__class__.__name__}: {exc}); {again}") from None
-    if not isinstance(data, dict) or data.get("format") != PLAYER_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (PLAYER_FORMAT, *OLDER_NAMES):
         raise StoreError(f"{path}: not a calibrated player ({PLAYER_FORMAT}); {again}")
     stated = data.pop(CHECKSUM, None)
     try:
@@ -198,6 +202,9 @@ def read_player(directory: Path, puzzle_sha256: str | None, default: Player = DE
     if data.get("puzzle_sha256") != puzzle_sha256:
         raise StoreError(f"{path}: calibrated for another puzzle file; {again}")
     values = data.get("player")
+    if isinstance(values, dict):
+        renamed = OLDER_NAMES.get(data["format"], {})
+        values = {renamed.get(name, name): value for name, value in values.items()}
     if not isinstance(values, dict) or set(values) != set(PARAMETERS) or not all(
             isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
             for v in values.values()):
@@ -261,7 +268,7 @@ def fit(graded: Graded, mask: np.ndarray | None = None) -> Player:
     log2(tried) + o * first, all three weights non-negative, over every pair of
     levels with different grades (pairs within a group weighing as much in all as the pairs
     across groups); the look-ahead with the lowest loss wins, and its weights over p + q are
-    the player's (search = q / (p + q), so that a player's efforts keep the scale of moves).
+    the player's (search_share = q / (p + q), so that a player's efforts keep the scale of moves).
     The look-ahead is a coarse choice that the grades seldom settle: the fit takes the least
     one whose loss is within `LOOKAHEAD_MARGIN` of the lowest."""
     keep = np.ones(len(graded.grades), dtype=bool) if mask is None else mask
