@@ -208,7 +208,7 @@ def test_the_check_counts_only_the_pieces_of_work_left(folder, tmp_path, monkeyp
     packed = store.manifest["packed"]
     left = [item for item in range(len(packed)) if item % 3 == 0]
     for item in left:
-        del store.chunks[f"{item:05d}"]
+        del store.chunks[store.chunk_key(item)]
     store.write_manifest()
     usage = type("Usage", (), {"free": 0})
     monkeypatch.setattr(curator.common.resources.shutil, "disk_usage", lambda path: usage)

@@ -67,7 +67,8 @@ def search_piece(text: str, source: str, keep: str, item: int, prefix: Prefix) -
     started = time.perf_counter()
     found = search(space, piece_ranges(space, prefix))
     sets = records(found, space.n_lanes, len(space.universe.vehicles) + 1)
-    return Piece(item, kept(sets, keep), found.seeds, time.perf_counter() - started, totals(sets))
+    return Piece(item, kept(sets, keep), found.seeds, time.perf_counter() - started,
+                 totals(sets["distance"], sets["size"]))
 
 
 def open_store(universe: Universe, directory: Path, force: bool, reporter: Any = None, keep: str = "all",
@@ -122,11 +123,9 @@ def _plan(universe: Universe, directory: Path, force: bool, reporter: Any) -> tu
         if store is not None and store.manifest.get("puzzle_sha256") == universe.sha256:
             pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
             if pieces is not None:
-                packed = store.manifest.get("packed")
-                if not (isinstance(packed, list) and len(packed) == len(pieces)
-                        and all(isinstance(n, int) for n in packed)):
-                    return None, []
-                return None, [n for item, n in enumerate(packed) if f"{item:05d}" not in store.chunks]
+                packed = _stored_packed(store.manifest, len(pieces))
+                stored = store.chunks
+                return None, [n for item, n in enumerate(packed) if store.chunk_key(item) not in stored]
     new_split = _split(universe, reporter)
     return new_split, new_split[1]
 
@@ -145,11 +144,20 @@ def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, 
     return shortfalls(processes * max(left) * BYTES_PER_PACKED, disk, directory)
 
 
-def _sizes(packed: Any, record_bytes: int) -> str:
+def _stored_packed(manifest: dict[str, Any], pieces: int) -> list[int]:
+    """The packed positions of each of the `pieces` pieces of work a manifest counts (none if it
+    does not count them: a folder from before the count)."""
+    packed = manifest.get("packed")
+    if isinstance(packed, list) and len(packed) == pieces and all(isinstance(n, int) for n in packed):
+        return packed
+    return []
+
+
+def _sizes(packed: list[int], record_bytes: int) -> str:
     """What the largest piece holds and takes in a worker, and the most the sets files can take
     (a connected set holds a packed position at least), as the progress names the pieces;
     nothing if the manifest does not count them."""
-    if not isinstance(packed, list) or not packed or not all(isinstance(n, int) for n in packed):
+    if not packed:
         return ""
     most = max(packed)
     return (f" (the largest {most:,} packed positions, about {bytes_text(most * BYTES_PER_PACKED)} a worker; "
@@ -195,7 +203,7 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]
         record = record_dtype(universe.rows + universe.cols, len(universe.vehicles) + 1)
-        sizes = _sizes(store.manifest.get("packed"), record.itemsize)
+        sizes = _sizes(_stored_packed(store.manifest, count), record.itemsize)
         work = Work(f"{universe.name}: pieces of work{sizes}", count)
         if reporter is not None:
             reporter.layer_started(work)

@@ -24,7 +24,7 @@ from curator.universe.columns import Columns, SetFiles, leading, read_columns, s
 from curator.universe.play import Cell, Positions, UniversePosition, UniverseReport
 from curator.universe.puzzle import WALL, Universe
 from curator.universe.space import DIGIT_BITS, Space, build_space
-from curator.universe.store import UniverseStore, record_dtype
+from curator.universe.store import UniverseStore, record_dtype, totals
 
 SORTS = ("distance", "cluster", "pieces", "walls")
 """What `select` sorts by (distance first by default, farthest first)."""
@@ -167,11 +167,7 @@ class UniverseResults:
         """Sets and positions found, and those that can be solved: summed from the stored sets
         when the tables keep every set, else from the manifest (see `curator.universe.store.totals`)."""
         if self.store.keep == "all":
-            c = self.columns
-            solvable = c.distance >= 0
-            return {"sets": len(c), "positions": int(c.size.sum(dtype=np.int64)),
-                    "solvable_sets": int(solvable.sum()),
-                    "solvable_positions": int(c.size.sum(dtype=np.int64, where=solvable))}
+            return totals(self.columns.distance, self.columns.size)
         out = dict.fromkeys(("sets", "positions", "solvable_sets", "solvable_positions"), 0)
         for path, entry in self.store.files(self.dtype):
             found = entry.get("found")

@@ -50,12 +50,13 @@ def kept(sets: np.ndarray, keep: str) -> np.ndarray:
     return sets
 
 
-def totals(sets: np.ndarray) -> dict[str, int]:
-    """Sets and positions found, and those that can be solved."""
-    solvable = sets["distance"] >= 0
-    size = sets["size"].astype(np.int64)
-    return {"sets": len(sets), "positions": int(size.sum()), "solvable_sets": int(solvable.sum()),
-            "solvable_positions": int(size[solvable].sum())}
+def totals(distance: np.ndarray, size: np.ndarray) -> dict[str, int]:
+    """Sets and positions, and those that can be solved, of the sets of these distances (-1:
+    cannot be solved) and sizes."""
+    solvable = distance >= 0
+    return {"sets": len(distance), "positions": int(size.sum(dtype=np.int64)),
+            "solvable_sets": int(solvable.sum()),
+            "solvable_positions": int(size.sum(dtype=np.int64, where=solvable))}
 
 
 def records(found: Found, lanes: int, kinds: int) -> np.ndarray:
@@ -82,8 +83,13 @@ class UniverseStore(ResultsFolder):
         return super().owns(name) or (name.startswith("sets-") and name.endswith(SUFFIX))
 
     @staticmethod
-    def chunk_name(item: int) -> str:
-        return f"sets-{item:05d}{SUFFIX}"
+    def chunk_key(item: int) -> str:
+        """How the manifest names piece of work `item` (at least five digits)."""
+        return f"{item:05d}"
+
+    @classmethod
+    def chunk_name(cls, item: int) -> str:
+        return f"sets-{cls.chunk_key(item)}{SUFFIX}"
 
     @property
     def chunks(self) -> dict[str, dict[str, Any]]:
@@ -94,7 +100,7 @@ class UniverseStore(ResultsFolder):
     def done(self, item: int) -> bool:
         """Whether piece of work `item` is stored and its file checks out (a damaged or missing
         file is computed again)."""
-        entry = self.chunks.get(f"{item:05d}")
+        entry = self.chunks.get(self.chunk_key(item))
         if entry is None:
             return False
         try:
@@ -110,9 +116,9 @@ class UniverseStore(ResultsFolder):
         analysis."""
         data = sets.tobytes()
         digest = atomic_write(self.directory / self.chunk_name(item), data)
-        self.chunks[f"{item:05d}"] = {"bytes": len(data), "sha256": digest, "sets": len(sets), "seeds": seeds,
-                                      "positions": int(sets["size"].sum(dtype=np.int64)),
-                                      "seconds": round(seconds, 3), "found": found}
+        self.chunks[self.chunk_key(item)] = {
+            "bytes": len(data), "sha256": digest, "sets": len(sets), "seeds": seeds,
+            "positions": int(sets["size"].sum(dtype=np.int64)), "seconds": round(seconds, 3), "found": found}
         if time.monotonic() - self._written >= MANIFEST_EVERY:
             self.listed()
 
