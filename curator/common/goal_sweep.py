@@ -150,7 +150,8 @@ class Graph:
         none): each step takes the first move in the pipeline's move order whose child's
         distance plus the move's cost is the position's distance. ValueError if a walk gets
         stuck: the tables do not belong to these moves."""
-        lengths, steps = self.build(_paths)(k, distances, np.asarray(ranks, dtype=np.int64), longest)
+        _, _, lengths, steps = self.build(_walk)(k, distances, np.ascontiguousarray(ranks, dtype=np.int64),
+                                                 longest, np.zeros(0), 0.0, True)
         if (lengths == -2).any():
             raise ValueError("a stored distance has no move leading one step closer")
         return [None if n < 0 else steps[i, :n].tolist() for i, n in enumerate(lengths)]
@@ -167,10 +168,10 @@ class Graph:
         Returns float[ranks, lookaheads, 3] (zeros for a position not solvable) and the counts
         int[ranks, 6] of `curator.common.difficulty.walked_terms` for a player reading `sight`
         moves ahead."""
-        found: tuple[np.ndarray, np.ndarray] = self.build(_measure)(
+        out, terms, _, _ = self.build(_walk)(
             k, distances, np.ascontiguousarray(ranks, dtype=np.int64), longest,
-            np.ascontiguousarray(lookaheads, dtype=np.float64), float(sight))
-        return found
+            np.ascontiguousarray(lookaheads, dtype=np.float64), float(sight), False)
+        return out, terms
 
     def recheck(self, k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
                 ranks: np.ndarray) -> list[tuple[int, list[str]]]:
@@ -365,43 +366,16 @@ def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np
 
 
 @kernel(parallel=True)
-def _paths(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ranks each position's shortest solution passes through (after it), and their
-    number; -1 for a position not solvable, -2 if the walk gets stuck (damaged tables)."""
-    lengths = np.full(len(ranks), -1, dtype=np.int64)
-    steps = np.zeros((len(ranks), max(longest, 1)), dtype=np.int64)
-    for i in numba.prange(len(ranks)):
-        pos, found, costs, scratch = room(k)
-        r = ranks[i]
-        d = np.int64(distances[r])
-        if d >= UNSOLVABLE:
-            continue
-        s = 0
-        while d > 0 and s < longest:
-            occupied = unrank(k, r, pos)
-            n = children(k, pos, occupied, found, costs, scratch)
-            following = -1
-            for j in range(n):
-                c = found[j]
-                if distances[c] < UNSOLVABLE and distances[c] + costs[j] == d:
-                    following = c
-                    break
-            if following < 0:
-                break
-            steps[i, s] = following
-            s += 1
-            r = following
-            d = np.int64(distances[r])
-        lengths[i] = s if d == 0 else -2
-    return lengths, steps
-
-
-@kernel(parallel=True)
-def _measure(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
-             sight: float) -> tuple[np.ndarray, np.ndarray]:
-    """See `Graph.measure`."""
+def _walk(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
+          sight: float, record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Walk each position's shortest solution as `Graph.solutions` says. Returns the player
+    model along it (see `Graph.measure`): float[rank, lookahead, 3] and int[rank, 6]; its
+    number of steps (-1: not solvable, -2: the walk got stuck, the tables are damaged); and,
+    when `record`, the ranks it passes through (after the position) as int[rank, longest]."""
     out = np.zeros((len(ranks), len(lookaheads), 3))
     terms = np.zeros((len(ranks), 6), dtype=np.int64)
+    lengths = np.full(len(ranks), -1, dtype=np.int64)
+    steps = np.zeros((len(ranks) if record else 0, max(longest, 1)), dtype=np.int64)
     for i in numba.prange(len(ranks)):
         pos, found, costs, scratch = room(k)
         r = ranks[i]
@@ -442,11 +416,14 @@ def _measure(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, loo
             if n == 1:
                 terms[i, 4] += 1
             terms[i, 5] += n
+            if record:
+                steps[i, s] = following
             s += 1
             r = following
             d = np.int64(distances[r])
         terms[i, 0] = s
-    return out, terms
+        lengths[i] = s if d == 0 else -2
+    return out, terms, lengths, steps
 
 
 @kernel(parallel=True)
