@@ -18,12 +18,12 @@ from rich.console import Console
 
 from curator import calibration, catalogue
 from curator.arrange import POOL_SIZE
+from curator.common.bounds import SEARCH_LIMIT
 from curator.common.errors import SelectionError
 from curator.common.files import DEFAULT_SAMPLE
 from curator.common.keywords import Naming, same_name
 from curator.common.resources import ResourceError
 from curator.kind import DistanceDone, Kind, Results, Run, Warn
-from curator.layered.search import SEARCH_LIMIT
 from curator.layered.select import SORT_METRICS
 from curator.progress import layer_progress
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from curator.common.bounds import Search
 from curator.common.errors import SelectionError
 from curator.common.exports import Exports
 from curator.common.keywords import Naming, same_name
@@ -86,17 +87,6 @@ class Run:
     """Whether the analysis refuses to start (`curator.common.resources.ResourceError`) when it
     needs more memory or disk than the machine has free. Most kinds know it before they start
     (`Kind.shortfalls`); a kind that learns it only as the analysis starts checks it there."""
-
-
-@dataclass(frozen=True)
-class Search:
-    """How a long search is bounded and followed: at most `search_limit` positions (None: the kind's
-    default), `progress(done, bound)` as it goes, `note(line)` for its estimate before it
-    starts."""
-
-    search_limit: int | None = None
-    progress: Callable[[int, int], None] | None = None
-    note: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True)

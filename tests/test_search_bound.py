@@ -15,8 +15,9 @@ import pytest
 from cli_helpers import error_line, invoke
 
 import curator
+from curator.common.bounds import Search
 from curator.common.errors import SearchTooLarge
-from curator.layered.search import Bound, Explorer
+from curator.layered.search import Explorer
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"
@@ -71,9 +72,9 @@ def test_the_estimate_bounds_each_tier():
 def test_without_stored_layers_the_whole_search_is_bounded():
     explorer = Explorer(curator.load(TRIANGLE))
     with pytest.raises(SearchTooLarge) as caught:
-        explorer.report((0, *[1] * 14), bound=Bound(search_limit=50))
+        explorer.report((0, *[1] * 14), search=Search(search_limit=50))
     assert "above the stored layers" in str(caught.value)
-    assert explorer.report((0, *[1] * 14), bound=Bound(search_limit=None)).solutions == 29760
+    assert explorer.report((0, *[1] * 14), search=Search(search_limit=None)).solutions == 29760
 
 
 def test_solve_search_limit_on_the_command_line(low, tmp_path, monkeypatch):

@@ -513,7 +513,8 @@ def solve_command(
     position = read_board(board, puzzle)
     try:
         with count_progress(err, "searching above the stored layers") as progress:
-            search = Search(bound, progress, lambda line: err.print(line, highlight=False, soft_wrap=True))
+            search = Search(SEARCH_LIMIT if bound is None else bound, progress,
+                            lambda line: err.print(line, highlight=False, soft_wrap=True))
             item, used = kind.solve(puzzle, position, results, option_name, search)
     except SearchTooLarge as exc:
         output = "" if results is None else f" --output {results}"
@@ -582,10 +583,11 @@ def variants_command(
     bound = optional_number(search_limit, "--search-limit", 1)
     if bound is not None and "search_limit" not in kind.solve_options:
         raise UsageError(f"--search-limit does not apply to {kind.held}: they are looked up, not searched")
+    search = Search(SEARCH_LIMIT if bound is None else bound)
     position = read_board(board, results.puzzle)
     try:
         with count_progress(err, "rating the variants") as progress:
-            found = kind.variants(results, position, want, count, Search(bound), progress)
+            found = kind.variants(results, position, want, count, search, progress)
     except SearchTooLarge as exc:
         puzzle_file = results.directory / PUZZLE_COPY
         raise _fail(1, exc.spelled(lambda k: f"curator analyze {puzzle_file} --output {results.directory} "

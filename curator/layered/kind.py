@@ -27,7 +27,6 @@ from curator.layered.level import Level, difficulty_text, draw, moves_text
 from curator.layered.metrics import GRAPH_LIMIT, measure, solve_position
 from curator.layered.puzzle import Puzzle, puzzle_from
 from curator.layered.results import LayeredResults, StoredPosition, puzzle_results
-from curator.layered.search import SEARCH_LIMIT, Bound
 from curator.rules import family_names
 
 FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
@@ -160,16 +159,16 @@ class LayeredKind(Kind):
 
     def solve(self, puzzle: Puzzle, position: Any, directory: Path | None,
               name: Naming = same_name, search: Search | None = None) -> tuple[Level, Path | None]:
-        bound = _bound(search or Search())
+        search = search or Search()
         stored = puzzle_results(puzzle, directory, name)
         if stored is None:
-            return solve_position(puzzle, position, bound=bound), None
-        return stored.solve(position, bound.search_limit, bound.progress, bound.note), stored.directory
+            return solve_position(puzzle, position, search=search), None
+        return stored.solve(position, search.search_limit, search.progress, search.note), stored.directory
 
     def variants(self, results: LayeredResults, position: Any, want: str, limit: int,
                  search: Search | None = None, progress: Callable[[int, int], None] | None = None,
                  ) -> Variants:
-        return results.variation(position, want, limit, _bound(search or Search()), progress)
+        return results.variation(position, want, limit, search, progress)
 
     # -- packs ---------------------------------------------------------------------------------
 
@@ -259,13 +258,6 @@ def _stored_text(puzzle: Puzzle, found: StoredPosition) -> str:
         f"layer {found.layer}, rank {found.rank}, {found.pieces} pieces",
         f"solvable: {yes(found.solvable)}   unique: {yes(found.unique)}   all moves: {yes(found.all_moves)}",
     ])
-
-
-def _bound(search: Search) -> Bound:
-    """The bound of a search above the stored layers that `search` asks for (by default
-    `SEARCH_LIMIT` positions)."""
-    limit = SEARCH_LIMIT if search.search_limit is None else search.search_limit
-    return Bound(limit, search.progress, search.note)
 
 
 KIND = LayeredKind()

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from curator.common.bounds import Search
 from curator.common.difficulty import DEFAULT, Measure, Player, Terms, grid, seen
 from curator.common.difficulty import spearman as common_spearman
 from curator.common.errors import SelectionError
 from curator.layered.classes import class_size
 from curator.layered.level import Level, Play, Report
 from curator.layered.puzzle import Puzzle
-from curator.layered.search import Bound, Explorer, Graph
+from curator.layered.search import Explorer, Graph
 from curator.layered.space import Layer, StateSpace
 from curator.rules.base import encode_move
 
@@ -34,13 +35,13 @@ def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, player
 
 
 def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None,
-                   bound: Bound | None = None, player: Player = DEFAULT) -> Level:
+                   search: Search | None = None, player: Player = DEFAULT) -> Level:
     """The level of an arbitrary position (e.g. one a designer drew); `explorer` may bring
-    stored layers to prune the search with; `bound` limits the search above them (see
-    `curator.layered.search.Bound`); `player` rates it."""
+    stored layers to prune the search with; `search` bounds the search above them (see
+    `curator.common.bounds.Search`); `player` rates it."""
     check_position(puzzle, position)
     layer, rank = StateSpace(puzzle).rank(position)
-    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), bound,
+    return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), search,
                   player)
 
 
@@ -54,8 +55,8 @@ def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
 
 
 def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...],
-           bound: Bound | None = None, player: Player = DEFAULT) -> Level:
-    report = explorer.report(position, bound=bound)
+           search: Search | None = None, player: Player = DEFAULT) -> Level:
+    report = explorer.report(position, search=search)
     graph = explorer.graph(position, GRAPH_LIMIT)
     figures, terms, rating = None, None, None
     if graph is not None:

@@ -16,6 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from curator.arrange import POOL_SIZE, VARIETY, Pack, arrange, check_pack_sizes, read_curve, variety_rules
+from curator.common.bounds import SEARCH_LIMIT, Search
 from curator.common.difficulty import Player, read_player
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exporting
@@ -26,7 +27,7 @@ from curator.common.variants import Variant, Variants, check_limit, check_want
 from curator.layered import metrics
 from curator.layered.level import CellMove, Level, PuzzleLike, draw, position_json
 from curator.layered.puzzle import Puzzle, parse_drawing
-from curator.layered.search import SEARCH_LIMIT, Bound, Explorer
+from curator.layered.search import Explorer
 from curator.layered.select import (
     METRICS_CAP,
     Filters,
@@ -243,7 +244,7 @@ class LayeredResults(Exporting):
         `search_limit` positions."""
         at_least(search_limit, 1, self._name("search_limit"))
         level = metrics.solve_position(self.puzzle, self._board(board), explorer=self.explorer,
-                                       bound=Bound(search_limit, progress, note), player=self.player)
+                                       search=Search(search_limit, progress, note), player=self.player)
         cross_check(self.store, level)
         return level
 
@@ -267,9 +268,9 @@ class LayeredResults(Exporting):
                                      f"{limit}")
         return tuple(int(v) for v in position)
 
-    def status(self, board: str | Sequence[int], bound: Bound | None = None) -> Status:
+    def status(self, board: str | Sequence[int], search: Search | None = None) -> Status:
         """Whether a position is solvable, uniquely and all-moves solvable: its stored bits
-        where its layer is stored, else a search (pruned by the stored layers, within `bound`:
+        where its layer is stored, else a search (pruned by the stored layers, within `search`:
         by default `SEARCH_LIMIT` positions)."""
         position = self.position(board)
         layer, rank = StateSpace(self.puzzle).rank(position)
@@ -278,7 +279,7 @@ class LayeredResults(Exporting):
         if self.store.record(layer) is not None:
             bits = self.store.load(layer, mmap=True).at(rank)
             return Status(position, pieces, goal and bits["solvable"], stored=True, **bits)
-        report = self.explorer.report(position, bound=bound)
+        report = self.explorer.report(position, search=search)
         return Status(position, pieces, goal and report.solvable, report.solvable, report.unique,
                       report.all_moves, stored=False)
 
@@ -298,18 +299,19 @@ class LayeredResults(Exporting):
         of equivalent positions and none of the position's own class, hardest first; at most
         `limit`. Each is a `Variant`: its `edit` and its `item`, a `Level`. Above the stored
         layers every search holds at most `search_limit` positions (see `solve`)."""
-        return self.variation(board, want, limit, Bound(search_limit)).variants
+        return self.variation(board, want, limit, Search(search_limit)).variants
 
     def variation(self, board: str | Sequence[int], want: str = "unique", limit: int = VARIANT_LIMIT,
-                  bound: Bound | None = None, progress: Callable[[int, int], None] | None = None,
+                  search: Search | None = None, progress: Callable[[int, int], None] | None = None,
                   ) -> Variants:
         """What `variants` lists, with the position's own level and how many positions lie one
-        edit away and are wanted; `progress(done, total)` follows the rating."""
+        edit away and are wanted; `search` bounds each search above the stored layers (see
+        `variants`) and `progress(done, total)` follows the rating."""
         check_want(want, self._name)
         check_limit(limit, self._name)
-        bound = bound or Bound()
-        at_least(bound.search_limit, 1, self._name("search_limit"))
-        found = find_variants(self, self.position(board), want, limit, bound, progress)
+        search = search or Search()
+        at_least(search.search_limit, 1, self._name("search_limit"))
+        found = find_variants(self, self.position(board), want, limit, search, progress)
         for variant in found.variants:
             cross_check(self.store, variant.item)
         return found

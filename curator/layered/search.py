@@ -9,18 +9,19 @@ tier (see `curator.layered.counting`).
 Above the stored layers nothing prunes the search, and the tiers can grow to billions of
 positions. There a tier is built a chunk of parents at a time, its positions are counted as
 they come, and the search stops with `SearchTooLarge` once it holds more than its bound
-(`Bound`, by default `SEARCH_LIMIT` positions), naming how far to analyze first.
+(`curator.common.bounds.Search`, by default `SEARCH_LIMIT` positions), naming how far to analyze first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
 import numba
 import numpy as np
 
+from curator.common.bounds import Search
 from curator.common.errors import SearchTooLarge
 from curator.common.kernels import Slot, build, kernel
 from curator.common.ranking import rank_colex_mask, rank_colex_wide, to_words
@@ -46,9 +47,6 @@ from curator.rules.base import decode_move
 children = Slot("children")
 """`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
 
-SEARCH_LIMIT = 10_000_000
-"""Positions a search holds above the stored layers at most, by default: on this kind of
-machine it gets there in about seven seconds, in under 1 GiB (the README's English example)."""
 POSITION_BYTES = 64
 """Memory per position searched above the stored layers, about: its key, its state and its
 count, and its share of the children being sorted (measured peaks stay below it)."""
@@ -235,18 +233,6 @@ class Tier:
 
 
 @dataclass(frozen=True)
-class Bound:
-    """How far a search above the stored layers may go: at most `search_limit` positions (None:
-    no bound). `progress(searched, search_limit)` hears how far it got as the tiers grow; `note(line)`
-    gets the estimate of the tiers (`Estimate.text`) before a search that might pass the limit.
-    """
-
-    search_limit: int | None = SEARCH_LIMIT
-    progress: Callable[[int, int], None] | None = None
-    note: Callable[[str], None] | None = None
-
-
-@dataclass(frozen=True)
 class Estimate:
     """The tiers a search walks above the stored layers, before it runs."""
 
@@ -279,21 +265,21 @@ class Estimate:
 class _Budget:
     """The positions a search holds above the stored layers, against its bound."""
 
-    def __init__(self, bound: Bound) -> None:
-        self.bound = bound
+    def __init__(self, search: Search) -> None:
+        self.search = search
         self.searched = 0
 
     def check(self, tier: int, pieces: int) -> None:
         """Count a tier holding `tier` positions (`pieces` each) so far: SearchTooLarge if
         the positions before it and these pass the limit; else report the progress."""
         total = self.searched + tier
-        limit = self.bound.search_limit
+        limit = self.search.search_limit
         if limit is not None and total > limit:
             raise SearchTooLarge(
                 f"the search would pass {limit:,} positions above the stored layers ({self.searched:,} in "
                 f"the tiers above {pieces} pieces, {tier:,} and counting at {pieces})", max(pieces, 1))
-        if self.bound.progress is not None:
-            self.bound.progress(total, limit or total)
+        if self.search.progress is not None:
+            self.search.progress(total, limit or total)
 
     def done(self, tier: int) -> None:
         """A tier of `tier` positions is complete."""
@@ -396,12 +382,12 @@ class Explorer:
 
     # -- the question ------------------------------------------------------------------------
 
-    def report(self, position: Sequence[int], exact: bool = False, bound: Bound | None = None) -> Report:
+    def report(self, position: Sequence[int], exact: bool = False, search: Search | None = None) -> Report:
         """Solvability, exact solution count, first-move figures and one solution.
 
         Counts are summed in compiled code as uint64, and with Python integers from the first
         depth where a count would pass 2**64; `exact` sums with Python integers throughout.
-        Above the stored layers the search holds at most `bound.search_limit` positions (default
+        Above the stored layers the search holds at most `search.search_limit` positions (default
         `SEARCH_LIMIT`), else it raises SearchTooLarge."""
         goal = self.puzzle.goal
         pieces = sum(1 for v in position if v)
@@ -409,12 +395,12 @@ class Explorer:
         if pieces <= goal.pieces:
             solved = pieces == goal.pieces and bool(self._goal(states)[0])
             return Report(pieces, solved, solved, False, int(solved), 0, 0, [])
-        bound = bound or Bound()
-        if bound.note is not None:
+        search = search or Search()
+        if search.note is not None:
             plan = self.estimate(pieces)
-            if bound.search_limit is None or plan.positions > bound.search_limit:
-                bound.note(plan.text(bound.search_limit))
-        tiers = self._tiers(states, pieces, _Budget(bound))
+            if search.search_limit is None or plan.positions > search.search_limit:
+                search.note(plan.text(search.search_limit))
+        tiers = self._tiers(states, pieces, _Budget(search))
         counts = self._count(tiers, self._goal(tiers[-1].states).astype(np.uint64), exact)
         return self._summarise(tiers, counts)
 
@@ -435,7 +421,7 @@ class Explorer:
         """The positions reachable from `states` (`pieces` pieces each) and not ruled out by
         the stored layers, depth by depth down to the goal's piece count (within the budget,
         by default `SEARCH_LIMIT` positions above the stored layers)."""
-        budget = budget or _Budget(Bound())
+        budget = budget or _Budget(Search())
         tiers = [Tier(states, self._keys(states, pieces), pieces)]
         budget.done(tiers[0].size)
         for k in range(pieces - 1, self.puzzle.goal.pieces - 1, -1):
@@ -475,7 +461,7 @@ class Explorer:
         states = tier.states[:0]
         waiting: list[tuple[np.ndarray, np.ndarray]] = []
         pending = 0
-        limit = budget.bound.search_limit
+        limit = budget.search.search_limit
         for lo in range(0, tier.size, PARENTS):
             _, kids, _ = self._expand(tier.states[lo:lo + PARENTS])
             found, first = np.unique(self._keys(kids, pieces), return_index=True)

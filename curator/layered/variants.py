@@ -9,11 +9,11 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from curator.common.bounds import Search
 from curator.common.variants import Edit, Variant, Variants
 from curator.layered.level import Level
 from curator.layered.metrics import solve_position
 from curator.layered.puzzle import Puzzle
-from curator.layered.search import Bound
 
 if TYPE_CHECKING:
     from curator.layered.results import LayeredResults
@@ -50,18 +50,18 @@ def edits(puzzle: Puzzle, position: Sequence[int]) -> Iterator[tuple[Edit, Posit
             yield Edit("move", letters[here[i] - 1], cells[i], cells[j]), changed((i, 0), (j, here[i]))
 
 
-def find_variants(results: LayeredResults, position: Position, want: str, limit: int, bound: Bound,
+def find_variants(results: LayeredResults, position: Position, want: str, limit: int, search: Search,
                   progress: Callable[[int, int], None] | None = None) -> Variants:
     """The variants of `position` that are `want` (see `curator.common.variants.WANTS`), the
     first `limit` of them by difficulty, hardest first (then in edit order).
 
-    The stored bits (or a search within `bound` above the stored layers) sort out which are
+    The stored bits (or a search within `search`'s bound above the stored layers) sort out which are
     solvable or unique; those are rated in full (as `results.solve` rates them) and one
     position per class is kept, the first in edit order (none of the position's own class).
     `progress(done, total)` follows the rating.
     """
     puzzle = results.puzzle
-    base = solve_position(puzzle, position, explorer=results.explorer, bound=bound)
+    base = solve_position(puzzle, position, explorer=results.explorer, search=search)
     considered = 0
     seen: set[Position] = set()
     wanted: list[tuple[Edit, Position]] = []
@@ -72,7 +72,7 @@ def find_variants(results: LayeredResults, position: Position, want: str, limit:
         seen.add(child)
         if sum(1 for v in child if v) <= puzzle.goal.pieces:
             continue  # at the goal, or below it: no level
-        status = results.status(child, bound)
+        status = results.status(child, search)
         if status.solvable and (want != "unique" or status.unique):
             wanted.append((edit, child))
     classes = _Classes(puzzle, base)
@@ -80,7 +80,7 @@ def find_variants(results: LayeredResults, position: Position, want: str, limit:
     for done, (edit, child) in enumerate(wanted):
         if progress is not None:
             progress(done, len(wanted))
-        level = solve_position(puzzle, child, explorer=results.explorer, bound=bound)
+        level = solve_position(puzzle, child, explorer=results.explorer, search=search)
         if want == "harder" and not level.difficulty > base.difficulty:
             continue
         if classes.new(level):
