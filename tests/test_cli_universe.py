@@ -15,7 +15,7 @@ from cli_helpers import error_line, invoke
 import curator
 import curator.common.resources
 from curator.common.resources import bytes_text
-from curator.universe.analysis import analyze_universe
+from curator.universe.analysis import WORKER_BYTES, analyze_universe
 from curator.universe.pieces import BYTES_PER_PACKED
 from curator.universe.puzzle import load_universe
 from curator.universe.store import UniverseStore, record_dtype
@@ -197,8 +197,9 @@ def test_an_analysis_too_large_for_the_machine_is_refused_before_it_starts(folde
     monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 1000)
     result = invoke("analyze", DATA / "rush-hour-4x4.toml", "-o", tmp_path / "other", "--workers", "2")
     assert result.exit_code == 1
-    needed = bytes_text(2 * max(packed) * BYTES_PER_PACKED)
+    needed = bytes_text(2 * (max(packed) * BYTES_PER_PACKED + WORKER_BYTES))
     assert f"memory: needs about {needed}, 1000 B available" in error_line(result.stderr)
+    assert not (tmp_path / "other").exists()
 
 
 def test_the_check_counts_only_the_pieces_of_work_left(folder, tmp_path, monkeypatch):
@@ -215,10 +216,64 @@ def test_the_check_counts_only_the_pieces_of_work_left(folder, tmp_path, monkeyp
     monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 0)
     universe = load_universe(DATA / "rush-hour-4x4.toml")
     with pytest.raises(curator.ResourceError) as refused:
-        analyze_universe(universe, partial, 2, False, keep="solvable", limits=True)
+        analyze_universe(universe, partial, 2, False, limits=True)
     memory, disk = refused.value.shortfalls
     record = record_dtype(4 + 4, 6).itemsize
-    assert (memory.resource, memory.needed) == ("memory", 2 * max(packed[i] for i in left) * BYTES_PER_PACKED)
-    assert (disk.resource, disk.needed) == ("disk", math.ceil(sum(packed[i] for i in left) * record * 0.25))
+    per_worker = max(packed[i] for i in left) * BYTES_PER_PACKED + WORKER_BYTES
+    assert (memory.resource, memory.needed) == ("memory", 2 * per_worker)
+    assert (disk.resource, disk.needed) == ("disk", math.ceil(sum(packed[i] for i in left) * record * 0.5))
     assert UniverseStore.open_tables(partial).manifest == store.manifest  # refused before touching it
     analyze_universe(universe, folder, 2, False, limits=True)  # every piece stored: nothing needed
+
+
+def test_a_piece_whose_file_is_gone_is_charged_again(folder, tmp_path, monkeypatch):
+    partial = tmp_path / "partial"
+    shutil.copytree(folder, partial)
+    store = UniverseStore.open_tables(partial)
+    packed = store.manifest["packed"]
+    gone = [item for item in range(len(packed)) if (partial / store.chunk_name(item)).exists()][:2]
+    (partial / store.chunk_name(gone[0])).unlink()
+    with open(partial / store.chunk_name(gone[1]), "r+b") as cut:
+        cut.truncate(1)
+    monkeypatch.setattr(curator.common.resources, "free_memory", lambda: 0)
+    universe = load_universe(DATA / "rush-hour-4x4.toml")
+    with pytest.raises(curator.ResourceError) as refused:
+        analyze_universe(universe, partial, 1, False, limits=True)
+    (memory,) = [s for s in refused.value.shortfalls if s.resource == "memory"]
+    assert memory.needed == max(packed[i] for i in gone) * BYTES_PER_PACKED
+
+
+ROW_VEHICLES = 'h = {cells = [[0, 0], [0, 1]], along = "row", count = "0..8"}'
+EVERY_VEHICLE = "\n".join([
+    ROW_VEHICLES, 'H = {cells = [[0, 0], [0, 1], [0, 2]], along = "row", count = "0..5"}',
+    'v = {cells = [[0, 0], [1, 0]], along = "column", count = "0..8"}',
+    'V = {cells = [[0, 0], [1, 0], [2, 0]], along = "column", count = "0..5"}'])
+
+
+@pytest.mark.parametrize(("rows", "cols", "pieces", "message"), [
+    (3, 9, ROW_VEHICLES, "a line of 9 cells holds its vehicles in more than 15 ways"),
+    (7, 6, EVERY_VEHICLE, "the lines' contents (their vehicles and walls) come in too many kinds for the "
+                          "search: 64 bits, at most 63"),
+])
+def test_a_universe_the_search_cannot_code_is_refused_in_one_line(tmp_path, rows, cols, pieces, message):
+    art = ["." * cols for _ in range(rows)]
+    art[1] = "RR" + "." * (cols - 2)
+    puzzle = tmp_path / "big.toml"
+    puzzle.write_text("\n".join([
+        'name = "big"', "[board]", 'art = """', *art, '"""', 'walls = "0..6"',
+        "[rules]", 'family = "slide"', "open_lines = true",
+        "[pieces]", 'R = {cells = [[0, 0], [0, 1]], along = "row"}', pieces,
+        "[goal]", 'piece = "R"', f"cells = [[1, {cols - 2}], [1, {cols - 1}]]", ""]))
+    result = invoke("analyze", puzzle, "-o", tmp_path / "out", "--workers", "1")
+    assert result.exit_code == 2, result.output
+    assert error_line(result.stderr).startswith(f"error: {puzzle}: pieces: {message}")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_of_another_puzzle_is_refused_before_the_count(folder, tmp_path):
+    other = tmp_path / "other.toml"
+    other.write_text((DATA / "rush-hour-4x4.toml").read_text().replace('"rush-hour-4x4"', '"other"'))
+    result = invoke("analyze", other, "-o", folder, "--workers", "1")
+    assert result.exit_code == 1
+    assert "packed positions counted" not in result.output + result.stderr
+    assert "holds results of a different puzzle file ('rush-hour-4x4')" in error_line(result.stderr)

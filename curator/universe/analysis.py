@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from curator.common.errors import FolderRefused, StoreError
-from curator.common.files import exclusive
+from curator.common.files import MANIFEST, exclusive
 from curator.common.resources import ResourceError, Shortfall, bytes_text, shortfalls
 from curator.universe.pieces import BYTES_PER_PACKED, Prefix, counting, piece_ranges, split, uniform
 from curator.universe.puzzle import Universe, parse_universe
@@ -32,6 +32,9 @@ SETS_PER_PACKED = {"all": 0.5, "solvable": 0.25, "minimal": 0.01}
 """Connected sets each `keep` stores per packed position, about and rounded up: the wall-free
 Rush Hour universe has 0.33 sets a packed position, 0.14 that can be solved and 0.002 minimal;
 samples of the 0..2-wall one 0.44 sets."""
+WORKER_BYTES = 256 * 2**20
+"""Memory a worker process takes before its first piece of work (Python, numpy, the compiled
+search: about 180 MiB measured), rounded up."""
 
 
 @dataclass(frozen=True)
@@ -111,21 +114,24 @@ def _split(universe: Universe, reporter: Any) -> Split:
     return found
 
 
-def _plan(universe: Universe, directory: Path, force: bool, reporter: Any) -> tuple[Split | None, list[int]]:
+def _plan(universe: Universe, directory: Path, force: bool, keep: str, reporter: Any
+          ) -> tuple[Split | None, list[int]]:
     """The new split an analysis into `directory` starts from (None if it resumes the folder's
-    own pieces of work), and the packed positions of each piece it has left to search (none
-    counted for a folder from before the count)."""
-    if not force:
+    own pieces of work), and the packed positions of each piece it has left to search (a piece
+    whose file is missing or cut short counts as left; none counted for a folder from before
+    the count, or one `open_store` refuses)."""
+    if not force and (directory / MANIFEST).exists():
         try:
             store = UniverseStore.open_tables(directory)
         except StoreError:
-            store = None
-        if store is not None and store.manifest.get("puzzle_sha256") == universe.sha256:
-            pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
-            if pieces is not None:
-                packed = _stored_packed(store.manifest, len(pieces))
-                stored = store.chunks
-                return None, [n for item, n in enumerate(packed) if store.chunk_key(item) not in stored]
+            return None, []  # `open_store` refuses the folder: nothing to count
+        if store.manifest.get("puzzle_sha256") != universe.sha256 or (
+                store.manifest.get("keep", "all") != keep and store.chunks):
+            return None, []  # another puzzle's folder, or other sets kept: refused the same way
+        pieces = _stored_pieces(store.manifest, _space(universe.text, universe.source))
+        if pieces is not None:
+            packed = _stored_packed(store.manifest, len(pieces))
+            return None, [n for item, n in enumerate(packed) if not store.present(item)]
     new_split = _split(universe, reporter)
     return new_split, new_split[1]
 
@@ -133,15 +139,17 @@ def _plan(universe: Universe, directory: Path, force: bool, reporter: Any) -> tu
 def shortfalls_of(universe: Universe, directory: Path, workers: int, keep: str, left: list[int],
                   executor: Any = None) -> list[Shortfall]:
     """What pieces of work holding `left` packed positions need beyond this machine's free
-    memory (`workers` processes, each searching the largest piece, at `BYTES_PER_PACKED`; not
-    counted when `executor`'s workers search them) and disk under `directory` (the sets `keep`
-    names, at `SETS_PER_PACKED`)."""
+    memory (`workers` processes, each searching the largest piece, at `BYTES_PER_PACKED`, and
+    each taking `WORKER_BYTES` when they are started for the analysis; not counted when
+    `executor`'s workers search them) and disk under `directory` (the sets `keep` names, at
+    `SETS_PER_PACKED`)."""
     if not left:
         return []
     processes = 0 if executor is not None else min(max(workers, 1), len(left))
+    per_process = max(left) * BYTES_PER_PACKED + (WORKER_BYTES if processes > 1 else 0)
     record = record_dtype(universe.rows + universe.cols, len(universe.vehicles) + 1).itemsize
     disk = math.ceil(sum(left) * record * SETS_PER_PACKED[keep])
-    return shortfalls(processes * max(left) * BYTES_PER_PACKED, disk, directory)
+    return shortfalls(processes * per_process, disk, directory)
 
 
 def _stored_packed(manifest: dict[str, Any], pieces: int) -> list[int]:
@@ -188,17 +196,31 @@ def analyze_universe(universe: Universe, directory: Path, workers: int, force: b
     names (see `KEEP`); `reporter` (as `curator.progress.RichReporter`) follows the pieces,
     `executor` (see `UniverseCluster`) computes them on a Dask cluster instead of `workers`
     local processes. With `limits`, a new split is counted first, and ResourceError is raised
-    before the folder is touched if the pieces left need more than the machine has free (see
-    `shortfalls_of`)."""
+    before anything is written if the pieces left need more than the machine has free (see
+    `shortfalls_of`); a folder it made for the analysis is removed again."""
     if keep not in KEEP:
         raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
-    new_split, left = _plan(universe, Path(directory), force, reporter)
-    short = shortfalls_of(universe, Path(directory), workers, keep, left, executor) if limits else []
-    if short:
-        raise ResourceError(f"{universe.name}'s universe", short)
-    Path(directory).mkdir(parents=True, exist_ok=True)
-    with exclusive(Path(directory)):
-        store, pieces = open_store(universe, Path(directory), force, reporter, keep, new_split)
+    directory = Path(directory)
+    created = not directory.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        return _analyzed(universe, directory, workers, force, reporter, executor, keep, limits)
+    except BaseException:
+        if created:
+            with contextlib.suppress(OSError):
+                directory.rmdir()  # a folder it made and left empty (refused, or stopped while counting)
+        raise
+
+
+def _analyzed(universe: Universe, directory: Path, workers: int, force: bool, reporter: Any, executor: Any,
+              keep: str, limits: bool) -> UniverseStore:
+    """`analyze_universe` in its folder, which exists."""
+    with exclusive(directory):
+        new_split, left = _plan(universe, directory, force, keep, reporter)
+        short = shortfalls_of(universe, directory, workers, keep, left, executor) if limits else []
+        if short:
+            raise ResourceError(f"{universe.name}'s universe", short)
+        store, pieces = open_store(universe, directory, force, reporter, keep, new_split)
         store.remove_temporaries()
         count = len(pieces)
         todo = [item for item in range(count) if not store.done(item)]

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from curator.common.errors import PuzzleError
 from curator.universe.puzzle import Universe
 
 DIGIT_BITS = 4
@@ -148,14 +149,9 @@ class Space:
         return hi - sizes, hi
 
     def kind_shift(self) -> np.ndarray:
-        """Per depth, where its lane's kind goes in a connected set's signature (one word)."""
-        shifts, at = [], 0
-        for configs in self.configs:
-            shifts.append(at)
-            at += max(1, int(configs[:, 6].max(initial=0)).bit_length())
-        if at > 63:
-            raise ValueError(f"the lanes' kinds take {at} bits; at most 63 fit a signature")
-        return np.array(shifts, np.int64)
+        """Per depth, where its lane's kind goes in a connected set's signature (one word:
+        `build_space` refuses a universe whose kinds take more)."""
+        return np.array(_kind_shifts(self.configs)[0], np.int64)
 
     def kinds(self, depth: int) -> int:
         """How many kinds the lane at `depth` of `order` takes (its group and walls)."""
@@ -176,13 +172,31 @@ vehicle kind, then the wall count."""
 
 
 def build_space(universe: Universe) -> Space:
-    """The groups and tables of `universe`."""
+    """The groups and tables of `universe`; PuzzleError naming its file if the search cannot
+    code its positions (a lane's group placed in more than `MOST_PLACEMENTS` ways, or the
+    lanes' kinds in more than 63 bits)."""
     groups = _groups(universe)
     lanes = _lanes(universe, groups)
     order = (universe.goal_row, *(r for r in range(universe.rows) if r != universe.goal_row),
              *(universe.rows + c for c in range(universe.cols)))
     configs = tuple(_configs(universe, groups, lane) for lane in order)
+    bits = _kind_shifts(configs)[1]
+    if bits > 63:
+        raise PuzzleError(universe.source, "pieces",
+                          f"the lines' contents (their vehicles and walls) come in too many kinds for the "
+                          f"search: {bits} bits, at most 63; take fewer kinds of vehicles, fewer walls or a "
+                          "smaller board")
     return Space(universe, groups, lanes, order, configs)
+
+
+def _kind_shifts(configs: tuple[np.ndarray, ...]) -> tuple[list[int], int]:
+    """Per lane of the enumeration, where its kind goes in a connected set's signature; and
+    the bits the signature takes."""
+    shifts, at = [], 0
+    for lane in configs:
+        shifts.append(at)
+        at += max(1, int(lane[:, 6].max(initial=0)).bit_length())
+    return shifts, at
 
 
 def _groups(universe: Universe) -> tuple[Group, ...]:
@@ -200,8 +214,10 @@ def _groups(universe: Universe) -> tuple[Group, ...]:
                     found.append(Group(axis, seq, lengths, width))
     for g in found:
         if len(g.placements) > MOST_PLACEMENTS:
-            raise ValueError(f"a lane of {g.width} cells holds its vehicles in more than "
-                             f"{MOST_PLACEMENTS} ways")
+            raise PuzzleError(universe.source, "pieces",
+                              f"a line of {g.width} cells holds its vehicles in more than {MOST_PLACEMENTS} "
+                              "ways, more than the search can code; take fewer or longer vehicles, or a "
+                              "smaller board")
     return tuple(found)
 
 

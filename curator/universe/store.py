@@ -97,6 +97,13 @@ class UniverseStore(ResultsFolder):
         chunks: dict[str, dict[str, Any]] = self.manifest.setdefault("chunks", {})
         return chunks
 
+    def present(self, item: int) -> bool:
+        """Whether piece of work `item` is listed and its file has the size listed (`done`
+        checks it whole)."""
+        entry = self.chunks.get(self.chunk_key(item))
+        path = self.directory / self.chunk_name(item)
+        return entry is not None and path.is_file() and path.stat().st_size == entry.get("bytes")
+
     def done(self, item: int) -> bool:
         """Whether piece of work `item` is stored and its file checks out (a damaged or missing
         file is computed again)."""
