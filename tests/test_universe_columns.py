@@ -5,6 +5,7 @@ universes; with piece sets numbered by their key and by their rank among the key
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,12 @@ class Plain:
                              bool(r["unique"] == 1) if solvable else None)
 
 
+def unexplained(level: UniverseLevel) -> UniverseLevel:
+    """The level without its difficulty terms, which the records do not hold (they are checked
+    against the puzzle's shown solution in test_universe_play.py)."""
+    return replace(level, difficulty_terms="")
+
+
 def ranges(low: int, high: int) -> st.SearchStrategy[tuple[int, int] | None]:
     return st.none() | st.tuples(st.integers(low, high), st.integers(low, high))
 
@@ -126,7 +133,7 @@ def assert_same(results: UniverseResults, plain: Plain, keywords: dict[str, Any]
     found, matched = results.selection(keywords)
     ranks, want = plain.selection(keywords)
     assert (matched, [level.rank for level in found]) == (want, ranks)
-    assert found == [plain.level(rank) for rank in ranks]
+    assert [unexplained(level) for level in found] == [plain.level(rank) for rank in ranks]
     mask = results.mask(keywords)
     passing = [rank for rank, row in enumerate(plain.rows) if plain.passes(row, keywords)]
     assert np.flatnonzero(mask).tolist() == passing
@@ -151,7 +158,7 @@ def test_every_set_reads_as_its_record(four):
     results, plain = four
     assert results.sets == len(plain.records) == 26509
     for rank in range(results.sets):
-        assert results.level(rank) == plain.level(rank)
+        assert unexplained(results.level(rank)) == plain.level(rank)
 
 
 def test_the_totals_and_the_histogram_are_those_of_the_records(four):
@@ -211,7 +218,7 @@ def test_small_universes_select_as_a_plain_filter_of_their_records(tmp_path_fact
             patch.setattr(columns, "KEYED", 0)
         plain = Plain(results)
         for rank in range(results.sets):
-            assert results.level(rank) == plain.level(rank)
+            assert unexplained(results.level(rank)) == plain.level(rank)
         assert results.layers == plain.layers()
         for _ in range(5):
             assert_same(results, plain, data.draw(keywords_for(u)))

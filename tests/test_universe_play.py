@@ -9,13 +9,16 @@ from pathlib import Path
 import pytest
 import universe_reference as ref
 
+from curator.common.difficulty import walked_terms
 from curator.common.errors import SelectionError
 from curator.picture import svg_text
+from curator.universe import results as universe_results
 from curator.universe.analysis import analyze_universe
-from curator.universe.play import Positions
+from curator.universe.play import Positions, UniversePosition
 from curator.universe.puzzle import load_universe, parse_universe
 from curator.universe.results import UniverseResults
 from curator.universe.space import build_space
+from curator.universe.sweep import walk_counts
 
 DATA = Path(__file__).parent / "data"
 
@@ -91,6 +94,49 @@ def test_a_hinted_move_is_one_closer_and_the_last_reaches_the_goal(results):
         assert closer and all(m.distance == report.distance - 1 for m in closer)
         report = results.move(report.position.board, closer[0].source, closer[0].target)
     assert report.goal and report.distance == 0
+
+
+def plain_counts(positions: Positions, here: UniversePosition, lookahead: float) -> list[int]:
+    """What `walk_counts` counts, walked move by move as `Positions.solution` takes the moves:
+    steps, tempting detours (wrongness shows only past `lookahead`: d > lookahead), long ones,
+    dead ends (none in a set), forced steps, legal moves."""
+    counts = [0] * 6
+    while (d := positions.distance(here)) != 0:
+        moves = positions.moves(here)
+        wrong = [m for m in moves if not m.closer]
+        if d > lookahead:
+            counts[1] += len(wrong)
+            counts[2] += sum(1 for m in wrong if m.distance - d + 1 >= 2)
+        counts[4] += len(moves) == 1
+        counts[5] += len(moves)
+        counts[0] += 1
+        here = next(m for m in moves if m.closer).position
+    return counts
+
+
+def test_the_terms_of_a_puzzle_are_those_met_along_its_shown_solution(results):
+    positions = results.positions
+    levels = results.select(solvable=True, limit=None)
+    assert len(levels) == 15739
+    some_detours = 0
+    for level in levels[::31]:
+        here = results.position(level.board)
+        plain = plain_counts(positions, here, 0.0)
+        assert level.difficulty_terms == walked_terms(plain).text(), level.rank
+        assert plain[0] == level.distance == level.difficulty
+        some_detours += plain[1] > 0
+        for lookahead in (1.0, 2.5):
+            counts = walk_counts(results.space, here.groups, here.wall_mask, here.code, lookahead)
+            assert counts.tolist() == plain_counts(positions, here, lookahead), (level.rank, lookahead)
+    assert some_detours > 100  # the walks meet detours: the counts are not all trivially zero
+    assert results.select(solvable=False, limit=1)[0].difficulty_terms == ""
+
+
+def test_puzzles_of_sets_too_large_to_explore_in_a_list_have_no_terms(results, monkeypatch):
+    monkeypatch.setattr(universe_results, "EXPLAINED_MOST", 20)
+    levels = results.select(solvable=True, limit=None)
+    assert {level.difficulty_terms == "" for level in levels} == {True, False}
+    assert all((level.difficulty_terms == "") == (level.cluster > 20) for level in levels)
 
 
 def test_an_unsolvable_set_reports_no_distance(results):

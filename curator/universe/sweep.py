@@ -9,7 +9,8 @@ named by its smallest position, and its farthest position is the smallest of tho
 Every set holds a packed position (slide left and up while you can), and its packed positions
 are remembered as it is explored, so each set is explored once.
 
-`explore_set` explores and measures the one set of a given position (play in a universe).
+`explore_set` explores and measures the one set of a given position (play in a universe), and
+`walk_counts` walks one shortest solution from it, as the player model counts it.
 """
 
 from __future__ import annotations
@@ -313,25 +314,82 @@ def explore_set(space: Space, groups: np.ndarray, walls: int, seed: int) -> tupl
     """The connected set of one position (code `seed` under the lanes' `groups`, with the wall
     cells `walls`): every position's code, and its moves to the goal (-1: it cannot be solved),
     in the order the breadth-first search found them (the seed first)."""
+    return _explored(seed, np.asarray(groups, np.int64), walls, _walls_t(space, walls), space.lanes)
+
+
+def walk_counts(space: Space, groups: np.ndarray, walls: int, seed: int, lookahead: float = 0.0,
+                size: int = 0) -> np.ndarray:
+    """What a player meets along one shortest solution from position `seed` (the first slide
+    that comes closer each time, as `curator.universe.play.Positions.solution` takes it), as
+    `curator.common.difficulty.walked_terms` reads it: steps, tempting detours (slides off
+    every shortest solution whose wrongness does not show within `lookahead` moves), those of
+    them that cost two moves to come back from, tempting dead ends (none: a set is solved from
+    all of its positions or from none), forced steps (one legal slide) and legal slides in all.
+    Zeros if the position cannot be solved. `size`, the set's positions if known, sizes the
+    buffers at once."""
+    return _walked(seed, np.asarray(groups, np.int64), walls, _walls_t(space, walls), space.lanes,
+                   float(lookahead), size)
+
+
+def _walls_t(space: Space, walls: int) -> int:
+    """Wall cells column-major (bit c * rows + r)."""
     rows, cols = space.universe.rows, space.universe.cols
-    walls_t = sum(1 << ((i % cols) * rows + i // cols) for i in range(rows * cols) if walls >> i & 1)
-    return _explored(seed, np.asarray(groups, np.int64), walls, walls_t, space.lanes)
+    return sum(1 << ((i % cols) * rows + i // cols) for i in range(rows * cols) if walls >> i & 1)
 
 
 @numba.njit(cache=True)
-def _explored(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """`explore_set` compiled: explore with buffers that grow as `search_item`'s do, then measure."""
+def _measured(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes, size: int
+              ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The set of `seed` explored, with buffers for `size` positions that grow as
+    `search_item`'s do if it holds more, then measured: its size, its positions (`state`, the
+    seed first), their neighbours (`edges`, `adjacency`) and their moves to the goal."""
     half = 1 << (FIRST_BITS - 1)
+    while half <= size:
+        half *= 2
     size, keys, slot_of, index, state, edges, adjacency = _explore_grown(
         seed, groups, walls, walls_t, lanes, np.full(2 * half, EMPTY, np.int64), np.zeros(2 * half, np.int64),
         np.zeros(half, np.int64), np.zeros((half, 5), np.int64), np.zeros(half + 1, np.int64),
         np.zeros(16 * half, np.int64), np.zeros((MOST_NEIGHBOURS, 4), np.int64))
     dist = np.zeros(size, np.int64)
-    paths = np.zeros(size, np.int64)
-    queue = np.zeros(size, np.int64)
-    _distances(size, lanes, state, edges, adjacency, dist, paths, queue)
+    _distances(size, lanes, state, edges, adjacency, dist, np.zeros(size, np.int64), np.zeros(size, np.int64))
+    return size, state, edges, adjacency, dist
+
+
+@numba.njit(cache=True)
+def _explored(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """`explore_set` compiled."""
+    size, state, _, _, dist = _measured(seed, groups, walls, walls_t, lanes, 0)
     return state[:size, 0].copy(), dist
+
+
+@numba.njit(cache=True)
+def _walked(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes, lookahead: float,
+            size: int) -> np.ndarray:
+    """`walk_counts` compiled: from the seed (position 0 of its measured set)."""
+    _, _, edges, adjacency, dist = _measured(seed, groups, walls, walls_t, lanes, size)
+    counts = np.zeros(6, np.int64)
+    u = 0
+    while dist[u] > 0:
+        d = dist[u]
+        following = -1
+        for e in range(edges[u], edges[u + 1]):
+            if dist[adjacency[e]] == d - 1:
+                following = adjacency[e]
+                break
+        hidden = min(max(lookahead - (d - 1.0), 0.0), 1.0) < 1.0  # wrong moves show at d - 1
+        for e in range(edges[u], edges[u + 1]):
+            w = adjacency[e]
+            if hidden and dist[w] != d - 1:
+                counts[1] += 1
+                if dist[w] + 1 - d >= 2:
+                    counts[2] += 1
+        n = edges[u + 1] - edges[u]
+        counts[4] += n == 1
+        counts[5] += n
+        counts[0] += 1
+        u = following
+    return counts
 
 
 @numba.njit(cache=True)

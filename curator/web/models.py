@@ -557,6 +557,10 @@ class UniversePuzzleOut(BaseModel):
     counts: dict[str, int]
     minimal: bool | None
     unique: bool | None
+    difficulty: float | None
+    """The distance: the effort of the player sliding-block tables rate by default."""
+    difficulty_terms: str
+    """What a player meets along one shortest solution (empty if it cannot be solved)."""
     picture: str
 
 

@@ -336,7 +336,8 @@ function universeCard(puzzle) {
   return el("figure", {class: "level", "data-rank": puzzle.rank, "data-distance": puzzle.distance ?? ""}, picture,
     el("figcaption", {},
       el("strong", {}, `set #${puzzle.rank}`),
-      el("span", {}, (puzzle.distance === null ? "cannot be solved" : `distance ${puzzle.distance}`) +
+      el("span", {title: puzzle.difficulty_terms},
+        (puzzle.distance === null ? "cannot be solved" : `distance ${puzzle.distance}`) +
         (flags.length ? `, ${flags.join(", ")}` : "")),
       el("span", {}, `connected set of ${count(puzzle.cluster)}`),
       el("span", {title: countsText(puzzle.counts)}, `${plural(puzzle.pieces, "vehicle")}, ${plural(puzzle.walls, "wall")}`),
