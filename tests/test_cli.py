@@ -1,9 +1,16 @@
-"""The command line answers --help and --version."""
+"""The command line answers --help and --version, refuses empty arguments, and never writes over
+what is not its own."""
 
+import os
+import stat
+from pathlib import Path
+
+import pytest
 from typer.testing import CliRunner
 
 from curator import __version__
 from curator.cli import app
+from curator.common.files import atomic_write
 
 runner = CliRunner()
 
@@ -18,3 +25,42 @@ def test_help_lists_usage():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
     assert "Usage" in result.stdout
+
+
+def test_an_empty_argument_is_refused_before_anything_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cases = ((["analyze", "puzzle.toml", "-o", ""], "-o"), (["select", ""], "an argument"),
+             (["select", "out", "--sort="], "--sort"), (["pack", "out", "--variety", ""], "--variety"))
+    for args, what in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr.strip() == f"error: {what}: is empty (a variable left unset?)"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_is_not_ours_is_never_replaced(tmp_path):
+    puzzle = Path(__file__).parents[1] / "puzzles" / "triangle.toml"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "puzzle.toml").write_text("my own notes\n")
+    result = runner.invoke(app, ["analyze", str(puzzle), "-o", str(mine)])
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"error: {mine / 'puzzle.toml'}: is not a copy of this puzzle file, and the analysis would overwrite "
+        "it; use --force to replace it or --output to write elsewhere")
+    assert (mine / "puzzle.toml").read_text() == "my own notes\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["puzzle.toml"]
+
+
+def test_a_write_keeps_links_and_leaves_what_is_not_a_file(tmp_path):
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    atomic_write(link, b"new")
+    assert link.is_symlink() and target.read_text() == "new"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(OSError, match="is not a regular file, so it is not replaced"):
+        atomic_write(pipe, b"data")
+    assert stat.S_ISFIFO(pipe.stat().st_mode)

@@ -24,6 +24,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from curator import api, catalogue
 from curator.api import (
@@ -72,7 +73,22 @@ from curator.workspace_db import (
 )
 from curator.workspace_db import default_path as default_db_path
 
+
+class _Commands(TyperGroup):
+    """curator's commands, which take no empty argument: an empty path would name the current
+    folder and an empty choice fall back to its default, without a word."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        for before, arg in zip(["", *args], args):
+            name, equals, value = arg.partition("=")
+            if arg == "" or (name.startswith("--") and equals and not value):
+                what = name if equals else (before if before.startswith("-") else "an argument")
+                raise _fail(2, f"{what}: is empty (a variable left unset?)")
+        return super().parse_args(ctx, args)
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="Retrograde analysis of board puzzles: find solvable, uniquely solvable and "
     "all-moves-solvable positions, then select and export levels.",
     no_args_is_help=True,

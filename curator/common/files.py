@@ -39,8 +39,14 @@ def atomic_write(path: Path, data: bytes | memoryview | Sequence[bytes | memoryv
     rename; return its sha256.
 
     A failing write (a full disk, a read-only folder) leaves `path` as it was, removes the
-    temporary file and raises OSError naming `path`.
+    temporary file and raises OSError naming `path`. A symbolic link is kept and the file it
+    names written; anything at `path` that is not a regular file (a device, a pipe) is left
+    alone with OSError, never replaced.
     """
+    if path.is_symlink():
+        path = path.resolve()
+    if path.exists() and not path.is_file():
+        raise OSError(errno.EEXIST, "is not a regular file, so it is not replaced", str(path))
     parts = [data] if isinstance(data, bytes | bytearray | memoryview) else data
     sha = hashlib.sha256()
     for part in parts:
@@ -255,6 +261,7 @@ class ResultsFolder:
         store = cls(directory, manifest)
         if not force:
             store.refuse_other_puzzle(sha256)
+            store.refuse_foreign_copy(text)
         elif store.holds_other_puzzle(sha256):
             store.remove_results()
         if force or store.holds_other_puzzle(sha256):
@@ -343,6 +350,15 @@ class ResultsFolder:
                 f"({self.manifest.get('puzzle')!r})",
                 "use {force} to replace them or {output} to write elsewhere",
             )
+
+    def refuse_foreign_copy(self, text: str) -> None:
+        """FolderRefused if a folder listing no results holds a file where the puzzle copy goes
+        that is not this puzzle file (a file of the designer's own, which the copy would
+        overwrite)."""
+        path = self.directory / PUZZLE_COPY
+        if not self.manifest and path.is_file() and path.read_bytes() != text.encode():
+            raise FolderRefused(f"{path}: is not a copy of this puzzle file, and the analysis would "
+                                "overwrite it", "use {force} to replace it or {output} to write elsewhere")
 
     def write_puzzle_copy(self, text: str) -> None:
         atomic_write(self.directory / PUZZLE_COPY, text.encode())

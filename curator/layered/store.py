@@ -108,6 +108,7 @@ class LayerStore(ResultsFolder):
             store.remove_results()  # whatever they were, the manifest no longer lists them
         if not force:
             store.refuse_other_puzzle(puzzle.sha256)
+            store.refuse_foreign_copy(puzzle.text)
         elif store.holds_other_puzzle(puzzle.sha256):
             store.remove_results()
         if force:
