@@ -277,3 +277,23 @@ def test_a_folder_of_another_puzzle_is_refused_before_the_count(folder, tmp_path
     assert result.exit_code == 1
     assert "packed positions counted" not in result.output + result.stderr
     assert "holds results of a different puzzle file ('rush-hour-4x4')" in error_line(result.stderr)
+
+
+def test_a_signed_manifest_listing_chunks_wrongly_gets_one_line(folder, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    store = UniverseStore.open_tables(copy)
+    store.manifest["chunks"] = None
+    store.write_manifest()  # signed again: the checksum holds, the contents do not
+    for command in ("info", "select", "verify"):
+        result = invoke(command, copy)
+        assert result.exit_code == 1, (command, result.output)
+        want = f"error: {copy / 'manifest.json'}: chunks must map pieces of work to their files"
+        assert error_line(result.stderr) == want
+
+
+def test_layered_results_asked_of_a_universe_folder_say_what_it_holds(folder, tmp_path):
+    result = invoke("analyze", Path(__file__).parents[1] / "puzzles" / "triangle.toml", "-o", folder)
+    assert result.exit_code == 1
+    assert error_line(result.stderr).startswith(
+        f"error: {folder / 'manifest.json'}: holds universe tables, not layer tables (curator-layers/")

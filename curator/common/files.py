@@ -236,7 +236,8 @@ class ResultsFolder:
             raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
         manifest = read_manifest(path, signed=(cls.FORMAT,))
         if manifest.get("kind") != cls.KIND or manifest.get("format") not in (*cls.OLDER, cls.FORMAT):
-            raise StoreError(f"{path}: not {cls.WHAT} (format {cls.FORMAT})")
+            raise StoreError(f"{path}: not {cls.WHAT} (its format is {manifest.get('format')!r}, theirs "
+                             f"{cls.FORMAT})")
         store = cls(directory, manifest)
         store.check_puzzle_copy()
         return store

@@ -273,7 +273,9 @@ class LayerStore(ResultsFolder):
     def _read_manifest(self) -> dict[str, Any]:
         data = read_manifest(self.manifest_path, signed=(FORMAT,))
         if data.get("format") not in READABLE:
-            raise StoreError(f"{self.manifest_path}: not a curator manifest (format {FORMAT})")
+            kind = data.get("kind")
+            what = f"{kind} tables" if isinstance(kind, str) else f"format {data.get('format')!r}"
+            raise StoreError(f"{self.manifest_path}: holds {what}, not layer tables ({FORMAT})")
         problem = _malformed(data)
         if problem:
             raise StoreError(f"{self.manifest_path}: damaged manifest ({problem})")

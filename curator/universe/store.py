@@ -93,8 +93,11 @@ class UniverseStore(ResultsFolder):
 
     @property
     def chunks(self) -> dict[str, dict[str, Any]]:
-        """The pieces of work stored: their number (at least five digits) and file entry."""
-        chunks: dict[str, dict[str, Any]] = self.manifest.setdefault("chunks", {})
+        """The pieces of work stored: their number (at least five digits) and file entry;
+        StoreError if the manifest lists them as anything else."""
+        chunks = self.manifest.setdefault("chunks", {})
+        if not isinstance(chunks, dict) or not all(isinstance(entry, dict) for entry in chunks.values()):
+            raise StoreError(f"{self.manifest_path}: chunks must map pieces of work to their files")
         return chunks
 
     def present(self, item: int) -> bool:
