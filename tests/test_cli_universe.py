@@ -297,3 +297,20 @@ def test_layered_results_asked_of_a_universe_folder_say_what_it_holds(folder, tm
     assert result.exit_code == 1
     assert error_line(result.stderr).startswith(
         f"error: {folder / 'manifest.json'}: holds universe tables, not layer tables (curator-layers/")
+
+
+def test_a_sets_file_damaged_in_place_is_never_read_as_puzzles(folder, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    store = UniverseStore.open_tables(copy)
+    path = copy / store.chunk_name(next(int(key) for key in sorted(store.chunks)))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10  # same size, other contents
+    path.write_bytes(bytes(data))
+    for command in ("select", "info", "export"):
+        args = ("-f", "json", "-o", tmp_path / "out.json") if command == "export" else ()
+        result = invoke(command, copy, *args)
+        assert result.exit_code == 1, (command, result.output)
+        want = f"error: {path}: checksum does not match the manifest (damaged file)"
+        assert error_line(result.stderr) == want
+    assert not (tmp_path / "out.json").exists()

@@ -11,7 +11,7 @@ set, and the farthest set of each piece set is a maximum per number, not a sort 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 from pathlib import Path
 from typing import Any
@@ -87,7 +87,8 @@ class PieceSets:
 @dataclass(frozen=True)
 class SetFiles:
     """Where each stored set is: its rank (its index in the order of the pieces of work) falls
-    in one file of sets, at its place there."""
+    in one file of sets, at its place there. Each file is checked against its manifest entry,
+    sha256 included, the first time it is read."""
 
     files: list[tuple[Path, dict[str, Any]]]
     """The files of sets in order, with their manifest entries."""
@@ -95,6 +96,15 @@ class SetFiles:
     """The rank of the first set of each file, then the number of sets (int64)."""
     dtype: np.dtype
     """The records of the files."""
+    verified: set[int] = field(default_factory=set)
+    """The files whose checksum was checked here."""
+
+    def read(self, index: int) -> np.ndarray:
+        """Every set of file `index`, the file checked (its checksum the first time)."""
+        path, entry = self.files[index]
+        sets = UniverseStore.read(path, entry, self.dtype, verify=index not in self.verified)
+        self.verified.add(index)
+        return sets
 
     @classmethod
     def of(cls, store: UniverseStore, dtype: np.dtype) -> SetFiles:
@@ -108,10 +118,12 @@ class SetFiles:
         return int(self.starts[-1])
 
     def record(self, rank: int) -> np.void:
-        """The stored record of set `rank` (0 <= rank < len), read alone from its file, whose
-        size is checked against the manifest."""
+        """The stored record of set `rank` (0 <= rank < len), read alone from its file (checked
+        whole the first time, then against its size)."""
         index = int(np.searchsorted(self.starts, rank, side="right")) - 1
         path, entry = self.files[index]
+        if index not in self.verified:
+            self.read(index)
         check_file(path, entry, entry["bytes"], checksum=False)
         offset = (rank - int(self.starts[index])) * self.dtype.itemsize
         return np.fromfile(path, self.dtype, count=1, offset=offset)[0]
@@ -152,8 +164,8 @@ class Columns:
 
 
 def read_columns(files: SetFiles, universe: Universe) -> Columns:
-    """The columns of every stored set, each file's size checked against the manifest (not its
-    checksum: `verify` reads them all again for that)."""
+    """The columns of every stored set, each file checked against the manifest as it is read
+    (see `SetFiles.read`)."""
     total, dtype = len(files), files.dtype
     piece_sets = PieceSets.of(universe)
     keyed = piece_sets.keys <= KEYED
@@ -162,8 +174,8 @@ def read_columns(files: SetFiles, universe: Universe) -> Columns:
     minimal = np.empty(total, bool)
     unique = np.empty(total, bool)
     key = np.empty(total, smallest_unsigned(piece_sets.keys - 1) if keyed else np.int64)
-    for (path, entry), begin, end in zip(files.files, files.starts.tolist(), files.starts[1:].tolist()):
-        sets = UniverseStore.read(path, entry, dtype, verify=False)
+    for index, (begin, end) in enumerate(zip(files.starts.tolist(), files.starts[1:].tolist())):
+        sets = files.read(index)
         distance[begin:end] = sets["distance"]
         size[begin:end] = sets["size"]
         np.equal(sets["minimal"], 1, out=minimal[begin:end])

@@ -6,6 +6,7 @@ analysis resumes.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -173,8 +174,11 @@ class UniverseStore(ResultsFolder):
     def read(path: Path, entry: dict[str, Any], dtype: np.dtype, verify: bool = True) -> np.ndarray:
         """One piece of work's sets, its file checked against its manifest entry (its size
         always, its sha256 with `verify`)."""
-        check_file(path, entry, entry["bytes"], checksum=verify)
-        return np.fromfile(path, dtype)
+        check_file(path, entry, entry["bytes"], checksum=False)
+        sets = np.fromfile(path, dtype)
+        if verify and hashlib.sha256(sets.view(np.uint8).data).hexdigest() != entry["sha256"]:
+            raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
+        return sets
 
     def load(self, dtype: np.dtype, verify: bool = True) -> Iterator[np.ndarray]:
         """Every stored piece of work's sets, in order, each file checked against the manifest
