@@ -36,7 +36,7 @@ from curator.common.errors import SelectionError
 from curator.common.files import atomic_write, exclusive
 from curator.common.keywords import Naming, same_name
 from curator.export.pack import read_graded
-from curator.kind import Results
+from curator.kind import Kind, Results
 from curator.workspace_db import Play, PuzzleKey, WorkspaceDB
 
 
@@ -72,7 +72,7 @@ def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_nam
     says how hard players found them. SelectionError in one line if the pack is not one;
     TooLittleData if it holds too few graded levels."""
     results = catalogue.open(directory, name)
-    kind = catalogue.kind_for(results)
+    kind = _calibrated_kind(results, directory)
     what = f"{name('graded')} {graded}"
     digest, items, grades = read_graded(graded, what)
     if digest is not None and digest != results.puzzle.sha256:
@@ -83,13 +83,22 @@ def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_nam
     return calibrate_graded(results, data, {"graded": Path(graded).name, "left_out": int((~ok).sum())})
 
 
+def _calibrated_kind(results: Any, directory: str | Path) -> Kind:
+    """The kind of `results`, SelectionError if its player model is not calibrated."""
+    kind = catalogue.kind_for(results)
+    if not kind.calibrates:
+        raise SelectionError(f"{directory}: {kind.held} are rated by their distance alone, with no player "
+                             "model to calibrate")
+    return kind
+
+
 def calibrate_playtests(directory: str | Path, db: str | Path, name: Naming = same_name) -> Calibration:
     """Fit the player model of the results in `directory` to the playtests the workspace's
     database `db` holds of this puzzle's levels (`playtest_grades` says how they grade them).
     StoreError if the database cannot be read; TooLittleData in one line with too few
     playtested levels."""
     results = catalogue.open(directory, name)
-    kind = catalogue.kind_for(results)
+    kind = _calibrated_kind(results, directory)
     what = f"{name('playtests')} {db}"
     with WorkspaceDB(db, read_only=True) as kept:
         plays = [play for _, play in kept.plays(PuzzleKey(results.puzzle.name, results.puzzle.sha256))]

@@ -509,6 +509,7 @@ class GoalKind(Kind):
     selection_options = (*KEYWORDS, "count_only")
     pack_options = FILTERS
     workspace = "blocks"
+    calibrates = True
 
     def sweep_bytes(self, puzzle: Any) -> int:
         """Memory per rank the sweep takes beside the tables (none unless the kind says)."""

@@ -140,6 +140,9 @@ class Kind(ABC):
     results list no variants."""
     workspace: ClassVar[str | None] = None
     """How the workspace plays its levels ("pieces", "blocks", "universe"), or None: tables only."""
+    calibrates: ClassVar[bool] = False
+    """Whether `curator calibrate` fits its player model (its `measures` and `playtested` rate
+    items)."""
 
     def family_names(self) -> list[str]:
         """The `[rules] family` values its files may name."""

@@ -314,3 +314,13 @@ def test_a_sets_file_damaged_in_place_is_never_read_as_puzzles(folder, tmp_path)
         want = f"error: {path}: checksum does not match the manifest (damaged file)"
         assert error_line(result.stderr) == want
     assert not (tmp_path / "out.json").exists()
+
+
+def test_universe_tables_are_not_calibrated(folder, tmp_path):
+    pack = tmp_path / "pack.json"
+    assert invoke("pack", folder, "--size", "3", "-f", "json", "-o", pack).exit_code == 0
+    for option, path in (("--graded", pack), ("--playtests", tmp_path / "workspace.sqlite")):
+        result = invoke("calibrate", folder, option, path)
+        assert result.exit_code == 2, result.output
+        assert error_line(result.stderr) == (f"error: {folder}: universe tables are rated by their distance "
+                                             "alone, with no player model to calibrate")

@@ -39,6 +39,7 @@ class DistanceKind(Kind):
     selection_options = ("distance", "sample", "seed", "limit")
     solves = False
     variant_wants = ("solvable", "harder")
+    calibrates = True
 
     def parse(self, file: PuzzleFile) -> PermutationPuzzle:
         return permutation_puzzle_from(file)

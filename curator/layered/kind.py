@@ -48,6 +48,7 @@ class LayeredKind(Kind):
                          "count_only")
     pack_options = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude")
     workspace = "pieces"
+    calibrates = True
     solve_options = frozenset({"search_limit"})
     variant_wants = WANTS
 
