@@ -77,6 +77,8 @@ def parse_counts(text: str, puzzle: Any, what: str = "--counts") -> dict[str, tu
             raise SelectionError(
                 f"{what}: {item!r} is not TYPE=A..B with TYPE one of {', '.join(puzzle.piece_types)}"
             )
+        if letter in out:
+            raise SelectionError(f"{what}: {letter} is given twice")
         out[letter] = parse_range(value, f"{what} {letter}")
     if not out:
         raise SelectionError(f"{what}: nothing given; write e.g. K=1,R=0..2")

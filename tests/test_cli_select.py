@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import reference as ref
+from cli_helpers import error_line
 from typer.testing import CliRunner
 
 from curator.cli import app
@@ -89,6 +90,18 @@ def test_select_count_sample_and_sort(stores):
     assert len(levels) == 4
     values = [level["difficulty"] for level in levels]
     assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--count", "--limit", "3"], "--limit chooses among the matches; --count counts them all"),
+    (["--count", "--sample", "5", "--sort", "pieces"], "--sample, --sort choose among the matches; --count "
+                                                         "counts them all"),
+    (["--counts", "K=1,K=2"], "--counts: K is given twice"),
+])
+def test_options_that_would_be_ignored_are_refused(stores, args, message):
+    result = run("select", stores / "chess", *args)
+    assert result.exit_code == 2, result.output
+    assert error_line(result.stderr) == f"error: {message}"
 
 
 def test_show_draws_a_position_with_its_bits(stores):

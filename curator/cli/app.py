@@ -457,7 +457,11 @@ def select_command(
         keywords = _keywords(kind, results, given, kind.selection_options)
         if difficulty is not None:
             raise UsageError("--difficulty needs each level's metrics; --count only counts the stored bits")
-        total, per_layer = kind.count(results, {k: v for k, v in keywords.items() if k not in CHOICE})
+        chosen = [option_name(name) for name in CHOICE if name in given]
+        if chosen:
+            verb = "chooses" if len(chosen) == 1 else "choose"
+            raise UsageError(f"{', '.join(chosen)} {verb} among the matches; --count counts them all")
+        total, per_layer = kind.count(results, keywords)
         if as_json:
             layers = {"layers": per_layer} if per_layer else {}
             data = {"puzzle": results.puzzle.name, "matched": total, **layers}
