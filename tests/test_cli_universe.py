@@ -324,3 +324,12 @@ def test_universe_tables_are_not_calibrated(folder, tmp_path):
         assert result.exit_code == 2, result.output
         assert error_line(result.stderr) == (f"error: {folder}: universe tables are rated by their distance "
                                              "alone, with no player model to calibrate")
+
+
+@pytest.mark.parametrize("option", [("--pieces", "3"), ("--layer", "k03")])
+def test_show_refuses_layers_the_tables_do_not_have(folder, option):
+    result = invoke("show", folder, "0", *option)
+    assert result.exit_code == 2, result.output
+    want = f"error: {option[0]}: universe tables number their sets from 0, with no layers"
+    assert error_line(result.stderr) == want
+    assert invoke("show", folder, "0").exit_code == 0

@@ -93,7 +93,8 @@ class UniverseKind(Kind):
                      for row in layers)
         caption = (f"{s['sets']:,} connected sets of {s['positions']:,} positions; "
                    f"{s['solvable_sets']:,} can be solved ({s['solvable_positions']:,} positions), "
-                   f"{s['minimal']:,} of them minimal; farthest {s['farthest']} moves"
+                   f"{s['minimal']:,} of them minimal; "
+                   + (f"farthest {s['farthest']} moves" if s["farthest"] >= 0 else "none can be solved")
                    + ("" if s["keep"] == "all" else f"; the tables keep the {s['keep']} sets, which the "
                       "rows count"))
         heads = (*columns("distance", "puzzles", "minimal", "positions"),

@@ -403,6 +403,11 @@ class UniverseResults:
         return [(row["distance"], row["puzzles"], row["minimal"]) for row in self.layers]
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> UniverseLevel:
+        """Stored set number `rank` (`level`); the tables have no layers, so `pieces` and
+        `layer` are refused."""
+        if pieces is not None or layer is not None:
+            what = self.name("pieces" if pieces is not None else "layer")
+            raise SelectionError(f"{what}: universe tables number their sets from 0, with no layers")
         return self.level(rank)
 
     def verify(self, sample: int = 0, seed: int = 0) -> list[str]:
