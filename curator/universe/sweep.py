@@ -100,9 +100,9 @@ def _masks(code: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
 @numba.njit(cache=True)
 def _slides(code: int, h: int, v: int, t: int, groups: np.ndarray, lanes: Lanes, out: np.ndarray
             ) -> tuple[int, bool]:
-    """The positions one slide away as rows (code, lane, cells before, cells after) of `out`,
-    their masks left to `_after` (most of them were met before); how many, and whether the
-    position is packed."""
+    """The positions one slide away as rows (code, lane) of `out`, their masks left to `_after`
+    (most of them were met before, and a slide's cells follow from the two codes); how many,
+    and whether the position is packed."""
     rows, cols = lanes.rows, lanes.cols
     taken = h | v
     row_bits, col_bits = (1 << cols) - 1, (1 << rows) - 1
@@ -125,16 +125,18 @@ def _slides(code: int, h: int, v: int, t: int, groups: np.ndarray, lanes: Lanes,
             packed &= nd > d
             out[n, 0] = base | (nd << shift)
             out[n, 1] = lane
-            out[n, 2] = own
-            out[n, 3] = lanes.local[g, nd]
             n += 1
     return n, packed
 
 
 @numba.njit(cache=True, inline="always")
-def _after(h: int, v: int, t: int, lane: int, own: int, moved: int, lanes: Lanes) -> tuple[int, int, int]:
-    """The masks (h, v, t) after a slide of `lane` from the cells `own` to `moved`."""
+def _after(h: int, v: int, t: int, code: int, slid: int, lane: int, groups: np.ndarray, lanes: Lanes
+           ) -> tuple[int, int, int]:
+    """The masks (h, v, t) of position `code` after the slide along `lane` to position `slid`."""
     rows, cols = lanes.rows, lanes.cols
+    shift = DIGIT_BITS * lane
+    own = lanes.local[groups[lane], (code >> shift) & DIGIT_MASK]
+    moved = lanes.local[groups[lane], (slid >> shift) & DIGIT_MASK]
     if lane < rows:
         return (h ^ ((own ^ moved) << (lane * cols)), v,
                 t ^ lanes.row_t[lane, own] ^ lanes.row_t[lane, moved])
@@ -215,8 +217,8 @@ def _explore(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lan
                 keys[s] = code
                 slot_of[s] = size
                 index[size] = s
-                h, v, t = _after(state[at, 1], state[at, 2], state[at, 3],
-                                 out[j, 1], out[j, 2], out[j, 3], lanes)
+                h, v, t = _after(state[at, 1], state[at, 2], state[at, 3], state[at, 0], code, out[j, 1],
+                                 groups, lanes)
                 state[size, 0], state[size, 1], state[size, 2], state[size, 3] = code, h, v, t
                 adjacency[e] = size
                 size += 1
@@ -349,7 +351,7 @@ def _measured(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: La
     size, keys, slot_of, index, state, edges, adjacency = _explore_grown(
         seed, groups, walls, walls_t, lanes, np.full(2 * half, EMPTY, np.int64), np.zeros(2 * half, np.int64),
         np.zeros(half, np.int64), np.zeros((half, 5), np.int64), np.zeros(half + 1, np.int64),
-        np.zeros(16 * half, np.int64), np.zeros((MOST_NEIGHBOURS, 4), np.int64))
+        np.zeros(16 * half, np.int64), np.zeros((MOST_NEIGHBOURS, 2), np.int64))
     dist = np.zeros(size, np.int64)
     _distances(size, lanes, state, edges, adjacency, dist, np.zeros(size, np.int64), np.zeros(size, np.int64))
     return size, state, edges, adjacency, dist
@@ -421,8 +423,8 @@ def _solves_within(code: int, groups: np.ndarray, walls: int, walls_t: int, lane
                     return GROW, size
                 keys[s] = out[j, 0]
                 index[size] = s
-                h, v, t = _after(queue[head, 1], queue[head, 2], queue[head, 3],
-                                 out[j, 1], out[j, 2], out[j, 3], lanes)
+                h, v, t = _after(queue[head, 1], queue[head, 2], queue[head, 3], queue[head, 0], out[j, 0],
+                                 out[j, 1], groups, lanes)
                 queue[size, 0], queue[size, 1], queue[size, 2], queue[size, 3] = out[j, 0], h, v, t
                 size += 1
         head += 1
@@ -574,7 +576,7 @@ def search_item(item: np.ndarray, order: np.ndarray, configs: np.ndarray, kind_s
     adjacency = np.zeros(16 * half, np.int64)
     keys2 = np.full(1 << FIRST_BITS, EMPTY, np.int64)
     index2, queue2 = np.zeros(half, np.int64), np.zeros((half, 4), np.int64)
-    out = np.zeros((MOST_NEIGHBOURS, 4), np.int64)
+    out = np.zeros((MOST_NEIGHBOURS, 2), np.int64)
     seen_bits = _word(12)
     seen_sig = np.zeros(1 << seen_bits, np.int64)
     seen_code = np.full(1 << seen_bits, EMPTY, np.int64)
