@@ -59,8 +59,7 @@ def test_the_hardest_puzzle_with_a_wall_needs_60_moves_and_is_its_sets_minimal_f
     position = Positions(space.universe, space).read(board)
     found = explore(space, position)
     assert (found.distance(position.code), found.farthest, found.size) == (60, 60, 2332)
-    sets = records(search(space, piece_ranges(space, piece_of(space, position))), space.n_lanes,
-                   len(space.universe.vehicles) + 1)
+    sets = records(search(space, piece_ranges(space, piece_of(space, position))), space)
     (record,) = sets[sets["farthest"] == position.code]
     assert (int(record["size"]), int(record["distance"]), int(record["minimal"])) == (2332, 60, 1)
     assert int(record["counts"][-1]) == 1  # one wall

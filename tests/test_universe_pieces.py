@@ -8,12 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from curator.common.errors import PuzzleError
 from curator.universe.analysis import analyze_universe
 from curator.universe.pieces import packed_pieces, piece_ranges, prefixes, split, uniform
 from curator.universe.puzzle import parse_universe
 from curator.universe.results import UniverseResults
 from curator.universe.space import build_space
-from curator.universe.store import UniverseStore, record_dtype, records
+from curator.universe.store import MOST_DISTANCE, UniverseStore, records
 from curator.universe.sweep import search
 
 DATA = Path(__file__).parent / "data"
@@ -26,9 +27,8 @@ def space():
 
 def sets_of(space, pieces) -> tuple[np.ndarray, list[int]]:
     """Every set the pieces find, sorted, and each piece's packed positions enumerated."""
-    dtype = record_dtype(space.n_lanes, len(space.universe.vehicles) + 1)
     found = [search(space, piece_ranges(space, p)) for p in pieces]
-    table = np.concatenate([records(f, space.n_lanes, dtype["counts"].shape[0]) for f in found])
+    table = np.concatenate([records(f, space) for f in found])
     return np.sort(table, order=["walls", "first"]), [f.seeds for f in found]
 
 
@@ -84,3 +84,15 @@ def test_stored_pieces_are_read_in_the_order_of_their_numbers(tmp_path, space):
     with pytest.raises(Exception, match="'x7' is not a number"):
         store.files(dtype)
     assert isinstance(store, UniverseStore)
+
+
+def test_a_set_farther_than_a_record_holds_is_refused_not_wrapped(space):
+    (found,) = [search(space, piece_ranges(space, p)) for p in uniform(space, 1)[:1]]
+    assert len(found.figures) and records(found, space)["distance"].max() < MOST_DISTANCE
+    figures = found.figures.copy()
+    figures[0, 1] = MOST_DISTANCE
+    assert records(found._replace(figures=figures), space)["distance"][0] == MOST_DISTANCE
+    figures[0, 1] = MOST_DISTANCE + 1
+    refused = f"rush-hour-4x4.toml: board: a connected set needs {MOST_DISTANCE + 1} moves, more than"
+    with pytest.raises(PuzzleError, match=refused):
+        records(found._replace(figures=figures), space)

@@ -26,6 +26,11 @@ class PuzzleError(ValueError):
         super().__init__(f"{one_line(source)}: {one_line(key)}: {one_line(message)}")
         self.source = source
         self.key = key
+        self.problem = message
+
+    def __reduce__(self) -> tuple[type[PuzzleError], tuple[str, str, str]]:
+        """Rebuilt from its three parts (a worker process's error reaches the caller whole)."""
+        return type(self), (self.source, self.key, self.problem)
 
 
 class StoreError(Exception):

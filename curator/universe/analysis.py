@@ -69,7 +69,7 @@ def search_piece(text: str, source: str, keep: str, item: int, prefix: Prefix) -
     space = _space(text, source)
     started = time.perf_counter()
     found = search(space, piece_ranges(space, prefix))
-    sets = records(found, space.n_lanes, len(space.universe.vehicles) + 1)
+    sets = records(found, space)
     return Piece(item, kept(sets, keep), found.seeds, time.perf_counter() - started,
                  totals(sets["distance"], sets["size"]))
 

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.errors import StoreError
+from curator.common.errors import PuzzleError, StoreError
 from curator.common.files import ResultsFolder, atomic_write, check_file
 from curator.universe.puzzle import Universe, parse_universe
+from curator.universe.space import Space
 from curator.universe.sweep import Found
 
 KIND = "universe"
@@ -60,9 +61,20 @@ def totals(distance: np.ndarray, size: np.ndarray) -> dict[str, int]:
             "solvable_positions": int(size.sum(dtype=np.int64, where=solvable))}
 
 
-def records(found: Found, lanes: int, kinds: int) -> np.ndarray:
-    """The sets a piece of work found as records."""
-    out = np.zeros(len(found.codes), record_dtype(lanes, kinds))
+MOST_DISTANCE = int(np.iinfo(np.int8).max)
+"""The most moves a set's record holds (a Rush Hour universe on 6 x 6 needs 60 at most)."""
+
+
+def records(found: Found, space: Space) -> np.ndarray:
+    """The sets a piece of work of `space` found as records; PuzzleError naming the universe's
+    file if a set needs more moves than a record holds (`MOST_DISTANCE`), rather than a wrong
+    distance."""
+    farthest = int(found.figures[:, 1].max(initial=-1))
+    if farthest > MOST_DISTANCE:
+        raise PuzzleError(space.universe.source, "board",
+                          f"a connected set needs {farthest} moves, more than the universe's tables store "
+                          f"({MOST_DISTANCE}); take a smaller board or fewer vehicles")
+    out = np.zeros(len(found.codes), record_dtype(space.n_lanes, len(space.universe.vehicles) + 1))
     out["groups"] = found.groups
     out["walls"], out["first"], out["farthest"] = found.codes[:, 0], found.codes[:, 1], found.codes[:, 2]
     out["size"] = found.figures[:, 0]
