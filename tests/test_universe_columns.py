@@ -161,6 +161,23 @@ def test_every_set_reads_as_its_record(four):
         assert unexplained(results.level(rank)) == plain.level(rank)
 
 
+def test_a_set_read_alone_is_its_record_and_its_file_is_checked_first(four, tmp_path):
+    results, plain = four
+    files = columns.SetFiles.of(results.store, results.dtype)
+    last = len(files) - 1
+    ranks = (last, 0, 1, last)
+    assert [files.record(rank) for rank in ranks] == [plain.records[rank] for rank in ranks]
+    assert files.record(0) != files.record(1)
+    path, entry = files.files[0]
+    damaged = tmp_path / path.name
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1  # the same size, other contents
+    damaged.write_bytes(bytes(data))
+    fresh = replace(files, files=[(damaged, entry), *files.files[1:]], verified=set())
+    with pytest.raises(StoreError, match="checksum does not match"):
+        fresh.record(0)
+
+
 def test_the_totals_and_the_histogram_are_those_of_the_records(four):
     results, plain = four
     layers = plain.layers()

@@ -121,12 +121,12 @@ class SetFiles:
         """The stored record of set `rank` (0 <= rank < len), read alone from its file (checked
         whole the first time, then against its size)."""
         index = int(np.searchsorted(self.starts, rank, side="right")) - 1
-        path, entry = self.files[index]
+        place = rank - int(self.starts[index])
         if index not in self.verified:
-            self.read(index)
+            return self.read(index)[place]
+        path, entry = self.files[index]
         check_file(path, entry, entry["bytes"], checksum=False)
-        offset = (rank - int(self.starts[index])) * self.dtype.itemsize
-        return np.fromfile(path, self.dtype, count=1, offset=offset)[0]
+        return np.fromfile(path, self.dtype, count=1, offset=place * self.dtype.itemsize)[0]
 
 
 @dataclass(frozen=True)
