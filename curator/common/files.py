@@ -224,6 +224,8 @@ class ResultsFolder:
     FORMAT = ""
     WHAT = "results"
     """The `kind` and `format` of the manifest of a kind of tables, and what it is called."""
+    REDO = "compute the tables again"
+    """What `force` does to a folder whose manifest cannot be read, as its advice says."""
     OLDER: tuple[str, ...] = ()
     """Formats written before manifests had a checksum: read as they are, rewritten as FORMAT
     by the next analysis."""
@@ -249,30 +251,47 @@ class ResultsFolder:
         `sha256`) for this kind of tables, keeping what is there unless `force`; `facts` go
         into the manifest."""
         Path(directory).mkdir(parents=True, exist_ok=True)
-        path = Path(directory) / MANIFEST
         try:
-            manifest = read_manifest(path, signed=(cls.FORMAT,)) if path.exists() else {}
+            manifest = cls.stored_manifest(directory)
         except StoreError as exc:
             if not force:
-                raise FolderRefused(str(exc), "use {force} to compute the tables again") from None
+                raise FolderRefused(str(exc), f"use {{force}} to {cls.REDO}") from None
             manifest = {}
             cls(directory, {}).remove_results()  # whatever they were, no manifest lists them now
-        if manifest and manifest.get("kind") != cls.KIND:
-            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
         store = cls(directory, manifest)
         if not force:
             store.refuse_other_puzzle(sha256)
             store.refuse_foreign_copy(text)
-        elif store.holds_other_puzzle(sha256):
-            store.remove_results()
-        if force or store.holds_other_puzzle(sha256):
-            store.manifest = manifest = {}
+        else:
+            if store.holds_other_puzzle(sha256):
+                store.remove_results()
+            store.remove_partial_work()
+        if force or not store.manifest or store.holds_other_puzzle(sha256):
+            store.manifest = store.fresh_manifest()
         store.write_puzzle_copy(text)
-        manifest.update(kind=cls.KIND, complete=manifest.get("complete", False), format=cls.FORMAT,
-                        curator_version=__version__, puzzle=name, puzzle_sha256=sha256,
-                        puzzle_file=PUZZLE_COPY, **facts)
+        store.manifest.update(kind=cls.KIND, complete=store.manifest.get("complete", False),
+                              format=cls.FORMAT, curator_version=__version__, puzzle=name,
+                              puzzle_sha256=sha256, puzzle_file=PUZZLE_COPY, **facts)
         store.write_manifest()
         return store
+
+    @classmethod
+    def stored_manifest(cls, directory: Path) -> dict[str, Any]:
+        """The manifest an analysis into `directory` starts from: none if there is none, and one
+        of another kind of tables taken as another puzzle's; StoreError if it cannot be read."""
+        path = Path(directory) / MANIFEST
+        manifest = read_manifest(path, signed=(cls.FORMAT,)) if path.exists() else {}
+        if manifest and manifest.get("kind") != cls.KIND:
+            manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
+        return manifest
+
+    def fresh_manifest(self) -> dict[str, Any]:
+        """The manifest of a folder that holds no results of this puzzle yet."""
+        return {}
+
+    def remove_partial_work(self) -> None:
+        """Delete what an interrupted run left besides the results files (`force` reuses
+        nothing); this kind of tables leaves nothing else."""
 
     @property
     def manifest_path(self) -> Path:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.errors import DamagedResults, FolderRefused, StoreError
+from curator.common.errors import DamagedResults, StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
@@ -32,7 +32,6 @@ from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.packed import CODECS, PackedWords, pack_parts
 from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
-from curator.version import __version__
 
 FORMAT = "curator-layers/3"
 READABLE = ("curator-layers/1", "curator-layers/2", FORMAT)
@@ -74,14 +73,19 @@ class LayerStore(ResultsFolder):
     """The results folder of one layered puzzle: its manifest, bit files and a copy of the
     puzzle file (see docs/results-format.md)."""
 
-    def __init__(self, directory: Path, read: bool = True) -> None:
-        super().__init__(directory, {})
+    KIND = "layers"
+    FORMAT = FORMAT
+    WHAT = "layer tables"
+    REDO = "compute every layer again"
+
+    def __init__(self, directory: Path, manifest: dict[str, Any] | None = None) -> None:
+        """The folder `directory` with `manifest`, or the one stored there (none if there is
+        none; StoreError if it cannot be read)."""
+        super().__init__(directory, self.stored_manifest(directory) if manifest is None else manifest)
         self._indexed: list | None = None
         self._by_layer: dict[Layer, LayerRecord] = {}
         self._checked: set[tuple[Path, str]] = set()
         """Files whose checksum matched the manifest (with that checksum) in this store's life."""
-        if read and self.manifest_path.exists():
-            self.manifest = self._read_manifest()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -97,38 +101,25 @@ class LayerStore(ResultsFolder):
     @classmethod
     def for_puzzle(cls, directory: Path, puzzle: Puzzle, max_pieces: int, force: bool) -> LayerStore:
         """Open or start the results folder of `puzzle`, keeping finished layers unless `force`."""
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        try:
-            store = cls(directory)
-        except StoreError as exc:
-            if not force:
-                raise FolderRefused(str(exc), "use {force} to compute every layer again") from None
-            store = cls(directory, read=False)  # the damaged manifest is replaced below
-            store.remove_results()  # whatever they were, the manifest no longer lists them
-        if not force:
-            store.refuse_other_puzzle(puzzle.sha256)
-            store.refuse_foreign_copy(puzzle.text)
-        elif store.holds_other_puzzle(puzzle.sha256):
-            store.remove_results()
-        if force:
-            store.remove_chunks()
-        if force or not store.manifest or store.holds_other_puzzle(puzzle.sha256):
-            store.manifest = {"layers": []}
-        store.write_puzzle_copy(puzzle.text)
-        store.manifest.update(
-            format=FORMAT,
-            curator_version=__version__,
-            puzzle=puzzle.name,
-            puzzle_sha256=puzzle.sha256,
-            puzzle_file=PUZZLE_COPY,
-            cells=puzzle.board.size,
-            piece_types=list(puzzle.piece_types),
-            max_pieces=max_pieces,
-        )
+        store = cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force,
+                                 cells=puzzle.board.size, piece_types=list(puzzle.piece_types),
+                                 max_pieces=max_pieces)
         store.manifest["complete"] = store._complete(puzzle, max_pieces)
         store.write_manifest()
         return store
+
+    @classmethod
+    def stored_manifest(cls, directory: Path) -> dict[str, Any]:
+        """The manifest stored in `directory` (none if there is none), checked: StoreError if
+        it holds other tables than layers, or is damaged."""
+        path = Path(directory) / MANIFEST
+        return _read_manifest(path) if path.exists() else {}
+
+    def fresh_manifest(self) -> dict[str, Any]:
+        return {"layers": []}
+
+    def remove_partial_work(self) -> None:
+        self.remove_chunks()
 
     def remove_chunks(self) -> None:
         """Delete the chunk files an interrupted cluster run left: `--force` reuses none."""
@@ -270,16 +261,6 @@ class LayerStore(ResultsFolder):
             if fresh:
                 self._checked.add((path, meta["sha256"]))
 
-    def _read_manifest(self) -> dict[str, Any]:
-        data = read_manifest(self.manifest_path, signed=(FORMAT,))
-        if data.get("format") not in READABLE:
-            kind = data.get("kind")
-            what = f"{kind} tables" if isinstance(kind, str) else f"format {data.get('format')!r}"
-            raise StoreError(f"{self.manifest_path}: holds {what}, not layer tables ({FORMAT})")
-        problem = _malformed(data)
-        if problem:
-            raise StoreError(f"{self.manifest_path}: damaged manifest ({problem})")
-        return data
 
 
 def encode(words: np.ndarray, count: int, positions: int, lookups: bool = False,
@@ -307,6 +288,19 @@ def open_words(directory: Path, layer: Layer, meta: dict[str, Any], keep: bool =
             raise StoreError(f"{path}: packed with {words.codec!r}, the manifest says {encoding!r}")
         return words
     return np.memmap(path, dtype="<u8", mode="r", shape=(layer.words,))
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """The layer tables' manifest at `path`; StoreError if it holds other tables, or is damaged."""
+    data = read_manifest(path, signed=(FORMAT,))
+    if data.get("format") not in READABLE:
+        kind = data.get("kind")
+        what = f"{kind} tables" if isinstance(kind, str) else f"format {data.get('format')!r}"
+        raise StoreError(f"{path}: holds {what}, not layer tables ({FORMAT})")
+    problem = _malformed(data)
+    if problem:
+        raise StoreError(f"{path}: damaged manifest ({problem})")
+    return data
 
 
 def _malformed(data: dict[str, Any]) -> str | None:
