@@ -1,5 +1,6 @@
-"""Progress of long work on the terminal: a bar per layer, or one line per finished layer
-where bars cannot be drawn (a log file, CI output); a bar for counted work (rating levels).
+"""Progress of long work on the terminal: a bar per layer, or lines where bars cannot be drawn
+(a log file, CI output): one per finished layer, and one a minute while a layer is unfinished;
+a bar for counted work (rating levels).
 Every update also raises again a Ctrl+C that was lost on its way (see `ctrl_c_kept`)."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import cast
@@ -14,7 +16,11 @@ from typing import cast
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+from curator.common.resources import seconds_text
 from curator.layered.space import Layer
+
+PROGRESS_EVERY = 60.0
+"""Seconds between the lines an unfinished layer prints where bars cannot be drawn."""
 
 _ctrl_c: list[int] = []
 """The Ctrl+C signals seen while `ctrl_c_kept` is active."""
@@ -57,21 +63,40 @@ class RichReporter:
         self.lines = lines
         self.tasks: dict[Layer, TaskID] = {}
         self.current: Layer | None = None
+        self.done = 0
+        """Positions (or other units) of the current layer done so far."""
+        self.started = self.shown = 0.0
+        """When the current layer started, and when its last line was printed (monotonic)."""
 
     def layer_started(self, layer: Layer) -> None:
         self.tasks[layer] = self.progress.add_task(layer.key, total=layer.size)
         self.current = layer
+        self.done = 0
+        self.started = self.shown = time.monotonic()
 
     def advance(self, positions: int) -> None:
         raise_kept_ctrl_c()
-        self.progress.advance(self.tasks[cast(Layer, self.current)], positions)  # after layer_started
+        layer = cast(Layer, self.current)  # after layer_started
+        self.progress.advance(self.tasks[layer], positions)
+        self.done += positions
+        now = time.monotonic()
+        if self.lines and now - self.shown >= PROGRESS_EVERY and 0 < self.done < layer.size:
+            self.shown = now
+            left = (now - self.started) * (layer.size - self.done) / self.done
+            self.progress.console.print(f"{layer.key}: {self.done:,} of {layer.size:,} {_noun(layer, 2)} so "
+                                        f"far, about {seconds_text(left)} left", highlight=False)
 
     def layer_finished(self, layer: Layer, entry: dict, kept: bool) -> None:
         note = " (kept)" if kept else f" ({entry['seconds']:.1f} s)"
         self.progress.update(self.tasks[layer], completed=layer.size, description=layer.key + note)
         if self.lines:
-            noun = getattr(layer, "noun", "position") + ("" if layer.size == 1 else "s")
-            self.progress.console.print(f"{layer.key}: {layer.size:,} {noun}{note}", highlight=False)
+            self.progress.console.print(f"{layer.key}: {layer.size:,} {_noun(layer, layer.size)}{note}",
+                                        highlight=False)
+
+
+def _noun(layer: Layer, count: int) -> str:
+    """What `count` units of a layer's work are (positions, unless it names its own noun)."""
+    return getattr(layer, "noun", "position") + ("" if count == 1 else "s")
 
 
 @contextlib.contextmanager

@@ -9,12 +9,15 @@ from pathlib import Path
 
 import numba
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
+from curator import progress
 from curator.cli import app
 from curator.layered.puzzle import load_puzzle
 from curator.layered.space import StateSpace
 from curator.layered.store import LayerStore
+from curator.universe.analysis import Work
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 LAYER_KEYS = {"pieces", "positions", "solvable", "unique", "all_moves", "seconds"}
@@ -305,6 +308,22 @@ def test_english_centre_start_finishes_in_the_centre(tmp_path):
     word, bit = divmod(rank, 64)
     assert (int(bits.solvable[word]) >> bit) & 1 == 1
     assert (int(bits.unique[word]) >> bit) & 1 == 0  # the classic start has many solutions
+
+
+def test_an_unfinished_layer_prints_its_progress_now_and_then_when_not_on_a_terminal(tmp_path, monkeypatch):
+    log = tmp_path / "log.txt"
+    with log.open("w") as out:
+        with progress.layer_progress(Console(file=out)) as reporter:
+            work = Work("universe", 10, noun="piece")
+            reporter.layer_started(work)
+            reporter.advance(3)  # within PROGRESS_EVERY of the start: no line
+            monkeypatch.setattr(progress, "PROGRESS_EVERY", 0.0)
+            reporter.advance(1)
+            reporter.advance(6)  # done: the finished line says it
+            reporter.layer_finished(work, {"seconds": 2.0}, kept=False)
+    lines = log.read_text().splitlines()
+    assert lines[0].startswith("universe: 4 of 10 pieces so far, about ") and lines[0].endswith(" s left")
+    assert lines[1:] == ["universe: 10 pieces (2.0 s)"]
 
 
 def test_progress_is_one_line_per_layer_when_not_on_a_terminal(tmp_path):
