@@ -394,14 +394,38 @@ def _walked(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lane
     return counts
 
 
+@numba.njit(cache=True, inline="always")
+def _fewest_moves(code: int, v: int, groups: np.ndarray, lanes: Lanes) -> int:
+    """A bound below the moves from position `code` (vertical cells `v`) to the goal: none at
+    the goal; else the goal vehicle's slide, and one move of each vertical vehicle on a cell
+    between it and the exit (no other vehicle shares its row, no wall stands in its way)."""
+    lane = lanes.goal_lane
+    d = (code >> (DIGIT_BITS * lane)) & DIGIT_MASK
+    if d == lanes.goal_digit:
+        return 0
+    own = lanes.local[groups[lane], d]
+    ahead = ((1 << lanes.cols) - 1) & ~(own | (own - 1))
+    blocked = (v >> (lane * lanes.cols)) & ahead
+    moves = 1
+    while blocked:
+        blocked &= blocked - 1
+        moves += 1
+    return moves
+
+
 @numba.njit(cache=True)
 def _solves_within(code: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes, bound: int,
                    bits: int, keys: np.ndarray, index: np.ndarray, queue: np.ndarray, out: np.ndarray
                    ) -> tuple[int, int]:
     """(1, n) if `code` reaches a goal in at most `bound` moves, (0, n) if not, (GROW, n) if the
-    search outgrows 2**bits slots; `n` positions stay in the table (see `_clear`)."""
+    search outgrows 2**bits slots; `n` positions stay in the table (see `_clear`). Breadth-first,
+    leaving out every position that `_fewest_moves` shows cannot reach the goal in time."""
+    if _is_goal(code, lanes):
+        return 1, 0
     limit = min(1 << (bits - 1), len(queue))
     h, v, t = _masks(code, groups, walls, walls_t, lanes)
+    if _fewest_moves(code, v, groups, lanes) > bound:
+        return 0, 0
     s = _slot(keys, bits, code)
     keys[s] = code
     index[0] = s
@@ -411,22 +435,23 @@ def _solves_within(code: int, groups: np.ndarray, walls: int, walls_t: int, lane
         if head == layer_end:
             depth += 1
             layer_end = size
-        if _is_goal(queue[head, 0], lanes):
-            return 1, size
-        if depth < bound:
-            n, _ = _slides(queue[head, 0], queue[head, 1], queue[head, 2], queue[head, 3], groups, lanes, out)
-            for j in range(n):
-                s = _slot(keys, bits, out[j, 0])
-                if keys[s] == out[j, 0]:
-                    continue
-                if size >= limit:
-                    return GROW, size
-                keys[s] = out[j, 0]
-                index[size] = s
-                h, v, t = _after(queue[head, 1], queue[head, 2], queue[head, 3], queue[head, 0], out[j, 0],
-                                 out[j, 1], groups, lanes)
-                queue[size, 0], queue[size, 1], queue[size, 2], queue[size, 3] = out[j, 0], h, v, t
-                size += 1
+        n, _ = _slides(queue[head, 0], queue[head, 1], queue[head, 2], queue[head, 3], groups, lanes, out)
+        for j in range(n):
+            if _is_goal(out[j, 0], lanes):
+                return 1, size
+            s = _slot(keys, bits, out[j, 0])
+            if keys[s] == out[j, 0]:
+                continue
+            h, v, t = _after(queue[head, 1], queue[head, 2], queue[head, 3], queue[head, 0], out[j, 0],
+                             out[j, 1], groups, lanes)
+            if depth + 1 + _fewest_moves(out[j, 0], v, groups, lanes) > bound:
+                continue
+            if size >= limit:
+                return GROW, size
+            keys[s] = out[j, 0]
+            index[size] = s
+            queue[size, 0], queue[size, 1], queue[size, 2], queue[size, 3] = out[j, 0], h, v, t
+            size += 1
         head += 1
     return 0, size
 
