@@ -63,30 +63,6 @@ def _grow(array, size):
     return bigger
 
 
-@numba.njit(cache=True)
-def _append_rows(parents, kids, moves, total, parent, buf, buf_moves, count):
-    """Append the `count` children of position `parent` (rows of `buf`, their moves in
-    `buf_moves`) after the first `total` rows of (parents, kids, moves), enlarged as needed:
-    the three buffers and how many rows they hold now."""
-    width = kids.shape[1]
-    if total + count > parents.shape[0]:
-        size = max(total + count, 2 * parents.shape[0])
-        parents = _grow(parents, size)
-        moves = _grow(moves, size)
-        bigger = np.empty((size, width), dtype=kids.dtype)
-        for r in range(total):  # element loops: a slice copy compiles a costly error path
-            for c in range(width):
-                bigger[r, c] = kids[r, c]
-        kids = bigger
-    for j in range(count):
-        parents[total] = parent
-        for c in range(width):
-            kids[total, c] = buf[j, c]
-        moves[total] = buf_moves[j]
-        total += 1
-    return parents, kids, moves, total
-
-
 @kernel
 def _expand_masks(tables, masks):
     buf = np.empty(MAX_CHILDREN, dtype=np.uint64)
@@ -122,7 +98,21 @@ def _expand_boards(tables, boards):
     total = 0
     for i in range(boards.shape[0]):
         count = children(board_mask(boards[i]), boards[i], tables, buf_masks, buf, removed, buf_moves)
-        parents, kids, moves, total = _append_rows(parents, kids, moves, total, i, buf, buf_moves, count)
+        if total + count > parents.shape[0]:
+            size = max(total + count, 2 * parents.shape[0])
+            parents = _grow(parents, size)
+            moves = _grow(moves, size)
+            bigger = np.empty((size, n), dtype=np.int8)
+            for r in range(total):  # element loops: a slice copy compiles a costly error path
+                for cell in range(n):
+                    bigger[r, cell] = kids[r, cell]
+            kids = bigger
+        for j in range(count):
+            parents[total] = i
+            for cell in range(n):
+                kids[total, cell] = buf[j, cell]
+            moves[total] = buf_moves[j]
+            total += 1
     return parents[:total], kids[:total], moves[:total]
 
 
@@ -138,7 +128,21 @@ def _expand_wide_masks(tables, masks):
     total = 0
     for i in range(masks.shape[0]):
         count = children(masks[i], tables, buf, buf_moves)
-        parents, kids, moves, total = _append_rows(parents, kids, moves, total, i, buf, buf_moves, count)
+        if total + count > parents.shape[0]:
+            size = max(total + count, 2 * parents.shape[0])
+            parents = _grow(parents, size)
+            moves = _grow(moves, size)
+            bigger = np.empty((size, words), dtype=np.uint64)
+            for r in range(total):  # element loops: a slice copy compiles a costly error path
+                for w in range(words):
+                    bigger[r, w] = kids[r, w]
+            kids = bigger
+        for j in range(count):
+            parents[total] = i
+            for w in range(words):
+                kids[total, w] = buf[j, w]
+            moves[total] = buf_moves[j]
+            total += 1
     return parents[:total], kids[:total], moves[:total]
 
 
@@ -158,7 +162,21 @@ def _expand_wide_boards(tables, boards, words):
     for i in range(boards.shape[0]):
         count = children(board_wide_mask(boards[i], mask), boards[i], tables, buf_masks, buf, removed,
                          buf_moves)
-        parents, kids, moves, total = _append_rows(parents, kids, moves, total, i, buf, buf_moves, count)
+        if total + count > parents.shape[0]:
+            size = max(total + count, 2 * parents.shape[0])
+            parents = _grow(parents, size)
+            moves = _grow(moves, size)
+            bigger = np.empty((size, n), dtype=np.int8)
+            for r in range(total):
+                for cell in range(n):
+                    bigger[r, cell] = kids[r, cell]
+            kids = bigger
+        for j in range(count):
+            parents[total] = i
+            for cell in range(n):
+                kids[total, cell] = buf[j, cell]
+            moves[total] = buf_moves[j]
+            total += 1
     return parents[:total], kids[:total], moves[:total]
 
 
