@@ -104,6 +104,7 @@ def fling(pack: Path | None) -> GradedSet:
          "ball count (= solution length)": balls.astype(float),
          "legal first moves": legal,
          "search": search,
+         "forced knock-ons": np.array([b["measures"][0, 3] for b in boards]),
          "earlier formula": moves + 0.432 * (np.log2(search) - moves) + 0.368 * np.log2(legal)})
 
 

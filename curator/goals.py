@@ -231,7 +231,7 @@ class GoalResults(DistanceResultsBase):
 
     def measures(self, ranks: np.ndarray) -> np.ndarray:
         """The player model's measures of these positions at every point of the calibration
-        grid (`curator.common.difficulty.grid`): float[ranks, points, 3] (see `Measure`)."""
+        grid (`curator.common.difficulty.grid`): float[ranks, points, figures] (see `Measure`)."""
         return self.graph.measure(self.kernel, self.distances, ranks, self._longest, grid(),
                                   self.player.lookahead)[0]
 

@@ -252,7 +252,7 @@ class Kind(ABC):
     def measures(self, results: Any, items: Sequence[Any]) -> tuple[Any, Any, Any]:
         """The player model's measures of positions (as graded packs name them: one entry per
         cell, or a rank) at every point of `curator.common.difficulty.grid()`: float[items,
-        points, 3]; which of them could be measured (solvable, not too large to follow); and
+        points, FIGURES]; which of them could be measured (solvable, not too large to follow); and
         each one's group (its size: pieces, distance). SelectionError naming a position that
         is not one of the puzzle's."""
         raise SelectionError(f"{self.held} cannot be calibrated")

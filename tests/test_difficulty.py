@@ -1,7 +1,7 @@
 """The player model: against a plain walk over the rules' moves (small boards, sliding-block
-and Sokoban tables), the earlier formula as its defaults, on every kind; calibration from a
-graded pack and from the workspace's playtests, refusal with too little data, and the stored
-player checked on every read."""
+and Sokoban tables), its defaults and their fit on the shipped Fling! levels, on every kind;
+calibration from a graded pack and from the workspace's playtests, refusal with too little
+data, and the stored player checked on every read."""
 
 from __future__ import annotations
 
@@ -70,6 +70,14 @@ def plain_measure(puzzle, position, lookahead):
         return any(solvable(kid) for kid in kids_of(here))
 
     @cache
+    def knock_ons(here):
+        """The fewest knock-ons of a solution from here: cells a move leaves empty, beyond two."""
+        if not kids_of(here):
+            return 0
+        return min(max(sum(1 for a, b in zip(here, kid) if a and not b) - 2, 0) + knock_ons(kid)
+                   for kid in kids_of(here) if solvable(kid))
+
+    @cache
     def longest(here):
         return max((1 + longest(kid) for kid in kids_of(here)), default=0)
 
@@ -93,7 +101,7 @@ def plain_measure(puzzle, position, lookahead):
                      for kid in kids if not solvable(kid)) / (safe + 1)
         here = apply_move(explorer, here, move)
     moves = len(report.solution)
-    return moves, moves + tried, math.log2(report.legal_moves)
+    return moves, moves + tried, math.log2(report.legal_moves), knock_ons(tuple(position))
 
 
 SMALL = {"triangle": load_puzzle(PUZZLES / "triangle.toml"), "fling": parse_puzzle(FLING_5X3)}
@@ -117,19 +125,40 @@ def test_measure_agrees_with_a_plain_walk(name, data, lookahead):
     assert found[0] == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
-def test_the_defaults_are_the_earlier_formula():
-    """m + 0.432 (log2 search - m) + 0.368 log2 legal_first, fitted earlier on the shipped
-    Fling! levels: the default player, who looks no move ahead, tries what the backtracking
-    search visits."""
-    puzzle = SMALL["triangle"]
+def test_the_default_player_rates_a_level_by_its_search_first_moves_and_knock_ons():
+    """The default player looks no move ahead: it tries what the backtracking search visits.
+    A peg solitaire jump sets no other piece moving; on this shipped Fling! board (level 28,
+    12 balls) every solution has a fling whose ball pushes a ball that pushes another."""
+    fling = load_puzzle(PUZZLES / "fling.toml")
+    balls = {(0, 0), (0, 1), (0, 2), (0, 4), (2, 2), (2, 5), (2, 6), (3, 0), (5, 3), (5, 4), (6, 4), (7, 4)}
+    s, o, k = DEFAULT.search_share, DEFAULT.opening, DEFAULT.knock_on
+    for puzzle, position, knock_ons in [
+            (SMALL["triangle"], tuple(0 if i == 0 else 1 for i in range(15)), 0),
+            (fling, tuple(1 if cell in balls else 0 for cell in fling.board.cells), 1)]:
+        level = solve_position(puzzle, position, Explorer(puzzle))
+        m = len(level.solution)
+        assert m > 5 and level.search > m
+        assert level.difficulty == pytest.approx(
+            (1 - s) * m + s * math.log2(level.search) + o * math.log2(level.legal_moves) + k * knock_ons)
+        assert ("1 forced knock-on" in level.difficulty_terms) == (knock_ons == 1)
+        assert plain_measure(puzzle, position, 0.0)[3] == knock_ons
+
+
+def test_the_defaults_are_the_fit_on_the_shipped_fling_levels():
+    """What benchmarks/difficulty.py fits on every shipped Fling! board is the default player."""
+    from reference import load_fling_levels
+
+    puzzle = load_puzzle(PUZZLES / "fling.toml")
     explorer = Explorer(puzzle)
-    position = tuple(0 if i == 0 else 1 for i in range(puzzle.board.size))
-    level = solve_position(puzzle, position, explorer)
-    m = len(level.solution)
-    assert m > 5 and level.search > m
-    assert level.difficulty == pytest.approx(
-        m + 0.432 * (math.log2(level.search) - m) + 0.368 * math.log2(level.legal_moves))
-    assert (DEFAULT.lookahead, DEFAULT.search_share, DEFAULT.opening) == (0.0, 0.432, 0.368)
+    measures, levels, balls = [], [], []
+    for number, cells in load_fling_levels(ROOT / "tests" / "data" / "fling_levels"):
+        position = tuple(1 if cell in cells else 0 for cell in puzzle.board.cells)
+        graph = explorer.graph(position, 10**7)
+        measures.append(measure(graph, puzzle.goal.pieces, explorer.report(position), grid()))
+        levels.append(number)
+        balls.append(len(cells))
+    found = fit(Graded(np.array(measures), np.array(levels, dtype=float), np.array(balls)))
+    assert found.to_json() == DEFAULT.to_json()
 
 
 # -- every kind is rated on the one scale ----------------------------------------------------------
@@ -182,7 +211,7 @@ def plain_walk(results, rank, lookahead):
                 tried += missed / (right + 1)
             elif after + cost != d:
                 tried += missed * (after + cost - d) / (right + 1)
-    return d0, tried, first
+    return d0, tried, first, 0  # a slide or push moves one piece: no knock-ons
 
 
 @pytest.mark.parametrize("name", ["lunar", "sokoban"])
@@ -217,7 +246,7 @@ def test_sliding_sokoban_and_distance_levels_carry_difficulty(lunar, sokoban, tm
 # -- calibration ---------------------------------------------------------------------------------
 
 
-TRUE_PLAYER = Player(lookahead=1.0, search_share=0.9, opening=1.5)
+TRUE_PLAYER = Player(lookahead=1.0, search_share=0.9, opening=1.5, knock_on=0.0)
 
 
 def graded_pack(results, path, count, player=TRUE_PLAYER, seed=4):
@@ -399,7 +428,7 @@ def test_a_tampered_player_is_refused(triangle, tmp_path):
     assert result.exit_code == 1 and "difficulty.json: checksum does not match" in error_line(result.stderr)
 
 
-def test_a_player_of_the_first_format_is_read_with_its_parameters_renamed(tmp_path):
+def test_a_player_of_the_first_format_is_read_with_its_parameters_renamed_and_no_knock_on_term(tmp_path):
     results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
     data = {"format": "curator-player/1", "puzzle_sha256": results.puzzle.sha256,
             "player": {"lookahead": 1.0, "search": 0.9, "opening": 1.5}, "fitted": {"levels": 40}}
@@ -410,20 +439,32 @@ def test_a_player_of_the_first_format_is_read_with_its_parameters_renamed(tmp_pa
 
 def test_fit_prefers_the_grid_point_that_made_the_grades():
     rng = np.random.default_rng(0)
-    measures = rng.uniform(1, 2**10, size=(80, len(LOOKAHEADS), 3))
+    measures = rng.uniform(1, 2**10, size=(80, len(LOOKAHEADS), 4))
     measures[:, :, 0] = rng.integers(2, 9, size=80)[:, None]
     measures[:, :, 2] = rng.uniform(0, 4, size=80)[:, None]
-    truth = Player(lookahead=LOOKAHEADS[3], search_share=0.7, opening=0.5)
+    measures[:, :, 3] = rng.integers(0, 3, size=80)[:, None]
+    truth = Player(lookahead=LOOKAHEADS[3], search_share=0.7, opening=0.5, knock_on=1.2)
     grades = np.array([truth.effort(Measure(*row)) for row in measures[:, 3]])
     player = fit(Graded(measures, grades, measures[:, 0, 0].astype(int)))
     assert player.lookahead == truth.lookahead
     assert player.search_share == pytest.approx(0.7, abs=0.1)
     assert player.opening == pytest.approx(0.5, rel=0.3)
+    assert player.knock_on == pytest.approx(1.2, rel=0.3)
+
+
+def test_fit_gives_no_weight_to_a_figure_no_level_has():
+    """Sliding-block levels make no knock-ons: their fitted player has none either."""
+    rng = np.random.default_rng(2)
+    measures = rng.uniform(1, 2**10, size=(40, len(LOOKAHEADS), 4))
+    measures[:, :, 0] = rng.integers(2, 9, size=40)[:, None]
+    measures[:, :, 3] = 0.0
+    grades = np.array([DEFAULT.effort(Measure(*row)) for row in measures[:, 0]])
+    assert fit(Graded(measures, grades, np.zeros(40, dtype=int))).knock_on == 0.0
 
 
 def test_fit_keeps_the_least_look_ahead_when_the_grades_do_not_tell():
     rng = np.random.default_rng(1)
-    same = rng.uniform(1, 2**10, size=(40, 1, 3))
+    same = rng.uniform(1, 2**10, size=(40, 1, 4))
     same[:, :, 0] = rng.integers(2, 9, size=40)[:, None]
     measures = np.repeat(same, len(LOOKAHEADS), axis=1)
     grades = np.array([DEFAULT.effort(Measure(*row)) for row in measures[:, 0]])

@@ -3,8 +3,9 @@ a level's position graph; its parameters (fitted defaults, or a puzzle's own sto
 its results by `curator calibrate`), the terms that explain a figure, and the fit.
 
 Each kind measures its levels (`Measure`: the moves, the positions a backtracking player
-tries, the legal moves it reads first) for any look-ahead; the effort is then `(1 -
-search_share) * moves + search_share * log2(tried) + opening * first` (docs/metrics.md).
+tries, the legal moves it reads first, the knock-ons it must foresee) for any look-ahead; the
+effort is then `(1 - search_share) * moves + search_share * log2(tried) + opening * first +
+knock_on * knock_ons` (docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -24,16 +25,18 @@ from curator.common.files import canonical_json
 
 PLAYER_FILE = "difficulty.json"
 """The file of a results folder that holds its calibrated player (`curator calibrate`)."""
-PLAYER_FORMAT = "curator-player/2"
-OLDER_NAMES = {"curator-player/1": {"search": "search_share"}}
-"""Side files of earlier formats, read with their parameters renamed as this maps them."""
+PLAYER_FORMAT = "curator-player/3"
+OLDER_NAMES = {"curator-player/1": {"search": "search_share"}, "curator-player/2": {}}
+"""Side files of earlier formats, read with their parameters renamed as this maps them ..."""
+ADDED_SINCE = {"curator-player/1": {"knock_on": 0.0}, "curator-player/2": {"knock_on": 0.0}}
+"""... and the parameters they lack set to the values that rate levels as they did."""
 CHECKSUM = "sha256"
 """The side file's own checksum: the sha256 of the canonical JSON of its other fields."""
 
 LOOKAHEADS = (0.0, 1.0, 2.0, 3.0, 4.0)
 """The look-ahead depths a calibration tries."""
-FIGURES = 3
-"""What a `Measure` holds: moves, tried, first."""
+FIGURES = 4
+"""What a `Measure` holds: moves, tried, first, knock-ons."""
 LOOKAHEAD_MARGIN = 0.01
 """How much lower (relatively) the loss of a farther look-ahead must be for a fit to take it."""
 MIN_LEVELS = 10
@@ -52,13 +55,16 @@ class Player:
     Its effort mixes playing the solution's moves and searching: `search_share` is the share
     of the effort that is search, in bits (log2 of the positions tried, the solution's
     included), the rest the moves; each bit of the legal moves of the first position (reading
-    the level before it starts) costs `opening` moves. The defaults are the formula fitted earlier on
-    the shipped Fling! levels, which the model holds as a special case.
+    the level before it starts) costs `opening` moves; each knock-on that every solution needs
+    (a piece a move sets moving, see `Measure.knock_ons`: a chain the player must foresee)
+    costs `knock_on` moves. The defaults are fitted on the shipped Fling! levels
+    (benchmarks/difficulty.py).
     """
 
     lookahead: float = 0.0
-    search_share: float = 0.432
-    opening: float = 0.368
+    search_share: float = 0.5235
+    opening: float = 0.1178
+    knock_on: float = 0.8315
     source: str = field(default="defaults fitted on the shipped Fling! levels", compare=False)
     """Where the parameters come from, in a few words."""
     calibrated: bool = field(default=False, compare=False)
@@ -70,7 +76,7 @@ class Player:
             return 0.0
         bits = math.log2(max(measure.tried, 1.0))
         return float((1 - self.search_share) * measure.moves + self.search_share * bits
-                     + self.opening * measure.first)
+                     + self.opening * measure.first + self.knock_on * measure.knock_ons)
 
     def to_json(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in PARAMETERS}
@@ -78,14 +84,14 @@ class Player:
     def text(self) -> str:
         """The parameters in one line."""
         return (f"look-ahead {self.lookahead:g}, search share {self.search_share:.3g}, "
-                f"opening {self.opening:.3g}")
+                f"opening {self.opening:.3g}, knock-on {self.knock_on:.3g}")
 
 
-PARAMETERS = ("lookahead", "search_share", "opening")
+PARAMETERS = ("lookahead", "search_share", "opening", "knock_on")
 """The parameters of `Player`, as files and the API name them."""
 DEFAULT = Player()
 """The player of every layered puzzle that has not been calibrated (see benchmarks/difficulty.py)."""
-WALKED_DEFAULT = Player(0.0, 0.0, 0.0, source="defaults fitted on the 40 original Rush Hour cards")
+WALKED_DEFAULT = Player(0.0, 0.0, 0.0, 0.0, source="defaults fitted on the 40 original Rush Hour cards")
 """The player of every distance, sliding-block, Sokoban and permutation puzzle that has not been
 calibrated (measured along the stored solution): fitted on the cards of
 benchmarks/graded/rush-hour-cards.txt, where no measure orders them better than the moves alone."""
@@ -103,6 +109,10 @@ class Measure:
     there plus one (the chance it tries the wrong move before a right one)."""
     first: float
     """Bits of legal moves of the first position: log2(legal moves)."""
+    knock_ons: float = 0.0
+    """Knock-ons every solution makes, at the fewest: a knock-on is a piece a move sets moving
+    besides the piece moved and the piece it removes (a Fling! ball pushing a ball that pushes
+    the one that falls off). Moves of sliding-block, Sokoban and permutation puzzles make none."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +130,8 @@ class Terms:
     """Of those, the ones that cost two moves or more to come back from."""
     forced: int = 0
     """Steps with one legal move (or all leading to one position)."""
+    knock_ons: int = 0
+    """Knock-ons every solution makes, at the fewest (see `Measure.knock_ons`)."""
     choices: float = 0.0
     """Legal moves per step along the solution, on average."""
 
@@ -134,6 +146,8 @@ class Terms:
             parts.append(f"{_count(self.detours, 'tempting detour')}{long}")
         if self.forced:
             parts.append(_count(self.forced, "forced step"))
+        if self.knock_ons:
+            parts.append(_count(self.knock_ons, "forced knock-on"))
         if self.moves:
             parts.append(f"{self.choices:.1f} legal moves per step")
         return "; ".join(parts)
@@ -204,7 +218,8 @@ def read_player(directory: Path, puzzle_sha256: str | None, default: Player = DE
     values = data.get("player")
     if isinstance(values, dict):
         renamed = OLDER_NAMES.get(data["format"], {})
-        values = {renamed.get(name, name): value for name, value in values.items()}
+        values = {**ADDED_SINCE.get(data["format"], {}),
+                  **{renamed.get(name, name): value for name, value in values.items()}}
     if not isinstance(values, dict) or set(values) != set(PARAMETERS) or not all(
             isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
             for v in values.values()):
@@ -244,7 +259,7 @@ class Graded:
     do playtest records (`curator calibrate --playtests`: times to solve, give-ups)."""
 
     measures: np.ndarray
-    """float[levels, grid points, FIGURES]: moves, tried, first (see `Measure`)."""
+    """float[levels, grid points, FIGURES]: moves, tried, first, knock-ons (see `Measure`)."""
     grades: np.ndarray
     """float[levels]: higher is harder."""
     groups: np.ndarray
@@ -265,7 +280,8 @@ def check_enough(graded: Graded, what: str, noun: str = "graded") -> None:
 def fit(graded: Graded, mask: np.ndarray | None = None) -> Player:
     """The player whose efforts order the levels (those of `mask`) most like their grades: for
     each look-ahead of the grid, a pairwise logistic (Bradley-Terry) fit of p * moves + q *
-    log2(tried) + o * first, all three weights non-negative, over every pair of
+    log2(tried) + o * first + k * knock-ons, all four weights non-negative (0 for a figure no
+    level has: none of them can tell it), over every pair of
     levels with different grades (pairs within a group weighing as much in all as the pairs
     across groups); the look-ahead with the lowest loss wins, and its weights over p + q are
     the player's (search_share = q / (p + q), so that a player's efforts keep the scale of moves).
@@ -284,7 +300,7 @@ def fit(graded: Graded, mask: np.ndarray | None = None) -> Player:
     g = next(g for g, (loss, _) in enumerate(fits) if loss <= least * (1 + LOOKAHEAD_MARGIN))
     w = fits[g][1]
     scale = max(w[0] + w[1], 1e-9)
-    return Player(float(grid()[g]), round(w[1] / scale, 4), round(w[2] / scale, 4))
+    return Player(float(grid()[g]), round(w[1] / scale, 4), round(w[2] / scale, 4), round(w[3] / scale, 4))
 
 
 def _logistic(gaps: np.ndarray, weight: np.ndarray) -> tuple[float, np.ndarray]:
@@ -295,7 +311,7 @@ def _logistic(gaps: np.ndarray, weight: np.ndarray) -> tuple[float, np.ndarray]:
     def loss(w: np.ndarray) -> float:
         return float(np.sum(weight * np.logaddexp(0.0, -(gaps @ w))))
 
-    w = np.full(gaps.shape[1], 0.1)
+    w = np.where((gaps != 0).any(axis=0), 0.1, 0.0)  # a figure no pair tells apart keeps 0
     current = loss(w)
     for _ in range(100):
         z = np.clip(gaps @ w, -500, 500)
@@ -327,9 +343,9 @@ def efforts(graded: Graded, player: Player) -> np.ndarray:
 
 
 def _features(measures: np.ndarray) -> np.ndarray:
-    """What the effort is linear in: moves, log2(tried), first."""
+    """What the effort is linear in: moves, log2(tried), first, knock-ons."""
     bits = np.log2(np.maximum(measures[..., 1], 1.0))
-    return np.stack([measures[..., 0], bits, measures[..., 2]], axis=-1)
+    return np.stack([measures[..., 0], bits, measures[..., 2], measures[..., 3]], axis=-1)
 
 
 def folds(grades: np.ndarray, most: int = 10) -> list[np.ndarray]:

@@ -34,6 +34,7 @@ import numba
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from curator.common.difficulty import FIGURES
 from curator.common.kernels import Slot, Template, build, kernel
 
 INVALID = 0xFFFF
@@ -165,7 +166,7 @@ class Graph:
         detour what it adds to the distance (the player comes back the shortest way), a move
         into a position that cannot be solved 1 (its own position: the tables do not say how
         far it leads, so this is a bound below); first = log2(legal moves of the position).
-        Returns float[ranks, lookaheads, 3] (zeros for a position not solvable) and the counts
+        Returns float[ranks, lookaheads, FIGURES] (zeros for a position not solvable) and the counts
         int[ranks, 6] of `curator.common.difficulty.walked_terms` for a player reading `sight`
         moves ahead."""
         out, terms, _, _ = self.build(_walk)(
@@ -372,7 +373,7 @@ def _walk(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookah
     model along it (see `Graph.measure`): float[rank, lookahead, 3] and int[rank, 6]; its
     number of steps (-1: not solvable, -2: the walk got stuck, the tables are damaged); and,
     when `record`, the ranks it passes through (after the position) as int[rank, longest]."""
-    out = np.zeros((len(ranks), len(lookaheads), 3))
+    out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
     terms = np.zeros((len(ranks), 6), dtype=np.int64)
     lengths = np.full(len(ranks), -1, dtype=np.int64)
     steps = np.zeros((len(ranks) if record else 0, max(longest, 1)), dtype=np.int64)

@@ -149,7 +149,7 @@ class DistanceResults(DistanceResultsBase):
 
     def measures(self, ranks: np.ndarray) -> np.ndarray:
         """The player model's measures of these positions at every point of the calibration
-        grid (`curator.common.difficulty.grid`): float[ranks, points, 3]."""
+        grid (`curator.common.difficulty.grid`): float[ranks, points, FIGURES]."""
         return grid_measures(self.store, self.table, ranks, self.kernel, self.player.lookahead)
 
     # -- single positions --------------------------------------------------------------------

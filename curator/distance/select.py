@@ -11,7 +11,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from curator.common.difficulty import WALKED_DEFAULT, Measure, Player, grid, walked_terms
+from curator.common.difficulty import FIGURES, WALKED_DEFAULT, Measure, Player, grid, walked_terms
 from curator.common.errors import StoreError
 from curator.common.kernels import build, kernel
 from curator.distance.store import DistanceStore
@@ -145,7 +145,7 @@ def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray,
 def grid_measures(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, kernel: Kernel,
                   sight: float) -> np.ndarray:
     """The player model's measures of these positions at every point of the calibration grid
-    (`curator.common.difficulty.grid`): float[ranks, points, 3], in the order of `ranks`."""
+    (`curator.common.difficulty.grid`): float[ranks, points, FIGURES], in the order of `ranks`."""
     puzzle = store.puzzle()
     solved = puzzle.rank(puzzle.solved_state)
     ranks = np.asarray(ranks, dtype=np.int64)
@@ -157,11 +157,11 @@ def grid_measures(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, ke
 def _measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray, lookaheads: np.ndarray,
              sight: float):
     """The player model's measures of each position along the solution `_descend` walks
-    (`lengths`: its distances, -1 where it has none): float[ranks, lookaheads, 3] and the
+    (`lengths`: its distances, -1 where it has none): float[ranks, lookaheads, FIGURES] and the
     counts int[ranks, 6] of `curator.common.difficulty.walked_terms` (see `measure`)."""
     sizes, offsets, tables = k.sizes, k.offsets, k.tables
     tabled = (offsets >= 0).all()
-    out = np.zeros((len(ranks), len(lookaheads), 3))
+    out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
     terms = np.zeros((len(ranks), 6), dtype=np.int64)
     for i in numba.prange(len(ranks)):
         if lengths[i] < 0:
@@ -222,7 +222,7 @@ def measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray
     solved state is in sight, d - 1 moves after the right move) adds its cost / (R + 1) to
     the positions tried: 1 for a move to a position as far, 2 for one a move farther (the
     player comes back the shortest way; every move here has an inverse, so there are no dead
-    ends); first = log2(legal moves of the position). Returns float[ranks, lookaheads, 3] and
+    ends); first = log2(legal moves of the position). Returns float[ranks, lookaheads, FIGURES] and
     the counts int[ranks, 6] (as `curator.common.goal_sweep.Graph.measure`) for a player
     reading `sight` moves ahead."""
     return build(_measure)(k, table, np.asarray(ranks, dtype=np.int64), np.asarray(lengths, dtype=np.int64),

@@ -80,7 +80,7 @@ def play(explorer: Explorer, position: Sequence[int], report: Report, limit: int
 
 def measure(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndarray) -> np.ndarray | None:
     """The level at the root of `graph` for the player model (`curator.common.difficulty`) at
-    each look-ahead: float[lookaheads, 3] of moves, tried, first (see `Measure`),
+    each look-ahead: float[lookaheads, FIGURES] of moves, tried, first, knock-ons (see `Measure`),
     along the reported solution; None if it is not solvable. At step d, with S safe moves,
     each wrong move into a dead end c (it shows after longest(c) moves, the most a player
     can make there) adds (1 - seen(longest(c))) * reach(c) / (S + 1) positions tried."""
@@ -103,13 +103,15 @@ def _figures(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndar
     tempting = [graph.pieces - d - 1 - int(fewest[d + 1][c]) for d, step in enumerate(steps)
                 for c in set(step.wrong)]
     tempting = [depth for depth in tempting if seen(depth, player.lookahead) < 1]
+    knock_ons = _knock_ons(graph, solvable)
     terms = Terms(moves=len(steps), dead_ends=len(tempting), hidden=max(tempting, default=0),
-                  forced=sum(1 for step in steps if step.distinct <= 1),
+                  forced=sum(1 for step in steps if step.distinct <= 1), knock_ons=knock_ons,
                   choices=float(np.mean([step.legal for step in steps])) if steps else 0.0)
     missed = 1 - seen(wrong[:, 2][:, None], lookaheads[None, :])
     tried = len(steps) + (wrong[:, 1] * odds) @ missed
     found = np.column_stack([np.full(len(lookaheads), len(steps)), tried,
-                             np.full(len(lookaheads), math.log2(steps[0].legal) if steps else 0.0)])
+                             np.full(len(lookaheads), math.log2(steps[0].legal) if steps else 0.0),
+                             np.full(len(lookaheads), knock_ons)])
     depths = wrong[:, 2].astype(np.int64).tolist()
     return Play(
         win_chance=float(chance[0][0]),
@@ -141,6 +143,20 @@ def _backward(graph: Graph, goal_pieces: int) -> tuple[list[np.ndarray], list[np
         chance.insert(0, np.divide(total, legal, out=np.zeros(size), where=legal > 0))
         fewest.insert(0, low)
     return solvable, chance, fewest
+
+
+def _knock_ons(graph: Graph, solvable: list[np.ndarray]) -> int:
+    """The fewest knock-ons of any solution from the root of `graph` (solvable): a move's
+    knock-ons are the cells it leaves empty beyond two, the moved piece's and the removed
+    piece's (a capture leaves one), each one a piece it set moving."""
+    unsolvable = np.iinfo(np.int64).max // 2
+    fewest = np.where(solvable[-1], 0, unsolvable)
+    for d in range(len(graph.edges) - 1, -1, -1):
+        edges = graph.edges[d]
+        through = np.maximum(graph.vacated(d) - 2, 0) + fewest[edges.children]
+        fewest = np.full(graph.sizes[d], unsolvable)
+        np.minimum.at(fewest, edges.parents, through)
+    return int(fewest[0])
 
 
 class _Step:

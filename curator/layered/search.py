@@ -574,7 +574,7 @@ class Explorer:
                 return None
             frontiers.append(kids[first])
             edges.append(Edges(parents, index.reshape(-1), moves))
-        return Graph(pieces, frontiers, edges, self._goal(frontiers[-1]))
+        return Graph(pieces, frontiers, edges, self._goal(frontiers[-1]), self.rules.typed)
 
 
 @dataclass(frozen=True)
@@ -599,10 +599,19 @@ class Graph:
     edges: list[Edges]
     goals: np.ndarray
     """Which positions of the last depth are goal positions."""
+    typed: bool
+    """Whether positions are boards of piece types (else masks of occupied cells)."""
 
     @property
     def sizes(self) -> list[int]:
         return [frontier.shape[0] for frontier in self.frontiers]
+
+    def vacated(self, depth: int) -> np.ndarray:
+        """Per move from `depth` (as `edges[depth]` lists them), the cells it leaves empty."""
+        edges = self.edges[depth]
+        before, after = self.frontiers[depth][edges.parents], self.frontiers[depth + 1][edges.children]
+        left = ((before != 0) & (after == 0)) if self.typed else np.bitwise_count(before & ~after)
+        return left.reshape(len(edges.parents), -1).sum(axis=1, dtype=np.int64)
 
     def solvable(self) -> list[np.ndarray]:
         """Per depth, whether each position can still reach a goal position."""
