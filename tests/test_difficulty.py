@@ -481,3 +481,14 @@ def test_terms_read_in_one_line():
     assert Terms(5, dead_ends=1, detours=2, long_detours=1, choices=3).text() == (
         "5 moves; 1 tempting dead end; 2 tempting detours, 1 long; 3.0 legal moves per step")
     assert Terms(0).text() == "0 moves"
+
+
+
+def test_captures_make_no_knock_ons_on_boards_of_piece_types():
+    """A capture leaves one cell empty: no piece is set moving (the plain walk agrees)."""
+    puzzle = load_puzzle(PUZZLES / "solitaire-chess.toml")
+    position = puzzle.parse("K.../.Q../..R./...N")
+    explorer = Explorer(puzzle)
+    found = measure(explorer.graph(position, 10**6), puzzle.goal.pieces, explorer.report(position), grid())
+    assert found is not None and found[0, 0] == 3
+    assert (found[:, 3] == 0).all() and plain_measure(puzzle, position, 0.0)[3] == 0
