@@ -1,12 +1,15 @@
 """How well the player model's difficulty orders graded levels, cross-validated, next to
-single figures: the 248 shipped Fling! boards (the game's 35 published levels) and the 40 cards
-of the original Rush Hour (4 grades of 10 cards, in the card order;
-benchmarks/graded/rush-hour-cards.txt, with its source).
+single figures: the 248 shipped Fling! boards (the game's 35 published levels), 20 graded
+Solitaire Chess challenges (4 grades of 5, in the level order;
+benchmarks/graded/solitaire-chess-levels.txt, with its source) and the 40 cards of the original
+Rush Hour (4 grades of 10 cards, in the card order; benchmarks/graded/rush-hour-cards.txt, with
+its source).
 
     python3 benchmarks/difficulty.py
     python3 benchmarks/difficulty.py --pack packs/fling-shipped.json   # also the Fling! boards as a pack
 
-Every Fling! board is measured exactly on its position graph (`curator.layered.metrics.measure`),
+Every Fling! board and Solitaire Chess challenge is measured exactly on its position graph
+(`curator.layered.metrics.measure`),
 every card along its shortest solution over its sliding-block tables (each card is analyzed into
 a scratch folder: about two minutes), at every look-ahead of the calibration grid
 (`curator.common.difficulty.grid`). The player's parameters are then fitted again with
@@ -45,12 +48,13 @@ from curator.common.difficulty import (
 from curator.export.pack import save_pack
 from curator.export.universe import sliding_text
 from curator.layered.metrics import GRAPH_LIMIT, measure, solve_position
-from curator.layered.puzzle import load_puzzle
+from curator.layered.puzzle import load_puzzle, parse_puzzle
 from curator.layered.search import Explorer
 from curator.universe.puzzle import load_universe
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "benchmarks" / "graded" / "rush-hour-cards.txt"
+CHESS = ROOT / "benchmarks" / "graded" / "solitaire-chess-levels.txt"
 GRADES = ("beginner", "intermediate", "advanced", "expert")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -106,6 +110,34 @@ def fling(pack: Path | None) -> GradedSet:
          "search": search,
          "forced knock-ons": np.array([b["measures"][0, 3] for b in boards]),
          "earlier formula": moves + 0.432 * (np.log2(search) - moves) + 0.368 * np.log2(legal)})
+
+
+def solitaire_chess() -> GradedSet:
+    """The 20 graded Solitaire Chess challenges in the level order, measured at every
+    look-ahead of the grid (the bundled 4 x 4 puzzle, its piece limit raised to the retail
+    set's ten: the hardest challenges hold eight)."""
+    text = (ROOT / "puzzles" / "solitaire-chess.toml").read_text()
+    puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
+    explorer = Explorer(puzzle)
+    rows = [line.split() for line in CHESS.read_text().splitlines() if line and not line.startswith("#")]
+    measures, rated, legal = [], [], []
+    for _level, _grade, _page, board in rows:
+        position = puzzle.parse(board)
+        level = solve_position(puzzle, position, explorer)
+        graph = explorer.graph(position, GRAPH_LIMIT)
+        assert graph is not None and level.solution
+        measures.append(measure(graph, puzzle.goal.pieces, explorer.report(position), grid()))
+        rated.append(level)
+        legal.append(level.legal_moves)
+    pieces = np.array([len(level.solution) + 1 for level in rated])
+    return GradedSet(
+        "20 graded Solitaire Chess challenges, by level", "piece count", None,
+        Graded(np.array(measures), np.array([int(r[0]) for r in rows], dtype=float), pieces),
+        DEFAULT,
+        {"difficulty, shipped defaults": np.array([level.difficulty for level in rated]),
+         "piece count (= solution length + 1)": pieces.astype(float),
+         "legal first moves": np.array(legal, dtype=float),
+         "search": np.array([level.search for level in rated], dtype=float)})
 
 
 def rush_hour_cards(scratch: Path) -> GradedSet:
@@ -186,7 +218,7 @@ def main() -> None:
     parser.add_argument("--pack", type=Path, help="also write the Fling! boards as a level pack in the "
                         "published order (a curve for `curator pack`)")
     args = parser.parse_args()
-    sets = {"fling": report(fling(args.pack))}
+    sets = {"fling": report(fling(args.pack)), "solitaire_chess": report(solitaire_chess())}
     with tempfile.TemporaryDirectory() as scratch:
         sets["rush_hour_cards"] = report(rush_hour_cards(Path(scratch)))
     write_figures({"date": datetime.now(UTC).isoformat(), "sets": sets}, "difficulty", args.json)
