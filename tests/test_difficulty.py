@@ -492,3 +492,19 @@ def test_captures_make_no_knock_ons_on_boards_of_piece_types():
     found = measure(explorer.graph(position, 10**6), puzzle.goal.pieces, explorer.report(position), grid())
     assert found is not None and found[0, 0] == 3
     assert (found[:, 3] == 0).all() and plain_measure(puzzle, position, 0.0)[3] == 0
+
+
+def test_the_graded_solitaire_chess_challenges_of_the_benchmark_are_solvable_boards():
+    """benchmarks/graded/solitaire-chess-levels.txt: 20 levels in 4 grades of 5, each a board of
+    the bundled puzzle (its piece limit raised to the retail set's ten) that can be solved."""
+    text = (PUZZLES / "solitaire-chess.toml").read_text()
+    puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
+    explorer = Explorer(puzzle)
+    lines = (ROOT / "benchmarks" / "graded" / "solitaire-chess-levels.txt").read_text().splitlines()
+    rows = [line.split() for line in lines if line and not line.startswith("#")]
+    assert [int(row[0]) for row in rows] == list(range(1, 21))
+    grades = ("easy", "intermediate", "advanced", "expert")
+    assert [row[1] for row in rows] == [grade for grade in grades for _ in range(5)]
+    for _level, _grade, _page, board in rows:
+        level = solve_position(puzzle, puzzle.parse(board), explorer)
+        assert level.solution and 4 <= len(level.solution) + 1 <= 8
