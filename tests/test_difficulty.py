@@ -22,6 +22,7 @@ import curator
 from curator import catalogue
 from curator.calibration import playtest_grades
 from curator.common.difficulty import (
+    ACROSS_SHARE,
     DEFAULT,
     LOOKAHEADS,
     PLAYER_FILE,
@@ -32,6 +33,7 @@ from curator.common.difficulty import (
     Terms,
     fit,
     grid,
+    pairs,
     player_text,
     spearman,
 )
@@ -450,6 +452,23 @@ def test_fit_prefers_the_grid_point_that_made_the_grades():
     assert player.search_share == pytest.approx(0.7, abs=0.1)
     assert player.opening == pytest.approx(0.5, rel=0.3)
     assert player.knock_on == pytest.approx(1.2, rel=0.3)
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2)), min_size=2, max_size=30))
+def test_pairs_across_groups_weigh_their_share_and_pairs_of_one_kind_alike(levels):
+    grades = np.array([g for g, _ in levels], dtype=float)
+    groups = np.array([k for _, k in levels])
+    harder, easier, weight = pairs(grades, groups)
+    expected = {(h, e) for h in range(len(levels)) for e in range(len(levels)) if grades[h] > grades[e]}
+    assert set(zip(harder.tolist(), easier.tolist())) == expected
+    if not expected:
+        return
+    assert weight.sum() == pytest.approx(1.0)
+    same = groups[harder] == groups[easier]
+    for kind in (same, ~same):
+        assert np.allclose(weight[kind], weight[kind][:1])
+    if same.any() and (~same).any():
+        assert weight[~same].sum() == pytest.approx(ACROSS_SHARE)
 
 
 def test_fit_gives_no_weight_to_a_figure_no_level_has():

@@ -39,6 +39,10 @@ FIGURES = 4
 """What a `Measure` holds: moves, tried, first, knock-ons."""
 LOOKAHEAD_MARGIN = 0.01
 """How much lower (relatively) the loss of a farther look-ahead must be for a fit to take it."""
+ACROSS_SHARE = 0.05
+"""The share of a fit's weight on pairs of levels of different sizes (groups): their sizes
+order those pairs almost alone, so the fit learns the other figures mostly from levels of one
+size, and from the rest only how much the moves weigh."""
 MIN_LEVELS = 10
 """Graded levels a calibration needs at least ..."""
 MIN_GRADES = 3
@@ -62,9 +66,9 @@ class Player:
     """
 
     lookahead: float = 0.0
-    search_share: float = 0.5235
-    opening: float = 0.1178
-    knock_on: float = 0.8315
+    search_share: float = 0.5348
+    opening: float = 0.0114
+    knock_on: float = 0.7764
     source: str = field(default="defaults fitted on the shipped Fling! levels", compare=False)
     """Where the parameters come from, in a few words."""
     calibrated: bool = field(default=False, compare=False)
@@ -282,25 +286,39 @@ def fit(graded: Graded, mask: np.ndarray | None = None) -> Player:
     each look-ahead of the grid, a pairwise logistic (Bradley-Terry) fit of p * moves + q *
     log2(tried) + o * first + k * knock-ons, all four weights non-negative (0 for a figure no
     level has: none of them can tell it), over every pair of
-    levels with different grades (pairs within a group weighing as much in all as the pairs
-    across groups); the look-ahead with the lowest loss wins, and its weights over p + q are
+    levels with different grades (the pairs across groups weighing `ACROSS_SHARE` of the
+    whole); the look-ahead with the lowest loss wins, and its weights over p + q are
     the player's (search_share = q / (p + q), so that a player's efforts keep the scale of moves).
     The look-ahead is a coarse choice that the grades seldom settle: the fit takes the least
     one whose loss is within `LOOKAHEAD_MARGIN` of the lowest."""
     keep = np.ones(len(graded.grades), dtype=bool) if mask is None else mask
     x, grades, groups = _features(graded.measures[keep]), graded.grades[keep], graded.groups[keep]
-    harder, easier = np.nonzero(grades[:, None] > grades[None, :])
-    same = groups[harder] == groups[easier]
-    weight = np.ones(harder.shape[0])
-    if same.any() and (~same).any():
-        weight[same] = (~same).sum() / same.sum()
-    weight /= weight.sum()
+    harder, easier, weight = pairs(grades, groups)
     fits = [_logistic(x[harder, g] - x[easier, g], weight) for g in range(x.shape[1])]
     least = min(loss for loss, _ in fits)
     g = next(g for g, (loss, _) in enumerate(fits) if loss <= least * (1 + LOOKAHEAD_MARGIN))
     w = fits[g][1]
     scale = max(w[0] + w[1], 1e-9)
-    return Player(float(grid()[g]), round(w[1] / scale, 4), round(w[2] / scale, 4), round(w[3] / scale, 4))
+    share, opening, knock_on = (round(float(w[k] / scale), 4) for k in (1, 2, 3))
+    return Player(float(grid()[g]), share, opening, knock_on)
+
+
+def pairs(grades: np.ndarray, groups: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of levels a fit orders: indices of the harder and the easier level of every
+    pair with different grades, and each pair's weight (they add up to 1; the pairs across
+    groups weigh `ACROSS_SHARE` of it when there are pairs within groups too, alike within each
+    kind).
+
+    >>> harder, easier, weight = pairs(np.array([1.0, 2.0, 3.0]), np.array([0, 0, 1]))
+    >>> [(int(h), int(e), round(float(w), 3)) for h, e, w in zip(harder, easier, weight)]
+    [(1, 0, 0.95), (2, 0, 0.025), (2, 1, 0.025)]
+    """
+    harder, easier = np.nonzero(grades[:, None] > grades[None, :])
+    same = groups[harder] == groups[easier]
+    weight = np.full(harder.shape[0], 1.0 / max(harder.shape[0], 1))
+    if same.any() and (~same).any():
+        weight = np.where(same, (1 - ACROSS_SHARE) / same.sum(), ACROSS_SHARE / (~same).sum())
+    return harder, easier, weight
 
 
 def _logistic(gaps: np.ndarray, weight: np.ndarray) -> tuple[float, np.ndarray]:
