@@ -74,7 +74,7 @@ def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_nam
     results = catalogue.open(directory, name)
     kind = _calibrated_kind(results, directory)
     what = f"{name('graded')} {graded}"
-    digest, items, grades = read_graded(graded, what)
+    digest, items, grades = read_graded(graded, name('graded'))
     if digest is not None and digest != results.puzzle.sha256:
         raise SelectionError(f"{what}: its levels are of another puzzle file than the results in {directory}")
     found, ok, groups = kind.measures(results, items)
@@ -95,11 +95,13 @@ def _calibrated_kind(results: Any, directory: str | Path) -> Kind:
 def calibrate_playtests(directory: str | Path, db: str | Path, name: Naming = same_name) -> Calibration:
     """Fit the player model of the results in `directory` to the playtests the workspace's
     database `db` holds of this puzzle's levels (`playtest_grades` says how they grade them).
-    StoreError if the database cannot be read; TooLittleData in one line with too few
-    playtested levels."""
+    SelectionError if there is no such file, StoreError if the database cannot be read;
+    TooLittleData in one line with too few playtested levels."""
     results = catalogue.open(directory, name)
     kind = _calibrated_kind(results, directory)
     what = f"{name('playtests')} {db}"
+    if not Path(db).is_file():
+        raise SelectionError(f"{what}: no workspace database here (`curator serve --db` makes one)")
     with WorkspaceDB(db, read_only=True) as kept:
         plays = [play for _, play in kept.plays(PuzzleKey(results.puzzle.name, results.puzzle.sha256))]
     levels, grades = playtest_grades(plays)

@@ -57,7 +57,7 @@ KEYWORDS = ("distance", "unique", "all_moves", "cluster", "hardest", "sample", "
 FILTERS = ("distance", "unique", "all_moves", "cluster", "hardest")
 SHOWN = 50
 """Bad ranks `verify` lists one by one."""
-FIGURES = ("ranks", "invalid", "positions", "solvable", "unsolvable", "max_distance", "clusters",
+SHOWN_COUNTS = ("ranks", "invalid", "positions", "solvable", "unsolvable", "max_distance", "clusters",
            "largest_cluster")
 """The counts of a folder the workspace shows."""
 
@@ -530,7 +530,7 @@ class GoalKind(Kind):
 
     def detail(self, results: GoalResults) -> dict[str, Any]:
         summary = results.summary()
-        return {"layers": results.layers, "figures": {key: summary.get(key) for key in FIGURES},
+        return {"layers": results.layers, "figures": {key: summary.get(key) for key in SHOWN_COUNTS},
                 "blocks": self.blocks(results.puzzle)}
 
     def estimate(self, puzzle: Any, run: Run) -> str:

@@ -383,7 +383,9 @@ def test_too_few_playtests_are_refused_in_one_line(triangle, tmp_path):
         f"it has {len(levels)} in {len(levels)}")
     assert not (triangle.directory / PLAYER_FILE).exists()
     missing = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "none.sqlite")
-    assert missing.exit_code == 1 and "no workspace database here" in error_line(missing.stderr)
+    assert missing.exit_code == 2 and error_line(missing.stderr) == (
+        f"error: --playtests {tmp_path / 'none.sqlite'}: no workspace database here "
+        "(`curator serve --db` makes one)")
     WorkspaceDB(tmp_path / "empty.sqlite").close()
     empty = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "empty.sqlite")
     assert empty.exit_code == 1 and error_line(empty.stderr).endswith("it has 0 in 0")
@@ -414,6 +416,9 @@ def test_a_pack_that_is_not_one_is_refused(triangle, tmp_path):
     bad.write_text('{"format": "something else"}')
     result = invoke("calibrate", triangle.directory, "--graded", bad)
     assert result.exit_code == 2 and "not a level pack of curator" in error_line(result.stderr)
+    missing = invoke("calibrate", triangle.directory, "--graded", tmp_path / "none.json")
+    assert missing.exit_code == 2 and error_line(missing.stderr).startswith(
+        f"error: --graded {tmp_path / 'none.json'}: file: cannot be read")
 
 
 def test_a_tampered_player_is_refused(triangle, tmp_path):

@@ -183,12 +183,13 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
     return curve_from_levels(str(path), levels)
 
 
-def read_graded(path: str | Path, what: str = "graded") -> tuple[str | None, list[Any], list[float]]:
+def read_graded(path: str | Path, option: str = "graded") -> tuple[str | None, list[Any], list[float]]:
     """The levels of a graded pack: the digest of the puzzle file it was written for (None if
     unknown), each level as its kind names positions (a level pack's positions, one entry per
     cell; the ranks of a sliding-block, Sokoban or distance pack), and how hard players found each:
     its `grade` where the levels have one, else its place in the pack (1, 2, ...: a pack's
-    order says how hard they are). SelectionError in one line if it is not such a pack."""
+    order says how hard they are). SelectionError in one line, led by `option` (how the caller
+    names the file) and the path, if it is not such a pack."""
     from curator.export.distance import PACK_FORMAT as DISTANCE_FORMAT
     from curator.export.sliding import PACK_FORMAT as SLIDING_FORMAT
     from curator.export.sokoban import PACK_FORMAT as SOKOBAN_FORMAT
@@ -208,9 +209,9 @@ def read_graded(path: str | Path, what: str = "graded") -> tuple[str | None, lis
                             f"({PACK_FORMAT}, {SLIDING_FORMAT}, {SOKOBAN_FORMAT} or {DISTANCE_FORMAT})")
         return _RankedReader(str(path)).read(data, key)
     except PackError as exc:
-        raise SelectionError(f"{what}: {exc}") from None
+        raise SelectionError(f"{option} {exc}") from None
     except (ValueError, RecursionError) as exc:
-        raise SelectionError(f"{what} {path}: not valid JSON ({exc.__class__.__name__})") from None
+        raise SelectionError(f"{option} {path}: not valid JSON ({exc.__class__.__name__})") from None
 
 
 class _RankedReader(TableReader):
