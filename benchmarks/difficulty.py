@@ -35,7 +35,6 @@ import numpy as np
 
 import curator
 from curator.common.difficulty import (
-    DEFAULT,
     WALKED_DEFAULT,
     Graded,
     Player,
@@ -73,7 +72,7 @@ class GradedSet:
     """The groups' names in the tables (None: their numbers)."""
     graded: Graded
     defaults: Player
-    """The shipped defaults of the levels' kind."""
+    """The shipped defaults of the levels' kind or rule family."""
     figures: dict[str, np.ndarray]
     """Each single figure, and the difficulty with the shipped defaults, per level."""
 
@@ -103,7 +102,7 @@ def fling(pack: Path | None) -> GradedSet:
         "the 248 shipped Fling! boards, by published level", "ball count", None,
         Graded(np.array([b["measures"] for b in boards]), np.array([b["level"] for b in boards], dtype=float),
                balls),
-        DEFAULT,
+        puzzle.player,
         {"difficulty, shipped defaults": np.array([b["rated"].difficulty for b in boards]),
          "ball count (= solution length)": balls.astype(float),
          "legal first moves": legal,
@@ -133,7 +132,7 @@ def solitaire_chess() -> GradedSet:
     return GradedSet(
         "20 graded Solitaire Chess challenges, by level", "piece count", None,
         Graded(np.array(measures), np.array([int(r[0]) for r in rows], dtype=float), pieces),
-        DEFAULT,
+        puzzle.player,
         {"difficulty, shipped defaults": np.array([level.difficulty for level in rated]),
          "piece count (= solution length + 1)": pieces.astype(float),
          "legal first moves": np.array(legal, dtype=float),

@@ -518,9 +518,10 @@ def test_captures_make_no_knock_ons_on_boards_of_piece_types():
     assert (found[:, 3] == 0).all() and plain_measure(puzzle, position, 0.0)[3] == 0
 
 
-def test_the_graded_solitaire_chess_challenges_of_the_benchmark_are_solvable_boards():
+def test_the_capture_family_is_rated_by_the_fit_on_the_graded_solitaire_chess_challenges():
     """benchmarks/graded/solitaire-chess-levels.txt: 20 levels in 4 grades of 5, each a board of
-    the bundled puzzle (its piece limit raised to the retail set's ten) that can be solved."""
+    the bundled puzzle (its piece limit raised to the retail set's ten) that can be solved; what
+    benchmarks/difficulty.py fits on them is the player of the capture family's levels."""
     text = (PUZZLES / "solitaire-chess.toml").read_text()
     puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
     explorer = Explorer(puzzle)
@@ -529,6 +530,14 @@ def test_the_graded_solitaire_chess_challenges_of_the_benchmark_are_solvable_boa
     assert [int(row[0]) for row in rows] == list(range(1, 21))
     grades = ("easy", "intermediate", "advanced", "expert")
     assert [row[1] for row in rows] == [grade for grade in grades for _ in range(5)]
+    measures, pieces = [], []
     for _level, _grade, _page, board in rows:
-        level = solve_position(puzzle, puzzle.parse(board), explorer)
+        position = puzzle.parse(board)
+        level = solve_position(puzzle, position, explorer)
         assert level.solution and 4 <= len(level.solution) + 1 <= 8
+        pieces.append(len(level.solution) + 1)
+        graph = explorer.graph(position, 10**6)
+        measures.append(measure(graph, puzzle.goal.pieces, explorer.report(position), grid()))
+    found = fit(Graded(np.array(measures), np.arange(1.0, 21.0), np.array(pieces)))
+    assert puzzle.player.to_json() == found.to_json() != DEFAULT.to_json()
+    assert curator.load(PUZZLES / "solitaire-chess.toml").player == puzzle.player

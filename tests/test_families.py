@@ -51,6 +51,12 @@ class Zigzag(Rules):
 class Mixed(Zigzag):
     family = "mixed"
     sweep_kernel = "boards"
+
+
+class Guessed(Zigzag):
+    family = "guessed"
+    sweep_kernel = "masks"
+    player = {"search_share": 0.5}
 '''
 
 
@@ -145,6 +151,9 @@ BROKEN = {
     "mixed": ("broken_families:Mixed",
               "family 'mixed' (package curator-broken 0.1) is not usable: sweep kernel 'boards' takes "
               "puzzles of typed pieces, and Mixed.typed is False"),
+    "guessed": ("broken_families:Guessed",
+                "family 'guessed' (package curator-broken 0.1) is not usable: Guessed.player must be None "
+                "or a curator.common.difficulty.Player"),
 }
 
 
@@ -174,7 +183,8 @@ def test_a_plugin_that_cannot_be_used_is_one_line_when_named_and_a_warning_when_
     result = invoke("families", "--json")
     assert result.exit_code == 0 and "Traceback" not in result.stderr
     assert [item["name"] for item in json.loads(result.stdout)] == ["jump", "fling", "capture"]
-    assert len([line for line in result.stderr.splitlines() if line.startswith("warning: ")]) == 10
+    warned = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(warned) == len(BROKEN) + 2
     (site / "broken.toml").write_text(munch_puzzle("raising"))
     failed = invoke("analyze", site / "broken.toml", "-o", site / "out")
     assert failed.exit_code == 2

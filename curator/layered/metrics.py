@@ -29,16 +29,18 @@ GRAPH_LIMIT = 2_000_000
 """Most reachable positions `play` follows; beyond it a level gets no player figures."""
 
 
-def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, player: Player = DEFAULT) -> Level:
-    """The level at (layer, rank) with its report, player figures and difficulty for `player`."""
+def describe(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, player: Player | None = None
+             ) -> Level:
+    """The level at (layer, rank) with its report, player figures and difficulty for `player`
+    (None: the puzzle's own, `Puzzle.player`)."""
     return _level(puzzle, explorer, layer, rank, StateSpace(puzzle).unrank(layer, rank), player=player)
 
 
 def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer | None = None,
-                   search: Search | None = None, player: Player = DEFAULT) -> Level:
+                   search: Search | None = None, player: Player | None = None) -> Level:
     """The level of an arbitrary position (e.g. one a designer drew); `explorer` may bring
     stored layers to prune the search with; `search` bounds the search above them (see
-    `curator.common.bounds.Search`); `player` rates it."""
+    `curator.common.bounds.Search`); `player` rates it (None: the puzzle's own)."""
     check_position(puzzle, position)
     layer, rank = StateSpace(puzzle).rank(position)
     return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), search,
@@ -55,7 +57,8 @@ def check_position(puzzle: Puzzle, position: Sequence[int]) -> None:
 
 
 def _level(puzzle: Puzzle, explorer: Explorer, layer: Layer, rank: int, position: tuple[int, ...],
-           search: Search | None = None, player: Player = DEFAULT) -> Level:
+           search: Search | None = None, player: Player | None = None) -> Level:
+    player = puzzle.player if player is None else player
     report = explorer.report(position, search=search)
     graph = explorer.graph(position, GRAPH_LIMIT)
     figures, terms, rating = None, None, None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from curator.common.board import Board, BoardError
+from curator.common.difficulty import DEFAULT, Player
 from curator.common.errors import SelectionError
 from curator.common.ranking import RANK_LIMIT, multinomial
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
@@ -109,6 +110,12 @@ class Puzzle:
     @property
     def typed(self) -> bool:
         return self.rules.typed
+
+    @property
+    def player(self) -> Player:
+        """The player model that rates its levels until it is calibrated: its rule family's
+        (`Rules.player`), else the defaults fitted on the shipped Fling! levels."""
+        return DEFAULT if self.rules.player is None else self.rules.player
 
     @property
     def sha256(self) -> str:

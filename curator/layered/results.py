@@ -140,8 +140,9 @@ class LayeredResults(Exporting):
     @cached_property
     def player(self) -> Player:
         """The player model that rates these levels: the one `curator calibrate` stored here
-        (checked against its checksum and the puzzle file), else the defaults."""
-        return read_player(self.directory, self.puzzle.sha256)
+        (checked against its checksum and the puzzle file), else the puzzle's defaults
+        (`Puzzle.player`)."""
+        return read_player(self.directory, self.puzzle.sha256, self.puzzle.player)
 
     @property
     def layers(self) -> list[dict[str, Any]]:

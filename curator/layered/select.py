@@ -36,7 +36,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from curator.common.difficulty import DEFAULT, Player
+from curator.common.difficulty import Player
 from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
@@ -404,13 +404,14 @@ def select(
     explorer: Explorer | None = None,
     difficulty: tuple[float, float] | None = None,
     progress: Callable[[int, int], None] | None = None,
-    player: Player = DEFAULT,
+    player: Player | None = None,
 ) -> Selection:
     """Filter, keep canonical positions, sample, compute metrics, keep the `difficulty`
     range, sort, limit (in that order).
 
     `explorer` searches the picked positions (by default one pruned by the store's layers);
-    `progress(done, total)` is called as levels are rated; `player` rates them.
+    `progress(done, total)` is called as levels are rated; `player` rates them (None: the
+    puzzle's own, `Puzzle.player`).
     """
     every = sort is not None or difficulty is not None  # metrics of every pick before the limit
     try:
@@ -495,7 +496,7 @@ def draw_pool(
     seed: int = 0,
     explorer: Explorer | None = None,
     progress: Callable[[int, int], None] | None = None,
-    player: Player = DEFAULT,
+    player: Player | None = None,
 ) -> Selection:
     """Up to `size` matching levels with their metrics, drawn evenly across piece counts.
 
@@ -541,10 +542,10 @@ def pool_shares(totals: dict[int, int], size: int) -> dict[int, int]:
 
 
 def rate(store: LayerStore, picked: list[tuple[Layer, int]], explorer: Explorer | None = None,
-         progress: Callable[[int, int], None] | None = None, player: Player = DEFAULT) -> list[Level]:
+         progress: Callable[[int, int], None] | None = None, player: Player | None = None) -> list[Level]:
     """The levels at the picked (layer, rank) with their metrics, each cross-checked against
     its stored bits; `explorer` searches them (by default one pruned by the store's layers),
-    `player` rates them."""
+    `player` rates them (None: the puzzle's own)."""
     puzzle = store.puzzle()
     if picked and explorer is None:
         explorer = Explorer(puzzle, store.solvable_words())

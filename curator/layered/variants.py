@@ -61,7 +61,7 @@ def find_variants(results: LayeredResults, position: Position, want: str, limit:
     `progress(done, total)` follows the rating.
     """
     puzzle = results.puzzle
-    base = solve_position(puzzle, position, explorer=results.explorer, search=search)
+    base = solve_position(puzzle, position, explorer=results.explorer, search=search, player=results.player)
     considered = 0
     seen: set[Position] = set()
     wanted: list[tuple[Edit, Position]] = []
@@ -80,7 +80,8 @@ def find_variants(results: LayeredResults, position: Position, want: str, limit:
     for done, (edit, child) in enumerate(wanted):
         if progress is not None:
             progress(done, len(wanted))
-        level = solve_position(puzzle, child, explorer=results.explorer, search=search)
+        level = solve_position(puzzle, child, explorer=results.explorer, search=search,
+                               player=results.player)
         if want == "harder" and not level.difficulty > base.difficulty:
             continue
         if classes.new(level):

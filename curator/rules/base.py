@@ -39,6 +39,9 @@ What a family must give, and what it may:
   ("patterns"), `line_segments` ("lines"), `captures` ("captures");
 - optional knowledge of equivalent positions: `keeps` (or `symmetries`) and
   `translation_margin`, which only make `select --canonical` and class sizes finer;
+- optional: `player`, the player model (`curator.common.difficulty.Player`) that rates the
+  family's levels until a puzzle is calibrated, fitted on graded levels of the family (the
+  defaults fitted on the shipped Fling! levels where it is None);
 - provided: `from_params` (how puzzle files build the rules) and `moves_from` (moves in
   Python, for the search's answers, metrics, pictures and the workspace).
 
@@ -57,6 +60,7 @@ import numba
 import numpy as np
 
 from curator.common.board import Board, Transform
+from curator.common.difficulty import Player
 from curator.common.ranking import WORD_CELLS, from_words, highest_bit, lowest_bit, mask_words, to_words
 from curator.common.reading import unknown
 
@@ -135,6 +139,9 @@ class Rules(ABC):
     wide: ClassVar[bool] = False
     """Whether `children` and `tables` handle multi-word masks, so that the family plays on
     boards of more than 64 cells (see the module docstring)."""
+    player: ClassVar[Player | None] = None
+    """The player model that rates the family's levels until a puzzle is calibrated, fitted
+    on graded levels of the family; None: the defaults fitted on the shipped Fling! levels."""
 
     board: Board
     """The board the rules are bound to."""

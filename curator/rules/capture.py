@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from curator.common.board import DIAGONAL, ORTHOGONAL
+from curator.common.difficulty import Player
 from curator.common.ranking import lowest_bit, wide_next
 from curator.rules.base import ParamError, Rules, encode_move, nearest_cell
 
@@ -157,6 +158,11 @@ class CaptureRules(Rules):
     family = "capture"
     sweep_kernel = "captures"
     typed = True
+    player = Player(lookahead=3.0, search_share=0.0295, opening=0.002, knock_on=0.0,
+                    source="defaults fitted on 20 graded Solitaire Chess challenges")
+    """Fitted on benchmarks/graded/solitaire-chess-levels.txt (`benchmarks/difficulty.py`): the
+    piece count orders those challenges almost alone, so the player weighs the moves nearly
+    alone and reads three moves ahead."""
     params: ClassVar[dict[str, type]] = {"king_safe": bool}
     wide = True
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from curator.common.difficulty import Player
 from curator.common.errors import one_line
 from curator.common.ranking import MAX_CELLS, WORD_CELLS
 from curator.common.reading import unknown
@@ -262,6 +263,9 @@ def _problem(name: str, loaded: Any) -> str | None:
     if not (isinstance(params, dict) and all(isinstance(k, str) and isinstance(v, type)
                                              for k, v in params.items())):
         return f"is not usable: {loaded.__qualname__}.params must map names to types"
+    if not (loaded.player is None or isinstance(loaded.player, Player)):
+        return (f"is not usable: {loaded.__qualname__}.player must be None or a "
+                "curator.common.difficulty.Player")
     return None
 
 
