@@ -421,6 +421,18 @@ def test_a_pack_that_is_not_one_is_refused(triangle, tmp_path):
         f"error: --graded {tmp_path / 'none.json'}: file: cannot be read")
 
 
+def test_variants_are_rated_by_the_calibrated_player_as_solve_rates_them(tmp_path):
+    results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
+    stored = player_text(TRUE_PLAYER, results.puzzle.sha256, {"levels": 40})
+    (results.directory / PLAYER_FILE).write_text(stored)
+    calibrated = curator.open(results.directory)
+    start = calibrated.select(unique=True, pieces=(6, 6), limit=1)[0]
+    found = calibrated.variants(start.position, want="solvable", limit=3)
+    assert found and all(v.item.difficulty == calibrated.solve(v.item.position).difficulty for v in found)
+    defaults = [solve_position(calibrated.puzzle, v.item.position).difficulty for v in found]
+    assert [v.item.difficulty for v in found] != defaults
+
+
 def test_a_tampered_player_is_refused(triangle, tmp_path):
     results = curator.analyze(PUZZLES / "triangle.toml", tmp_path / "out")
     path = results.directory / PLAYER_FILE
