@@ -58,7 +58,7 @@ FILTERS = ("distance", "unique", "all_moves", "cluster", "hardest")
 SHOWN = 50
 """Bad ranks `verify` lists one by one."""
 SHOWN_COUNTS = ("ranks", "invalid", "positions", "solvable", "unsolvable", "max_distance", "clusters",
-           "largest_cluster")
+                "largest_cluster")
 """The counts of a folder the workspace shows."""
 
 
