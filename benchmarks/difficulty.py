@@ -46,8 +46,9 @@ from curator.common.difficulty import (
 )
 from curator.export.pack import save_pack
 from curator.export.universe import sliding_text
+from curator.layered.level import Level
 from curator.layered.metrics import GRAPH_LIMIT, measure, solve_position
-from curator.layered.puzzle import load_puzzle, parse_puzzle
+from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.layered.search import Explorer
 from curator.universe.puzzle import load_universe
 
@@ -77,6 +78,15 @@ class GradedSet:
     """Each single figure, and the difficulty with the shipped defaults, per level."""
 
 
+def measured_level(puzzle: Puzzle, explorer: Explorer, position: tuple[int, ...]) -> tuple[Level, np.ndarray]:
+    """A solvable level as its puzzle's player rates it, and its measures at every look-ahead
+    of the grid."""
+    level = solve_position(puzzle, position, explorer)
+    graph = explorer.graph(position, GRAPH_LIMIT)
+    assert graph is not None and level.solution
+    return level, measure(graph, puzzle.goal.pieces, level.report, grid())
+
+
 def fling(pack: Path | None) -> GradedSet:
     """Every shipped Fling! board with its published level, measured at every look-ahead of the
     grid; `pack`: also write the boards as a level pack in the published order."""
@@ -85,10 +95,7 @@ def fling(pack: Path | None) -> GradedSet:
     boards = []
     for number, balls in load_fling_levels(ROOT / "tests" / "data" / "fling_levels"):
         position = tuple(1 if cell in balls else 0 for cell in puzzle.board.cells)
-        level = solve_position(puzzle, position, explorer)
-        graph = explorer.graph(position, GRAPH_LIMIT)
-        assert graph is not None
-        found = measure(graph, puzzle.goal.pieces, explorer.report(position), grid())
+        level, found = measured_level(puzzle, explorer, position)
         boards.append({"level": number, "balls": len(balls), "search": level.search,
                        "legal": level.legal_moves, "rated": level, "measures": found})
     if pack:
@@ -119,24 +126,21 @@ def solitaire_chess() -> GradedSet:
     puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
     explorer = Explorer(puzzle)
     rows = [line.split() for line in CHESS.read_text().splitlines() if line and not line.startswith("#")]
-    measures, rated, legal = [], [], []
+    measures, levels, legal = [], [], []
     for _level, _grade, _page, board in rows:
-        position = puzzle.parse(board)
-        level = solve_position(puzzle, position, explorer)
-        graph = explorer.graph(position, GRAPH_LIMIT)
-        assert graph is not None and level.solution
-        measures.append(measure(graph, puzzle.goal.pieces, explorer.report(position), grid()))
-        rated.append(level)
+        level, found = measured_level(puzzle, explorer, puzzle.parse(board))
+        measures.append(found)
+        levels.append(level)
         legal.append(level.legal_moves)
-    pieces = np.array([len(level.solution) + 1 for level in rated])
+    pieces = np.array([len(level.solution) + 1 for level in levels])
     return GradedSet(
         "20 graded Solitaire Chess challenges, by level", "piece count", None,
         Graded(np.array(measures), np.array([int(r[0]) for r in rows], dtype=float), pieces),
         puzzle.player,
-        {"difficulty, shipped defaults": np.array([level.difficulty for level in rated]),
+        {"difficulty, shipped defaults": np.array([level.difficulty for level in levels]),
          "piece count (= solution length + 1)": pieces.astype(float),
          "legal first moves": np.array(legal, dtype=float),
-         "search": np.array([level.search for level in rated], dtype=float)})
+         "search": np.array([level.search for level in levels], dtype=float)})
 
 
 def rush_hour_cards(scratch: Path) -> GradedSet:

@@ -370,7 +370,7 @@ def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np
 def _walk(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
           sight: float, record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Walk each position's shortest solution as `Graph.solutions` says. Returns the player
-    model along it (see `Graph.measure`): float[rank, lookahead, 3] and int[rank, 6]; its
+    model along it (see `Graph.measure`): float[rank, lookahead, FIGURES] and int[rank, 6]; its
     number of steps (-1: not solvable, -2: the walk got stuck, the tables are damaged); and,
     when `record`, the ranks it passes through (after the position) as int[rank, longest]."""
     out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
