@@ -54,10 +54,19 @@ def serving(*arguments: object) -> Iterator[str]:
         stop(process)
 
 
+def served_context(browser: Any, **options: Any) -> Any:
+    """A browser context for pages of a server. The server's first request for a kind of
+    table loads (on a fresh clone: compiles) its kernels while the other test process keeps
+    the cores busy, which has taken longer than Playwright's default wait of 30 s."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(120_000)
+    return context
+
+
 def watched_page(browser: Any, url: str, **context_options: Any) -> Iterator[Any]:
     """A page of `url` in a browser context of its own while the caller (a fixture) is
     suspended; afterwards, no script error or console error may have happened on it."""
-    context = browser.new_context(viewport={"width": 1200, "height": 860}, **context_options)
+    context = served_context(browser, viewport={"width": 1200, "height": 860}, **context_options)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -27,6 +27,16 @@ def test_help_lists_usage():
     assert "Usage" in result.stdout
 
 
+def test_help_wraps_each_paragraph_as_the_terminal_allows_and_shows_brackets(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    listing = runner.invoke(app, ["--help"]).stdout
+    families = runner.invoke(app, ["families", "--help"]).stdout
+    # one wide line each, not the docstrings' line breaks; "[rules]" is text, not markup
+    assert "with their [rules] options" in listing
+    assert "curator.families), with their [rules] options." in families
+    assert "levels players have graded (--graded) or playtested in the workspace" in listing
+
+
 def test_an_empty_argument_is_refused_before_anything_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cases = ((["analyze", "puzzle.toml", "-o", ""], "-o"), (["select", ""], "an argument"),

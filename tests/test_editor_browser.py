@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import curator
-from tests.served import serving
+from tests.served import served_context, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,7 +69,7 @@ def eight_page(browser, eight_server):
 
 
 def opened(browser, url):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    context = served_context(browser, viewport={"width": 1300, "height": 900})
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))

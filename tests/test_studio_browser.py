@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import curator
-from tests.served import start, stop
+from tests.served import served_context, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVES_MADE = "n => document.querySelector('#moves-made').textContent.startsWith(n + ' move')"
@@ -42,7 +42,7 @@ def open_page(browser):
     contexts, errors = [], []
 
     def opened(url: str):
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        context = served_context(browser, viewport={"width": 1200, "height": 900})
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

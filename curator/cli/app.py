@@ -76,7 +76,13 @@ from curator.workspace_db import default_path as default_db_path
 
 class _Commands(TyperGroup):
     """curator's commands, which take no empty argument: an empty path would name the current
-    folder and an empty choice fall back to its default, without a word."""
+    folder and an empty choice fall back to its default, without a word. Their help reads as
+    paragraphs: the terminal wraps each one, not the docstring's line breaks."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            command.help = _paragraphs(command.help)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         for before, arg in zip(["", *args], args):
@@ -85,6 +91,17 @@ class _Commands(TyperGroup):
                 what = name if equals else (before if before.startswith("-") else "an argument")
                 raise _fail(2, f"{what}: is empty (a variable left unset?)")
         return super().parse_args(ctx, args)
+
+
+def _paragraphs(text: str | None) -> str | None:
+    r"""`text` with each paragraph on one line (rich help keeps a docstring's single line breaks).
+
+    >>> _paragraphs("One\n    two.\n\n    Three.")
+    'One two.\n\nThree.'
+    """
+    if text is None:
+        return None
+    return "\n\n".join(" ".join(part.split()) for part in inspect.cleandoc(text).split("\n\n"))
 
 
 app = typer.Typer(
@@ -922,7 +939,7 @@ def families_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """List the rule families puzzle files can name: the built-in ones and those installed
-    packages add (entry-point group curator.families), with their [rules] options.
+    packages add (entry-point group curator.families), with their \\[rules] options.
 
     An installed family that cannot be used is left out with a warning saying why.
     """
