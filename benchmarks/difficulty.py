@@ -16,8 +16,9 @@ a scratch folder: about two minutes), at every look-ahead of the calibration gri
 leave-one-out cross-validation, as `curator calibrate` fits them (`curator.common.difficulty.fit`):
 for each published level (each card), fit on the others and rate the held-out boards. Printed per
 set: the cross-validated Spearman correlation with the published order over all levels, the
-Spearman within each group (a ball count; a card grade) and their size-weighted mean, next to the
-difficulty the shipped defaults give and single figures; the parameters fitted on the whole set
+Spearman within each group (a ball count; a card grade) and their size-weighted mean, and for the
+sets published in grades the Spearman with the grade alone, next to the difficulty the shipped
+defaults give and single figures; the parameters fitted on the whole set
 beside the shipped defaults of its kind. What rating costs is `benchmarks/rating_cost.py`'s.
 """
 
@@ -76,6 +77,9 @@ class GradedSet:
     """The shipped defaults of the levels' kind or rule family."""
     figures: dict[str, np.ndarray]
     """Each single figure, and the difficulty with the shipped defaults, per level."""
+    grades: np.ndarray | None = None
+    """The published grade of each level, coarser than the order (None: the order is the
+    grade): graded sets are often published, and checked, by grade alone."""
 
 
 def measured_level(puzzle: Puzzle, explorer: Explorer, position: tuple[int, ...]) -> tuple[Level, np.ndarray]:
@@ -126,6 +130,7 @@ def solitaire_chess() -> GradedSet:
     puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
     explorer = Explorer(puzzle)
     rows = [line.split() for line in CHESS.read_text().splitlines() if line and not line.startswith("#")]
+    grades = ("easy", "intermediate", "advanced", "expert")
     measures, levels, legal = [], [], []
     for _level, _grade, _page, board in rows:
         level, found = measured_level(puzzle, explorer, puzzle.parse(board))
@@ -140,7 +145,8 @@ def solitaire_chess() -> GradedSet:
         {"difficulty, shipped defaults": np.array([level.difficulty for level in levels]),
          "piece count (= solution length + 1)": pieces.astype(float),
          "legal first moves": np.array(legal, dtype=float),
-         "search": np.array([level.search for level in levels], dtype=float)})
+         "search": np.array([level.search for level in levels], dtype=float)},
+        np.array([grades.index(r[1]) for r in rows]))
 
 
 def rush_hour_cards(scratch: Path) -> GradedSet:
@@ -171,7 +177,8 @@ def rush_hour_cards(scratch: Path) -> GradedSet:
          "distance (= solution length)": np.array([level.distance for level in rated], dtype=float),
          "legal first moves": np.array(legal, dtype=float),
          "vehicles": np.array(vehicles, dtype=float),
-         "positions in its set": np.array(size, dtype=float)})
+         "positions in its set": np.array(size, dtype=float)},
+        grade)
 
 
 def within(values: np.ndarray, order: np.ndarray, groups: np.ndarray) -> tuple[float, dict[int, tuple]]:
@@ -196,17 +203,24 @@ def report(found: GradedSet) -> dict:
     counts = within(order, order, groups)[1]
     print(f"\n{found.name}: Spearman overall and within a {found.group_noun}\n")
     names = found.group_names or tuple(str(k) for k in range(max(counts) + 1))
-    print(f"{'score':32s} overall  within  " + " ".join(f"{names[k]:>5s}" for k in counts))
+    coarse = found.grades
+    width = max(32, *(len(name) for name in rows))
+    print(f"{'score':{width}s} overall  within  " + " ".join(f"{names[k]:>5s}" for k in counts)
+          + ("  by grade" if coarse is not None else ""))
     sizes = " ".join(f"{n:>5d}" for n, _ in counts.values())
-    print(f"{'(levels per group)':32s} {'':7s} {'':7s} {sizes}")
+    print(f"{'(levels per group)':{width}s} {'':7s} {'':7s} {sizes}")
     figures = {}
     for name, values in rows.items():
         overall = spearman(values, order)
         mean, per = within(values, order, groups)
         cells = " ".join(f"{per[k][1]:+.2f}" if k in per else "    -" for k in counts)
-        print(f"{name:32s} {overall:7.3f} {mean:7.3f} {cells}")
+        graded_by = spearman(values, coarse) if coarse is not None else None
+        print(f"{name:{width}s} {overall:7.3f} {mean:7.3f} {cells}"
+              + (f"  {graded_by:8.3f}" if graded_by is not None else ""))
         figures[name] = {"overall": round(overall, 4), "within_mean": round(mean, 4),
                          "within": {k: round(rho, 4) for k, (_, rho) in per.items()}}
+        if graded_by is not None:
+            figures[name]["by_grade"] = round(graded_by, 4)
     full = fit(graded)
     in_sample = efforts(graded, full)
     print(f"\nplayer fitted on all of them: {full.text()} (in-sample: {spearman(in_sample, order):.3f} "
