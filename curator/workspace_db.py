@@ -81,6 +81,8 @@ MAX_LEVELS = 1_000
 """Most levels one pack holds."""
 MAX_DATA = 100_000
 """Most characters of the JSON a pack keeps of one level."""
+MAX_DEPTH = 32
+"""Deepest nesting of lists and objects in the JSON a pack keeps of one level or its curve."""
 DEFAULT_NAME = "workspace.sqlite"
 
 
@@ -427,7 +429,7 @@ class WorkspaceDB:
                     for slot, item in enumerate(levels)]
             db.execute("DELETE FROM pack_levels WHERE pack = ?", (pack_id,))
             db.executemany("INSERT INTO pack_levels (pack, slot, level, data) VALUES (?, ?, ?, ?)", rows)
-            stored_curve = None if curve is None else json.dumps(curve, allow_nan=False)
+            stored_curve = None if curve is None else _data(curve, "curve")
             db.execute("UPDATE packs SET curve = ?, updated = ? WHERE id = ?",
                        (stored_curve, _now(), pack_id))
             return self._pack(db, pack_id)
@@ -564,14 +566,35 @@ def _level_key(level: str) -> str:
     return level
 
 
-def _data(data: dict[str, Any]) -> str:
+def _data(data: dict[str, Any], what: str = "data") -> str:
+    """`data` as the JSON text stored; WorkspaceError if it is not JSON, too long or nested
+    deeper than the web app can write it back."""
+    if _depth(data) > MAX_DEPTH:
+        raise WorkspaceError(f"{what}: nested at most {MAX_DEPTH} deep")
     try:
         text = json.dumps(data, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
-        raise WorkspaceError(f"data: not JSON ({exc})") from None
+        raise WorkspaceError(f"{what}: not JSON ({exc})") from None
     if len(text) > MAX_DATA:
-        raise WorkspaceError(f"data: at most {MAX_DATA} characters of JSON per level")
+        raise WorkspaceError(f"{what}: at most {MAX_DATA} characters of JSON per level")
     return text
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in `value` (a number or text: 0), counted no further
+    than one past MAX_DEPTH.
+
+    >>> _depth({"a": [1, {"b": 2}]}), _depth(3)
+    (3, 0)
+    """
+    deepest, layer = 0, [value]
+    while deepest <= MAX_DEPTH:
+        containers = [v for v in layer if isinstance(v, (dict, list))]
+        if not containers:
+            break
+        deepest += 1
+        layer = [item for v in containers for item in (v.values() if isinstance(v, dict) else v)]
+    return deepest
 
 
 def _check_slot(slot: int, levels: Sequence[PackLevel], what: str) -> None:

@@ -123,12 +123,48 @@ def test_level_keys_are_checked_and_written_one_way(client, slide):
     ("post", "/api/folders/0/playtests", {"level": "0", "seconds": -1, "moves": 1, "moves_at_end": 0,
                                           "solved": True}, 422, "seconds"),
     ("put", "/api/folders/0/notes", {"level": "0", "tags": ["x"] * 30}, 422, "tags"),
+    ("get", "/api/packs/-99999999999999999999999", None, 422, "pack"),
+    ("delete", "/api/packs/-1", {}, 422, "pack"),
 ])
 def test_bad_requests_are_one_line(client, method, path, body, status, words):
     answer = client.request(method.upper(), path, json=body) if body is not None else client.get(path)
     assert answer.status_code == status
     detail = answer.json()["detail"]
     assert words in detail and "\n" not in detail
+
+
+def test_a_pack_keeps_only_json_it_can_give_back(client):
+    (a,) = keys(client, 1)
+    pack = client.post("/api/folders/0/packs", json={"name": "kept"}).json()
+    bogus = {"name": "bogus", "pool": -5, "targets": ["x"]}
+    linear = {"name": "linear", "pool": 5, "targets": [1]}
+    deep: dict = {}
+    for _ in range(300):
+        deep = {"a": deep}
+    for method, path, body, words in (
+            ("POST", "levels", {"level": a, "data": deep}, "data: nested at most 32 deep"),
+            ("PUT", "levels", {"levels": [], "curve": deep}, "curve"),
+            ("PUT", "levels", {"levels": [{"level": a}], "curve": bogus}, "curve"),
+            ("PUT", "levels", {"levels": [{"level": a}], "curve": {**linear, "extra": 1}}, "extra")):
+        answer = client.request(method, f"/api/packs/{pack['id']}/{path}", json=body)
+        assert answer.status_code == 422 and words in answer.json()["detail"], answer.text
+    nan = client.put(f"/api/packs/{pack['id']}/levels", headers=JSON,
+                     content=f'{{"levels": [{{"level": "{a}"}}], "curve": {{"name": "linear", "pool": 2, '
+                             '"targets": [NaN]}}')
+    assert nan.status_code == 422, nan.text
+    assert client.get(f"/api/packs/{pack['id']}").json()["levels"] == []
+    assert client.get("/api/packs").status_code == 200
+
+
+def test_a_misspelt_key_is_named_not_ignored(client):
+    (a,) = keys(client, 1)
+    position = [int(v) for v in a.split(",")]
+    for path, body in (("/api/folders/0/variants", {"position": position, "wants": "harder"}),
+                       ("/api/folders/0/level", {"position": position, "bord": "o"}),
+                       ("/api/folders/1/sliding/pack", {"ranks": [0], "curve": {}})):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 422, answer.text
+        assert next(iter(set(body) - {"position", "ranks"})) in answer.json()["detail"]
 
 
 def test_taken_names_and_slots_out_of_range(client):
@@ -193,8 +229,12 @@ def test_packs_last_across_apps_and_a_folder_gone_is_reported(triangle, slide, t
     listed = gone.get("/api/packs").json()
     assert [(p["name"], p["folder"]) for p in listed] == [("one", None), ("two", None)]
     assert "no folder served here holds the puzzle file of this pack (triangle" in listed[0]["problem"]
-    refused = gone.post(f"/api/packs/{listed[0]['id']}/levels", json={"level": a})
-    assert refused.status_code == 422 and "can be renamed or deleted, not changed" in refused.json()["detail"]
+    for method, path, body in (("POST", "levels", {"level": a}), ("DELETE", "levels/0", {}),
+                               ("POST", "move", {"from": 0, "to": 0})):
+        refused = gone.request(method, f"/api/packs/{listed[0]['id']}/{path}", json=body)
+        assert refused.status_code == 422
+        assert "can be renamed or deleted, not changed" in refused.json()["detail"]
+    assert [i["level"] for i in gone.get(f"/api/packs/{listed[0]['id']}").json()["levels"]] == [a]
     assert gone.patch(f"/api/packs/{listed[0]['id']}", json={"name": "old one"}).status_code == 200
     gone.app.state.db.close()
 

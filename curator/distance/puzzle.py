@@ -212,6 +212,8 @@ class PermutationPuzzle:
         for chunk in (c.strip() for c in text.split(";")):
             name, _, rest = chunk.partition(" ")
             perm, _, ori = rest.partition("/")
+            if name in parts:
+                raise SelectionError(f"{what}: {name} is given twice; give every piece set once")
             try:
                 parts[name] = ([int(v) for v in perm.split()], [int(v) for v in ori.split()])
             except ValueError:

@@ -164,7 +164,7 @@ def create_pack(request: Request, folder: int, body: models.PackName) -> dict[st
     return _answer(request, pack)
 
 
-Number = Annotated[int, InPath(le=2**63 - 1)]
+Number = Annotated[int, InPath(ge=0, le=2**63 - 1)]
 """A pack's number or a slot in the URL: SQLite keeps no larger whole number."""
 
 
@@ -199,18 +199,23 @@ def set_levels(request: Request, pack: Number, body: models.SetLevelsIn) -> dict
     """Replace a pack's levels (in order) and the record of the curve they follow."""
     with _pack_folder(request, pack) as (_, results):
         items = [PackLevel(level_key(results, item.level), item.data) for item in body.levels]
-    return _answer(request, _db(request).set_levels(pack, items, body.curve))
+    curve = None if body.curve is None else body.curve.model_dump()
+    return _answer(request, _db(request).set_levels(pack, items, curve))
 
 
 @router.delete("/packs/{pack}/levels/{slot}", response_model=models.PackOut)
 def remove_level(request: Request, pack: Number, slot: Number) -> dict[str, Any]:
     """Take the level in `slot` (0-based) out of a pack."""
+    with _pack_folder(request, pack):
+        pass
     return _answer(request, _db(request).remove_level(pack, slot))
 
 
 @router.post("/packs/{pack}/move", response_model=models.PackOut)
 def move_level(request: Request, pack: Number, body: models.MoveLevelIn) -> dict[str, Any]:
     """Move the level of slot `from` to slot `to` (what dragging it in the list does)."""
+    with _pack_folder(request, pack):
+        pass
     return _answer(request, _db(request).move_level(pack, body.from_, body.to))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from curator.web.models import CurveIn
 from curator.workspace_db import MAX_DATA, MAX_LEVELS, MAX_NAME, MAX_NOTE, MAX_TAGS
 
 LEVEL = ("The level's key: layered levels, their position's entries joined by commas ('0,1,1,0,...'); "
@@ -54,7 +55,7 @@ class SetLevelsIn(Strict):
     follow if they were arranged (null: chosen by hand)."""
 
     levels: list[PackLevelIn] = Field(max_length=MAX_LEVELS)
-    curve: dict[str, Any] | None = None
+    curve: CurveIn | None = None
 
 
 class PackLevelOut(BaseModel):

@@ -37,6 +37,13 @@ KindName = Enum("KindName", {kind.name: kind.name for kind in catalogue.kinds()}
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
+class Request(BaseModel):
+    """A request body: a key it does not know is refused by name (a misspelt field would
+    otherwise fall back to its default without a word)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Problem(BaseModel):
     """Every error: one line saying what is wrong."""
 
@@ -252,7 +259,7 @@ class FolderDetail(Folder):
 class Move(BaseModel):
     """A move from one cell to another."""
 
-    model_config = ConfigDict(populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     from_: Cell = Field(alias="from")
     to: Cell
@@ -295,7 +302,7 @@ class Selection(BaseModel):
     levels: list[LevelOut]
 
 
-class PositionIn(BaseModel):
+class PositionIn(Request):
     """A position: one entry per cell (0 empty, t = piece type t)."""
 
     position: list[StrictInt] = Field(max_length=MAX_CELLS)
@@ -346,7 +353,7 @@ class Arrangement(BaseModel):
     levels: list[Arranged]
 
 
-class CurveIn(BaseModel):
+class CurveIn(Request):
     """The curve an arranged pack follows, to record in its download: one target per level
     (the targets of `arrange`'s levels)."""
 
@@ -355,7 +362,7 @@ class CurveIn(BaseModel):
     targets: list[Finite] = Field(min_length=1, max_length=MAX_PACK)
 
 
-class PackIn(BaseModel):
+class PackIn(Request):
     """The positions of a pack's levels, in order, and the curve they follow if the pack
     was arranged (see `arrange`)."""
 
@@ -450,7 +457,7 @@ class SlidingSelection(BaseModel):
     levels: list[SlidingLevelOut]
 
 
-class BoardIn(BaseModel):
+class BoardIn(Request):
     """A position of a puzzle with goal tables, or of a universe, drawn as `draw` writes it."""
 
     board: str = Field(min_length=1, max_length=MAX_DRAWING,
@@ -502,7 +509,7 @@ class SlidingReport(SlidingLevelOut):
     moves: list[SlidingMoveOut]
 
 
-class SlidingPackIn(BaseModel):
+class SlidingPackIn(Request):
     """The ranks of a pack's levels, in order (as levels and reports give them)."""
 
     ranks: list[StrictInt] = Field(min_length=1, max_length=MAX_PACK)
@@ -659,12 +666,10 @@ class UniverseArrangement(BaseModel):
     puzzles: list[UniverseArranged]
 
 
-class UniversePackIn(BaseModel):
+class UniversePackIn(Request):
     """The ranks of a universe pack's puzzles (stored sets), in order, as listed puzzles give
     them, and the curve they follow if the pack was arranged (see `universe/arrange`; its
     targets are distances)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     ranks: list[StrictInt] = Field(min_length=1, max_length=MAX_PACK)
     curve: CurveIn | None = None
@@ -685,7 +690,7 @@ class DrawnLevel(LevelOut):
     """The position as SVG markup (tiles, holes and pieces carry data-cell attributes)."""
 
 
-class DrawnIn(BaseModel):
+class DrawnIn(Request):
     """A position of layered results: one entry per cell (`position`), or drawn like the
     board art (`board`, rows joined by '/'), one of them."""
 
@@ -693,7 +698,7 @@ class DrawnIn(BaseModel):
     board: str | None = Field(None, min_length=1, max_length=MAX_DRAWING)
 
 
-class StateIn(BaseModel):
+class StateIn(Request):
     """A state of a permutation puzzle, written as `select --json` shows it in one line."""
 
     board: str = Field(min_length=1, max_length=MAX_DRAWING,
@@ -732,7 +737,7 @@ class StateReport(BaseModel):
     """The state as SVG markup (tiles carry data-cell: the positions of all sets in turn)."""
 
 
-class VariantsIn(BaseModel):
+class VariantsIn(Request):
     """A position and which of its variants to list: layered positions as `position`, one
     entry per cell; sliding-block ones as a drawing, `board`; states of a distance table as
     their line of text, `board` (as `StateIn`)."""
