@@ -167,6 +167,19 @@ def test_a_misspelt_key_is_named_not_ignored(client):
         assert next(iter(set(body) - {"position", "ranks"})) in answer.json()["detail"]
 
 
+def test_text_and_truth_values_are_not_numbers_here(client):
+    (a,) = keys(client, 1)
+    play = {"level": a, "seconds": 3, "moves": 2, "moves_at_end": 1, "solved": True}
+    assert client.post("/api/folders/0/playtests", json=play).status_code == 200
+    for field, value in (("seconds", "1e3"), ("solved", "on"), ("solved", 1)):
+        answer = client.post("/api/folders/0/playtests", json={**play, field: value})
+        assert answer.status_code == 422 and field in answer.json()["detail"], answer.text
+    position = [int(v) for v in a.split(",")]
+    text_cell = {"from": ["1", "0"], "to": [0, 0]}
+    moved = client.post("/api/folders/0/move", json={"position": position, "move": text_cell})
+    assert moved.status_code == 422 and "from" in moved.json()["detail"], moved.text
+
+
 def test_taken_names_and_slots_out_of_range(client):
     pack = client.post("/api/folders/0/packs", json={"name": "only"}).json()
     again = client.post("/api/folders/0/packs", json={"name": " only "})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from curator.web.models import CurveIn
 from curator.workspace_db import MAX_DATA, MAX_LEVELS, MAX_NAME, MAX_NOTE, MAX_TAGS
@@ -101,13 +101,14 @@ class PlayIn(Strict):
     giving up."""
 
     level: str = Field(min_length=1, max_length=MAX_DATA, description=LEVEL)
-    seconds: float = Field(ge=0, le=1e7, allow_inf_nan=False, description="Wall-clock time of the play.")
+    seconds: float = Field(ge=0, le=1e7, allow_inf_nan=False, strict=True,
+                           description="Wall-clock time of the play.")
     moves: StrictInt = Field(ge=0, le=1_000_000, description="Moves played, undone ones included.")
     moves_at_end: StrictInt = Field(ge=0, le=1_000_000, description="Moves on the board at its end.")
     undos: StrictInt = Field(0, ge=0, le=1_000_000)
     resets: StrictInt = Field(0, ge=0, le=1_000_000)
     hints: StrictInt = Field(0, ge=0, le=1_000_000, description="Times the hint was asked for.")
-    solved: bool
+    solved: StrictBool
 
 
 class PlayOut(BaseModel):

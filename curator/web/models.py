@@ -15,7 +15,7 @@ from curator import catalogue
 from curator.arrange import CURVES
 from curator.common.ranking import MAX_CELLS
 
-Cell = tuple[int, int]
+Cell = tuple[StrictInt, StrictInt]
 """A board cell as [row, col] (see docs/level-pack.md)."""
 MAX_PACK = 200
 """Most levels one pack request takes."""
@@ -34,7 +34,7 @@ CurveName = Enum("CurveName", {name: name for name in CURVES}, type=str)  # type
 """A named curve of `curator.arrange.CURVES` (the workspace takes no curve files)."""
 KindName = Enum("KindName", {kind.name: kind.name for kind in catalogue.kinds()}, type=str)  # type: ignore[misc]
 """The kinds of results of the catalogue, built-in and installed."""
-Finite = Annotated[float, Field(allow_inf_nan=False)]
+Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 
 
 class Request(BaseModel):
@@ -358,7 +358,7 @@ class CurveIn(Request):
     (the targets of `arrange`'s levels)."""
 
     name: CurveName
-    pool: int = Field(ge=1, le=MAX_POOL)
+    pool: StrictInt = Field(ge=1, le=MAX_POOL)
     targets: list[Finite] = Field(min_length=1, max_length=MAX_PACK)
 
 
