@@ -116,6 +116,7 @@ def test_level_keys_are_checked_and_written_one_way(client, slide):
 @pytest.mark.parametrize(("method", "path", "body", "status", "words"), [
     ("post", "/api/folders/0/packs", {"name": ""}, 422, "name"),
     ("post", "/api/folders/0/packs", {"name": "x", "extra": 1}, 422, "extra"),
+    ("post", "/api/folders/0/packs", [1], 422, "body: Input should be a valid dictionary"),
     ("post", "/api/folders/9/packs", {"name": "x"}, 404, "no folder 9"),
     ("get", "/api/packs/77", None, 404, "no pack 77"),
     ("patch", "/api/packs/77", {"name": "y"}, 404, "no pack 77"),

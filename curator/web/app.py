@@ -130,7 +130,9 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     """FastAPI's list of validation errors as one line: where, then what."""
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    return _answer(request, 422, f"{where}: {first.get('msg', 'invalid')}")
+    if first.get("type") == "json_invalid":
+        where = "body (not JSON)"
+    return _answer(request, 422, f"{where or 'body'}: {first.get('msg', 'invalid')}")
 
 
 # -- folders --------------------------------------------------------------------------------
