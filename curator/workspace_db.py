@@ -504,11 +504,14 @@ class WorkspaceDB:
         if puzzle is not None:
             query += " WHERE puzzles.name = ? AND puzzles.sha256 = ?"
             arguments = (puzzle.name, puzzle.sha256)
-        with self._reading() as db:
-            rows = db.execute(query + " ORDER BY plays.id", arguments).fetchall()
-        return [(PuzzleKey(row[0], row[1]),
-                 Play(row[2], row[3], row[4], row[5], row[6], row[7], row[8], bool(row[9]), row[10]))
-                for row in rows]
+        where = ":memory:" if self.path is None else str(self.path)
+        try:
+            with self._reading() as db:
+                rows = db.execute(query + " ORDER BY plays.id", arguments).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{where}: damaged workspace database ({_reason(exc)})") from None
+        return [(PuzzleKey(row[0], row[1]), _play(row[2:], f"{where}: play {number}"))
+                for number, row in enumerate(rows, 1)]
 
     def figures(self, puzzle: PuzzleKey | None = None) -> list[Figures]:
         """The playtest figures of every level played (of `puzzle`, or of every puzzle), by
@@ -518,6 +521,25 @@ class WorkspaceDB:
             grouped.setdefault((key, play.level), []).append(play)
         return [figures_of(key, level, plays) for (key, level), plays in
                 sorted(grouped.items(), key=lambda item: (item[0][0].name, item[0][0].sha256, item[0][1]))]
+
+
+def _play(row: Sequence[Any], what: str) -> Play:
+    """A stored play's row (level, seconds, moves, moves_at_end, undos, resets, hints, solved,
+    recorded) as a Play; StoreError naming `what` and the field if a value is not what
+    recording a play writes (the file was edited by something else)."""
+    level, seconds, *counts, solved, recorded = row
+    fields = ("moves", "moves_at_end", "undos", "resets", "hints")
+    if not isinstance(level, str) or not isinstance(recorded, str):
+        raise StoreError(f"{what}: its level or time recorded is not text (damaged workspace database)")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < math.inf:
+        raise StoreError(f"{what}: seconds is {seconds!r}, not a time (damaged workspace database)")
+    for name, value in zip(fields, counts):
+        if not isinstance(value, int) or value < 0:
+            raise StoreError(f"{what}: {name} is {value!r}, not a count (damaged workspace database)")
+    if solved not in (0, 1):
+        raise StoreError(f"{what}: solved is {solved!r}, not 0 or 1 (damaged workspace database)")
+    moves, moves_at_end, undos, resets, hints = counts
+    return Play(level, float(seconds), moves, moves_at_end, undos, resets, hints, bool(solved), recorded)
 
 
 def figures_of(puzzle: PuzzleKey, level: str, plays: Sequence[Play]) -> Figures:

@@ -153,6 +153,21 @@ def test_solve_inline_file_and_stored(stores, tmp_path):
     assert text.exit_code == 0 and f"solutions: {expected.solutions:,}" in text.stdout
 
 
+def test_a_board_with_fewer_pieces_than_the_goal_is_no_level():
+    # It used to print "solvable: no" beside a 100% chance of winning by random moves.
+    result = run("solve", TRIANGLE, "--board", "    ./   . ./  . . ./ . . . ./. . . . .")
+    assert result.exit_code == 2
+    assert error_line(result.stderr) == ("error: 0 pieces, fewer than goal.pieces (1): not a level of this "
+                                         "puzzle")
+
+
+def test_a_permutation_state_the_moves_never_reach_says_so(tmp_path):
+    folder = tmp_path / "tiles"
+    assert run("analyze", ROOT / "puzzles" / "eight-puzzle.toml", "-o", folder).exit_code == 0
+    text = run("show", folder, 2).stdout
+    assert "rank 2: distance not reached" in text and "None" not in text
+
+
 def test_solve_every_shipped_level_file_through_the_cli(tmp_path):
     # One board per published difficulty level (all 248 are checked in test_select.py).
     seen = set()

@@ -283,6 +283,27 @@ def test_files_that_are_no_workspace_database_are_one_line(tmp_path):
         assert words in str(caught.value) and "\n" not in str(caught.value), (path, read_only)
 
 
+@pytest.mark.parametrize(("change", "words"), [
+    ("UPDATE plays SET seconds = 'abc' WHERE id = 1", "play 1: seconds is 'abc', not a time"),
+    ("UPDATE plays SET undos = -3 WHERE id = 2", "play 2: undos is -3, not a count"),
+    ("UPDATE plays SET moves = 2.5 WHERE id = 2", "play 2: moves is 2.5, not a count"),
+    ("DROP TABLE plays", "damaged workspace database (no such table: plays)"),
+])
+def test_plays_another_program_damaged_are_named_not_summed(tmp_path, change, words):
+    path = tmp_path / "kept.sqlite"
+    key = PuzzleKey("triangle", "0" * 64)
+    with WorkspaceDB(path) as db:
+        for seconds in (10, 20):
+            db.record_play(key, Play("1" + ",0" * 14, seconds, 1, 1, 0, 0, 0, True))
+    with sqlite3.connect(path) as raw:
+        raw.execute(change)
+    raw.close()
+    with WorkspaceDB(path, read_only=True) as db, pytest.raises(StoreError) as caught:
+        db.figures(key)
+    said = "" if "damaged" in words else " (damaged workspace database)"
+    assert str(caught.value) == f"{path}: {words}{said}"
+
+
 def test_an_older_schema_is_migrated_one_version_at_a_time(tmp_path, monkeypatch):
     from curator import workspace_db
 

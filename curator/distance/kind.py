@@ -124,7 +124,8 @@ class DistanceKind(Kind):
         return found, distances > 0, distances
 
     def item_text(self, puzzle: PermutationPuzzle, item: DistanceLevel) -> str:
-        return "\n".join([*item.board, "", f"rank {item.rank}: distance {item.distance}",
+        distance = "not reached" if item.distance is None else item.distance
+        return "\n".join([*item.board, "", f"rank {item.rank}: distance {distance}",
                           "solution: " + (" ".join(item.solution) or "-")])
 
 

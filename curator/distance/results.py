@@ -79,7 +79,8 @@ class DistanceLevel:
     def _repr_svg_(self) -> str:
         from curator.picture import state_picture, svg_text
 
-        return svg_text(state_picture(self.puzzle, self.state, f"#{self.rank}, distance {self.distance}"))
+        distance = "not reached" if self.distance is None else self.distance
+        return svg_text(state_picture(self.puzzle, self.state, f"#{self.rank}, distance {distance}"))
 
 
 class DistanceResults(DistanceResultsBase):

@@ -42,6 +42,10 @@ def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer |
     stored layers to prune the search with; `search` bounds the search above them (see
     `curator.common.bounds.Search`); `player` rates it (None: the puzzle's own)."""
     check_position(puzzle, position)
+    pieces, fewest = sum(1 for v in position if v), puzzle.goal.pieces
+    if pieces < fewest:
+        raise SelectionError(f"{pieces} pieces, fewer than goal.pieces ({fewest}): not a level of this "
+                             "puzzle")
     layer, rank = StateSpace(puzzle).rank(position)
     return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), search,
                   player)
