@@ -37,6 +37,24 @@ def test_help_wraps_each_paragraph_as_the_terminal_allows_and_shows_brackets(mon
     assert "levels players have graded (--graded) or playtested in the workspace" in listing
 
 
+def test_serve_names_a_port_it_cannot_take_before_it_starts(tmp_path):
+    import socket
+
+    puzzle = Path(__file__).parents[1] / "puzzles" / "triangle.toml"
+    folder, db = str(tmp_path / "t"), str(tmp_path / "w")
+    assert runner.invoke(app, ["analyze", str(puzzle), "-o", folder, "--max-pieces", "3"]).exit_code == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", folder, "--port", str(port), "--db", db])
+    assert result.exit_code == 1
+    said = f"error: --port {port}: cannot listen on 127.0.0.1 (Address already in use)"
+    assert result.stderr.strip() == said
+    result = runner.invoke(app, ["serve", folder, "--host", "256.1.1.1", "--db", db])
+    assert result.exit_code == 2 and result.stderr.startswith("error: --host 256.1.1.1: no such address (")
+
+
 def test_an_empty_argument_is_refused_before_anything_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cases = ((["analyze", "puzzle.toml", "-o", ""], "-o"), (["select", ""], "an argument"),

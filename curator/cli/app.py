@@ -17,6 +17,7 @@ import inspect
 import io
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -869,14 +870,33 @@ def serve_command(
         web = create_app(directories, host=host, allow_hosts=allow_host, db=kept)
     except StoreError as exc:
         raise UsageError(str(exc))
+    listening = _listening(host, port)
+    port = listening.getsockname()[1]
     err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it); packs, notes and playtests "
               f"kept in {db_path}", highlight=False, soft_wrap=True)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[listening])
 
 
 def _url_host(host: str) -> str:
     """`host` as it goes into a URL (IPv6 addresses in brackets)."""
     return f"[{host}]" if ":" in host else host
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to `host` and `port` for the workspace to listen on; one line naming the
+    option if the host has no address or the port cannot be taken (before the server starts)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UsageError(f"--host {host}: no such address ({exc})") from None
+    listening = socket.socket(family, kind, proto)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+    except OSError as exc:
+        listening.close()
+        raise _fail(1, f"--port {port}: cannot listen on {host} ({exc.strerror or exc})") from None
+    return listening
 
 
 
