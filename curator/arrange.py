@@ -113,7 +113,13 @@ def curve_from_levels(name: str, levels: Sequence[Rated]) -> Curve:
     """The difficulty profile of an ordered list of levels (e.g. a shipped game's order):
     each level's quantile among them, ties sharing their mean quantile; slots between two
     levels of the profile interpolate."""
-    values = np.array([level.difficulty for level in levels], dtype=float)
+    return curve_from_difficulties(name, [level.difficulty for level in levels])
+
+
+def curve_from_difficulties(name: str, difficulties: Sequence[float | None]) -> Curve:
+    """`curve_from_levels` of levels with these difficulties, in order (None or NaN: a level
+    without one, left out)."""
+    values = np.array([np.nan if d is None else d for d in difficulties], dtype=float)
     values = values[np.isfinite(values)]
     if values.shape[0] < 2:
         raise SelectionError(f"curve {name}: needs at least 2 levels with a difficulty, "

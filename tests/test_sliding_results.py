@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import curator
+from curator.arrange import curve_from_difficulties
 from curator.common import goal_tables
 from curator.common.errors import PuzzleError, SelectionError, StoreError
 from curator.sliding.puzzle import load_sliding_puzzle, parse_sliding_puzzle
@@ -395,6 +396,10 @@ def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):
     assert "target" in header.split(",") and len(rows) == 5
     with pytest.raises(SelectionError, match="size 9999 is larger"):
         klotski.pack(9999, pool=9999, distance=(90, 93))
+    # A sliding-block pack is a curve too: its levels' difficulties in order.
+    followed = klotski.pack(8, str(path))
+    shape = curve_from_difficulties("shape", [level["difficulty"] for level in data["levels"]])
+    assert followed.curve == str(path) and followed.slots == klotski.pack(8, shape).slots
 
 
 def test_arrange_sets_prefers_an_unused_set_within_the_slack():

@@ -765,7 +765,8 @@ def pack_command(
     size: str = typer.Option(..., "--size", metavar="N", help="Levels in the pack."),
     curve: str = typer.Option(
         "linear", "--curve", metavar="linear|ease-in|ease-out|steps|FILE",
-        help="How difficulty rises over the pack; FILE: a level pack whose order to follow.",
+        help="How difficulty rises over the pack; FILE: a level pack (any curator writes) whose order to "
+        "follow.",
     ),
     pool: str | None = typer.Option(
         None, "--pool", metavar="N", help=f"Candidate levels to choose from [{POOL_SIZE}]."

@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from curator.arrange import CURVES, Curve, PackCurve, curve_from_levels
+from curator.arrange import CURVES, Curve, PackCurve, curve_from_difficulties, curve_from_levels
 from curator.common.board import GRIDS, Board, BoardError
 from curator.common.errors import PuzzleError, SelectionError
 from curator.common.figures import difficulty_value, figure_value
@@ -177,10 +177,37 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
         raise SelectionError(f"{what}: {str(text)!r} is neither a curve ({', '.join(CURVES)}) "
                              "nor a level pack file")
     try:
-        _, levels = load_pack(path)
+        data, fmt = _pack_data(path)
+        if fmt == PACK_FORMAT:
+            return curve_from_levels(str(path), parse_pack(data, str(path))[1])
+        difficulties = _RankedReader(str(path)).difficulties(data, _ranked_key(path, fmt))
+        return curve_from_difficulties(str(path), difficulties)
     except PackError as exc:
         raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
-    return curve_from_levels(str(path), levels)
+    except (ValueError, RecursionError) as exc:
+        raise SelectionError(f"{what}: {path}: not valid JSON ({exc.__class__.__name__}) (a curve file is a "
+                             "level pack)") from None
+
+
+def _pack_data(path: str | Path) -> tuple[Any, Any]:
+    """A pack file's JSON and its "format" (None if it names none)."""
+    data = json.loads(read_text(path, PackError))
+    return data, data.get("format") if isinstance(data, dict) else None
+
+
+def _ranked_key(path: str | Path, fmt: Any) -> str:
+    """Where a pack of format `fmt` lists its levels, if it lists them by rank (sliding-block,
+    Sokoban and distance packs); PackError naming the formats if `fmt` is none of curator's."""
+    from curator.export.distance import PACK_FORMAT as DISTANCE_FORMAT
+    from curator.export.sliding import PACK_FORMAT as SLIDING_FORMAT
+    from curator.export.sokoban import PACK_FORMAT as SOKOBAN_FORMAT
+
+    keys = {SLIDING_FORMAT: "levels", SOKOBAN_FORMAT: "levels", DISTANCE_FORMAT: "positions"}
+    key = keys.get(fmt or "")
+    if key is None:
+        raise PackError(str(path), "format", f"{fmt!r} is not a level pack of curator "
+                        f"({PACK_FORMAT}, {SLIDING_FORMAT}, {SOKOBAN_FORMAT} or {DISTANCE_FORMAT})")
+    return key
 
 
 def read_graded(path: str | Path, option: str = "graded") -> tuple[str | None, list[Any], list[float]]:
@@ -190,24 +217,13 @@ def read_graded(path: str | Path, option: str = "graded") -> tuple[str | None, l
     its `grade` where the levels have one, else its place in the pack (1, 2, ...: a pack's
     order says how hard they are). SelectionError in one line, led by `option` (how the caller
     names the file) and the path, if it is not such a pack."""
-    from curator.export.distance import PACK_FORMAT as DISTANCE_FORMAT
-    from curator.export.sliding import PACK_FORMAT as SLIDING_FORMAT
-    from curator.export.sokoban import PACK_FORMAT as SOKOBAN_FORMAT
-
     try:
-        text = read_text(path, PackError)
-        data = json.loads(text)
-        fmt = data.get("format") if isinstance(data, dict) else None
+        data, fmt = _pack_data(path)
         if fmt == PACK_FORMAT:
             header, levels = parse_pack(data, str(path))
             return header.sha256, [level.position for level in levels], list(
                 header.grades or range(1, len(levels) + 1))
-        keys = {SLIDING_FORMAT: "levels", SOKOBAN_FORMAT: "levels", DISTANCE_FORMAT: "positions"}
-        key = keys.get(fmt or "")
-        if key is None:
-            raise PackError(str(path), "format", f"{fmt!r} is not a level pack of curator "
-                            f"({PACK_FORMAT}, {SLIDING_FORMAT}, {SOKOBAN_FORMAT} or {DISTANCE_FORMAT})")
-        return _RankedReader(str(path)).read(data, key)
+        return _RankedReader(str(path)).read(data, _ranked_key(path, fmt))
     except PackError as exc:
         raise SelectionError(f"{option} {exc}") from None
     except (ValueError, RecursionError) as exc:
@@ -215,7 +231,8 @@ def read_graded(path: str | Path, option: str = "graded") -> tuple[str | None, l
 
 
 class _RankedReader(TableReader):
-    """The ranks and grades of a sliding-block, Sokoban or distance pack (the rest is not read)."""
+    """The ranks and grades, or the difficulties, of a sliding-block, Sokoban or distance pack
+    (the rest is not read)."""
 
     error = PackError
     document = "pack"
@@ -239,6 +256,12 @@ class _RankedReader(TableReader):
         if any(grade is None or not math.isfinite(grade) for grade in found):
             raise self.fail(key, "every entry needs a finite grade when one has a grade")
         return sha, ranks, [float(grade) for grade in found]
+
+    def difficulties(self, data: dict, key: str) -> list[float | None]:
+        """Each level's difficulty (None where it has none), in pack order."""
+        items = self.get(data, key, list, "")
+        return [self.get(item, "difficulty", (int, float), f"{key}[{i}]", None, nullable=True)
+                for i, item in enumerate(items)]
 
 
 class _PackReader(TableReader):
