@@ -32,7 +32,7 @@ from curator.common.difficulty import (
     read_player,
     spearman,
 )
-from curator.common.errors import SelectionError
+from curator.common.errors import SelectionError, StoreError
 from curator.common.files import atomic_write, exclusive
 from curator.common.keywords import Naming, same_name
 from curator.export.pack import read_graded
@@ -105,7 +105,11 @@ def calibrate_playtests(directory: str | Path, db: str | Path, name: Naming = sa
     with WorkspaceDB(db, read_only=True) as kept:
         plays = [play for _, play in kept.plays(PuzzleKey(results.puzzle.name, results.puzzle.sha256))]
     levels, grades = playtest_grades(plays)
-    found, ok, groups = kind.measures(results, [kind.playtested(results, level) for level in levels])
+    try:
+        positions = [kind.playtested(results, level) for level in levels]
+    except SelectionError as exc:  # written by something other than the workspace
+        raise StoreError(f"{what}: a play's {exc} (damaged workspace database)") from None
+    found, ok, groups = kind.measures(results, positions)
     data = Graded(np.asarray(found)[ok], grades[ok], np.asarray(groups, dtype=np.int64)[ok])
     check_enough(data, what, "playtested")
     return calibrate_graded(results, data, {"playtests": Path(db).name, "left_out": int((~ok).sum())},

@@ -389,6 +389,11 @@ def test_too_few_playtests_are_refused_in_one_line(triangle, tmp_path):
     WorkspaceDB(tmp_path / "empty.sqlite").close()
     empty = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "empty.sqlite")
     assert empty.exit_code == 1 and error_line(empty.stderr).endswith("it has 0 in 0")
+    record_playtests(tmp_path / "other.sqlite", triangle, levels[:1], ["garbage"], np.ones(1))
+    other = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "other.sqlite")
+    assert other.exit_code == 1 and error_line(other.stderr) == (
+        f"error: --playtests {tmp_path / 'other.sqlite'}: a play's level 'garbage': not a position's entries "
+        "joined by commas (damaged workspace database)")
 
 
 def test_calibrate_takes_one_source_of_grades(triangle, tmp_path):

@@ -13,8 +13,10 @@ import math
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 import curator
+from curator.web.app import create_app
 from tests.served import served_context, serving
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +45,15 @@ def klotski(tmp_path_factory):
 @pytest.fixture(scope="module")
 def eight(tmp_path_factory):
     output = tmp_path_factory.mktemp("editor") / "eight"
-    return curator.analyze(ROOT / "puzzles" / "eight-puzzle.toml", output=output, workers=1)
+    results = curator.analyze(ROOT / "puzzles" / "eight-puzzle.toml", output=output, workers=1)
+    # Compile what the editor's requests run into the kernel cache here: compiled by the
+    # server inside a request, on a fresh clone with the cores busy, it outlasted the 20 s a
+    # request may take (503).
+    here = TestClient(create_app([output]), base_url="http://127.0.0.1:8000")
+    for path, body in (("distance/position", {"board": "tiles 1 0 2 3 4 5 6 7 8"}),
+                       ("variants", {"board": "tiles 1 0 2 3 4 5 6 7 8", "want": "harder"})):
+        here.post(f"/api/folders/0/{path}", json=body).raise_for_status()
+    return results
 
 
 @pytest.fixture(scope="module")

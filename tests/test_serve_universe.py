@@ -439,7 +439,7 @@ def test_toml_downloads_are_a_zip_of_puzzle_files(client, universe):
     ({}, lambda body: body["curve"].update(targets=body["curve"]["targets"][:-1]), "5 targets for 6 puzzles"),
     ({}, lambda body: body["curve"].update(name="zigzag"), "curve.name"),
     ({}, lambda body: body["curve"].update(pool=0), "curve.pool"),
-    ({}, lambda body: body["curve"].update(targets=[1, 2, 3, 4, 5, "NaN"]), "finite"),
+    ({}, lambda body: body["curve"].update(targets=[1, 2, 3, 4, 5, "NaN"]), "curve.targets.5"),
 ])
 def test_bad_pack_downloads_get_one_line(client, params, change, message):
     _, body = arranged_download(client)
