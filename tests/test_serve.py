@@ -659,7 +659,9 @@ def test_illegal_sliding_moves_get_one_line(blocks, move, words):
 
 
 @pytest.mark.parametrize("board, words", [
-    ("VSSV/VSSV/VHHV/VNNV", "board: the drawing's cells are not the puzzle's board"),
+    ("VSSV/VSSV/VHHV/VNNV", "board: the drawing's cells are not the puzzle's board (the board's cell at "
+                            "row 4, column 0 is not drawn)"),
+    ("VSSV//VSSV/VHHV/VNNV/N..N", "(row 5, column 0 is drawn as a cell the board does not have)"),
     ("VSSV/VSSV/VHHV/VNNV/NN.N", "pieces N drawn"),
     ("XSSV/VSSV/VHHV/VNNV/N..N", "'X' at row 0, column 0 is not a piece"),
     ("", "board"),

@@ -248,6 +248,23 @@ class Board:
         return max(self._text_column(r, c) for r, c in self.cells) + 1
 
 
+def first_difference(drawn: Iterable[Cell], cells: Iterable[Cell], noun: str = "cell") -> str:
+    """Where a drawing's cells first differ from a board's, for a message (rows and columns
+    from 0, as puzzle files give cells).
+
+    >>> first_difference({(0, 0), (0, 2)}, {(0, 0), (0, 1)})
+    'row 0, column 2 is drawn as a cell the board does not have'
+    """
+    extra, missing = sorted(set(drawn) - set(cells)), sorted(set(cells) - set(drawn))
+    if extra:
+        r, c = extra[0]
+        return f"row {r}, column {c} is drawn as a {noun} the board does not have"
+    if missing:
+        r, c = missing[0]
+        return f"the board's {noun} at row {r}, column {c} is not drawn"
+    return f"every {noun} is drawn"
+
+
 def _axial(raw: list[Cell]) -> list[Cell]:
     parities = {(x + y) % 2 for y, x in raw}
     if len(parities) != 1:

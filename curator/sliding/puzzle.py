@@ -18,7 +18,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any, cast
 
-from curator.common.board import MAX_SIDE, Board, BoardError
+from curator.common.board import MAX_SIDE, Board, BoardError, first_difference
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, mask_words, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
@@ -519,7 +519,7 @@ def _parse_position(puzzle: SlidingPuzzle, lines: list[str]) -> Position:
     drawn = _letters(lines)
     if set(drawn) != set(puzzle.board.cells):
         raise ValueError("the drawing's cells are not the puzzle's board "
-                         f"({len(drawn)} cells drawn, the board has {puzzle.board.size})")
+                         f"({first_difference(drawn, puzzle.board.cells)})")
     anchors = _decompose(puzzle.board, {s.letter: s for s in puzzle.shapes}, drawn)
     position = []
     for g, least in zip(puzzle.groups, puzzle.least):

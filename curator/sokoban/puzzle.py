@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, cast
 
-from curator.common.board import Board
+from curator.common.board import Board, first_difference
 from curator.common.errors import SelectionError
 from curator.common.ranking import MAX_CELLS, mask_words, rank_combination, unrank_combination
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file
@@ -281,8 +281,10 @@ class SokobanPuzzle:
         try:
             room = _read_room(drawing)
             if room.floor != set(self.board.cells) or room.walls != self.walls:
-                raise ValueError("the drawing's walls and floor are not this puzzle's room "
-                                 f"({len(room.floor)} floor cells drawn, the room has {self.board.size})")
+                floor = room.floor != set(self.board.cells)
+                where = (first_difference(room.floor, self.board.cells, "floor cell") if floor
+                         else first_difference(room.walls, self.walls, "wall"))
+                raise ValueError(f"the drawing's walls and floor are not this puzzle's room ({where})")
             if len(room.boxes) != self.boxes:
                 raise ValueError(f"{len(room.boxes)} boxes drawn, the puzzle has {self.boxes}")
             if room.goals != {self.board.cells[g] for g in self.goals}:
