@@ -54,6 +54,32 @@ def serving(*arguments: object) -> Iterator[str]:
         stop(process)
 
 
+def fake_serving(monkeypatch: Any) -> list[tuple[str, int, Any]]:
+    """What `curator serve` would serve, recorded instead of served: (host, port, app) per
+    run; no port is taken."""
+    import importlib
+
+    import uvicorn
+
+    served: list[tuple[str, int, Any]] = []
+    asked: list[tuple[str, int]] = []
+
+    def listening(host: str, port: int) -> socket.socket:
+        asked.append((host, port))
+        stand_in = socket.socket()
+        stand_in.bind(("127.0.0.1", 0))
+        return stand_in
+
+    def run(server: Any, sockets: list[socket.socket]) -> None:
+        for stand_in in sockets:
+            stand_in.close()
+        served.append((*asked[-1], server.config.app))
+
+    monkeypatch.setattr(importlib.import_module("curator.cli.app"), "_listening", listening)
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    return served
+
+
 def served_context(browser: Any, **options: Any) -> Any:
     """A browser context for pages of a server. The server's first request for a kind of
     table loads (on a fresh clone: compiles) its kernels while the other test process keeps

@@ -153,12 +153,12 @@ def test_solve_inline_file_and_stored(stores, tmp_path):
     assert text.exit_code == 0 and f"solutions: {expected.solutions:,}" in text.stdout
 
 
-def test_a_board_with_fewer_pieces_than_the_goal_is_no_level():
+def test_a_board_with_fewer_pieces_than_the_goal_cannot_be_won_by_chance():
     # It used to print "solvable: no" beside a 100% chance of winning by random moves.
-    result = run("solve", TRIANGLE, "--board", "    ./   . ./  . . ./ . . . ./. . . . .")
-    assert result.exit_code == 2
-    assert error_line(result.stderr) == ("error: 0 pieces, fewer than goal.pieces (1): not a level of this "
-                                         "puzzle")
+    result = run("solve", TRIANGLE, "--board", "    ./   . ./  . . ./ . . . ./. . . . .", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["pieces"], data["solvable"], data["win_chance"]) == (0, False, 0.0)
 
 
 def test_a_permutation_state_the_moves_never_reach_says_so(tmp_path):

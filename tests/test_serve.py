@@ -26,6 +26,7 @@ from curator.arrange import CURVES
 from curator.export.sliding import pack_dict
 from curator.web import folders as web_folders
 from curator.web.app import SEARCH_ABOVE, create_app
+from tests.served import fake_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 TRIANGLE = ROOT / "puzzles" / "triangle.toml"
@@ -777,14 +778,11 @@ def test_serve_refuses_a_folder_without_results(tmp_path):
 
 
 def test_serve_listens_on_this_machine_unless_told(triangle, monkeypatch):
-    import uvicorn
-
-    calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
+    calls = fake_serving(monkeypatch)
     assert invoke("serve", triangle.directory).exit_code == 0
     assert invoke("serve", triangle.directory, "--host", "0.0.0.0", "--port", "9001").exit_code == 0
-    assert [(c[1]["host"], c[1]["port"]) for c in calls] == [("127.0.0.1", 8000), ("0.0.0.0", 9001)]
-    assert TestClient(calls[0][0], base_url=LOCAL).get("/api/folders").json()[0]["puzzle"] == "triangle"
+    assert [(host, port) for host, port, _ in calls] == [("127.0.0.1", 8000), ("0.0.0.0", 9001)]
+    assert TestClient(calls[0][2], base_url=LOCAL).get("/api/folders").json()[0]["puzzle"] == "triangle"
     assert invoke("serve", triangle.directory, "--port", "70000").exit_code == 2
 
 

@@ -19,6 +19,7 @@ import curator
 from curator.web.app import create_app
 from curator.web.folders import fingerprint
 from curator.web.guard import hosts_for
+from tests.served import fake_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL = "http://127.0.0.1:8000"
@@ -92,13 +93,10 @@ def test_hosts_follow_the_listening_address_and_the_allowed_names(folders):
 
 
 def test_serve_takes_allowed_hosts(folders, monkeypatch):
-    import uvicorn
-
-    calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(app))
+    calls = fake_serving(monkeypatch)
     hosts = ("--allow-host", "studio.local", "--allow-host", "10.0.0.9")
     assert invoke("serve", folders[0], *hosts).exit_code == 0
-    served = TestClient(calls[0], base_url="http://studio.local:8000")
+    served = TestClient(calls[0][2], base_url="http://studio.local:8000")
     assert served.get("/api/folders").status_code == 200
     assert served.get("/api/folders", headers={"Host": "10.0.0.9"}).status_code == 200
     assert served.get("/api/folders", headers={"Host": "evil.example"}).status_code == 421

@@ -42,10 +42,6 @@ def solve_position(puzzle: Puzzle, position: Sequence[int], explorer: Explorer |
     stored layers to prune the search with; `search` bounds the search above them (see
     `curator.common.bounds.Search`); `player` rates it (None: the puzzle's own)."""
     check_position(puzzle, position)
-    pieces, fewest = sum(1 for v in position if v), puzzle.goal.pieces
-    if pieces < fewest:
-        raise SelectionError(f"{pieces} pieces, fewer than goal.pieces ({fewest}): not a level of this "
-                             "puzzle")
     layer, rank = StateSpace(puzzle).rank(position)
     return _level(puzzle, explorer or Explorer(puzzle), layer, rank, tuple(int(v) for v in position), search,
                   player)
@@ -100,8 +96,8 @@ def _figures(graph: Graph, goal_pieces: int, report: Report, lookaheads: np.ndar
     `player` and its measures at each look-ahead (see `measure`) along the reported solution
     (None if it is not solvable)."""
     solvable, chance, fewest = _backward(graph, goal_pieces)
-    if not report.solvable:
-        return Play(float(chance[0][0]), None, None, None, None, None, None), None, None
+    if not report.solvable:  # no random play wins either (below the goal's pieces too)
+        return Play(0.0, None, None, None, None, None, None), None, None
     steps = _steps(graph, solvable, report)
     # After a wrong move into c (d + 1 moves in), the moves left: pieces there - fewest reachable.
     wrong = np.array([(d, _reach(graph, d + 1, c), graph.pieces - d - 1 - int(fewest[d + 1][c]))
