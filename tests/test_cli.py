@@ -66,6 +66,23 @@ def test_an_empty_argument_is_refused_before_anything_runs(tmp_path, monkeypatch
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_parser_error_is_one_line_naming_the_option(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cases = ((["analyze", "p.toml", "--workers", "abc"], "Invalid value for '--workers'", "curator analyze"),
+             (["serve", "out", "--port", "99999"], "Invalid value for '--port'", "curator serve"),
+             (["select", "out", "--bogus"], "No such option: --bogus", "curator select"),
+             (["bogus"], "No such command 'bogus'", "curator"),
+             (["select", "out", "extra"], "Got unexpected extra argument(s) (extra)", "curator select"))
+    for args, said, command in cases:
+        result = runner.invoke(app, args, prog_name="curator")
+        assert result.exit_code == 2, (args, result.output)
+        line = result.stderr.strip()
+        assert "\n" not in line and line.startswith(f"error: {said}"), line
+        assert line.endswith(f"(see `{command} --help`)"), line
+    assert list(tmp_path.iterdir()) == []
+    assert "Usage" in runner.invoke(app, []).stdout  # no arguments at all still shows the help
+
+
 def test_a_file_that_is_not_ours_is_never_replaced(tmp_path):
     puzzle = Path(__file__).parents[1] / "puzzles" / "triangle.toml"
     mine = tmp_path / "mine"

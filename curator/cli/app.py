@@ -91,7 +91,32 @@ class _Commands(TyperGroup):
             if arg == "" or (name.startswith("--") and equals and not value):
                 what = name if equals else (before if before.startswith("-") else "an argument")
                 raise _fail(2, f"{what}: is empty (a variable left unset?)")
-        return super().parse_args(ctx, args)
+        with _one_line_usage():
+            return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _one_line_usage():
+            return super().invoke(ctx)
+
+
+_PARSER_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+"""click's usage error (recent typer releases carry their own click, so it is found, not imported)."""
+
+
+@contextlib.contextmanager
+def _one_line_usage() -> Iterator[None]:
+    """A usage error of the command line's parser (an unknown option, a value of the wrong
+    type, a missing argument) as one line on stderr and exit code 2, as the commands' own;
+    a command given no arguments still shows its help."""
+    try:
+        yield
+    except _PARSER_ERROR as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            raise
+        context = getattr(exc, "ctx", None)
+        command = f" (see `{context.command_path} --help`)" if context is not None else ""
+        message = str(getattr(exc, "format_message", exc.__str__)())
+        raise _fail(2, f"{message.rstrip('.')}{command}") from None
 
 
 def _paragraphs(text: str | None) -> str | None:
