@@ -131,8 +131,12 @@ def read_board(value: str, puzzle: Any) -> Any:
     try:
         return puzzle.parse(value, "--board")
     except SelectionError as exc:
-        if "\n" not in value and ("." in value or "/" in value) and not path.exists():
-            raise SelectionError(f"--board: no file {value!r}, and as a drawing: {exc}")
+        if "\n" in value or not ("." in value or "/" in value):
+            raise
+        if path.is_dir():
+            raise SelectionError(f"--board: {value} is a folder, not a file; as a drawing: {exc}") from None
+        if not path.exists():
+            raise SelectionError(f"--board: no file {value!r}, and as a drawing: {exc}") from None
         raise
 
 

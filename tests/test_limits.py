@@ -197,3 +197,18 @@ def test_the_permutation_estimate_counts_the_table_and_its_move_tables():
     assert large.memory_bytes == large.table_bytes  # too large for move tables: moves are computed
     assert large.seconds > TIME_LIMIT
     assert sweep_needs(parse_permutation_puzzle(permutation(13), "p"), 1).seconds == 2 * large.seconds
+
+
+def test_a_byte_order_mark_is_not_read_as_text_and_a_folder_is_not_a_drawing(tmp_path):
+    mark = b"\xef\xbb\xbf"  # what some editors put first in a UTF-8 file
+    puzzle = tmp_path / "triangle.toml"
+    puzzle.write_bytes(mark + TRIANGLE.encode())
+    board = tmp_path / "board.txt"
+    board.write_bytes(mark + b"    o\n   . .\n  . . .\n . . . .\n. . . . .\n")
+    assert read_text(puzzle) == TRIANGLE
+    result = invoke("solve", puzzle, "--board", board, "--json")
+    assert result.exit_code == 0 and '"solvable": true' in result.stdout, result.output
+    result = invoke("solve", puzzle, "--board", tmp_path)
+    assert result.exit_code == 2
+    said = f"error: --board: {tmp_path} is a folder, not a file; as a drawing"
+    assert error_line(result.stderr).startswith(said)

@@ -33,7 +33,8 @@ class InputRefused(ValueError):
 
 
 def read_input(path: str | Path, limit: int = MAX_INPUT) -> str:
-    """The UTF-8 text of a regular file of at most `limit` bytes. InputRefused for a device,
+    """The UTF-8 text of a regular file of at most `limit` bytes (a byte-order mark, as some
+    editors write, is not part of it). InputRefused for a device,
     folder or pipe (never opened for reading in a way that could block) and for a longer file;
     OSError if it cannot be opened, UnicodeDecodeError if it is not text."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
@@ -50,7 +51,7 @@ def read_input(path: str | Path, limit: int = MAX_INPUT) -> str:
         os.close(fd)
     if len(data) > limit:
         raise InputRefused(f"more than {limit:,} bytes; at most {limit:,} are read")
-    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
