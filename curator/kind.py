@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from curator.common.bounds import Search
-from curator.common.errors import SelectionError
+from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
@@ -185,6 +185,25 @@ class Kind(ABC):
     @abstractmethod
     def verdict(self, results: Any, sample: int, seed: int) -> Verdict:
         """Check the stored files and re-derive `sample` ranks (where the kind can)."""
+
+    def verify(self, results: Any, sample: int, seed: int) -> Verdict:
+        """`verdict`, and what a folder holds besides its tables: a calibrated player that
+        cannot be read fails it (every later command would refuse it), and an analysis that
+        did not finish is said in the outcome."""
+        verdict = self.verdict(results, sample, seed)
+        if verdict.error is not None:
+            return verdict
+        lines, ok, outcome = list(verdict.lines), verdict.ok, verdict.outcome
+        if self.calibrates:
+            try:
+                results.player
+            except StoreError as exc:
+                lines.append(str(exc))
+                ok = False
+                outcome = f"verification failed: a damaged calibrated player; the tables: {outcome}"
+        if not results.complete:
+            outcome += "; the analysis did not finish (run `curator analyze` again to finish it)"
+        return Verdict(tuple(lines), ok, outcome)
 
     @abstractmethod
     def selection(self, results: Any, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:

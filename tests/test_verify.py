@@ -310,6 +310,20 @@ def test_incomplete_results_verify_what_is_there(tmp_path):
     data["complete"] = False
     (tmp_path / "tri" / MANIFEST).write_text(manifest_text(data))
     assert verify(tmp_path / "tri").ok
+    result = invoke("verify", tmp_path / "tri", "--sample", "5")
+    assert result.exit_code == 0
+    said = "; the analysis did not finish (run `curator analyze` again to finish it)"
+    assert result.stdout.strip().endswith(said)
+
+
+def test_a_calibrated_player_every_command_would_refuse_fails_verify(copy):
+    directory = copy("triangle")
+    (directory / "difficulty.json").write_text("[]\n")
+    result = invoke("verify", directory, "--sample", "5")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{directory / 'difficulty.json'}: not a calibrated player")
+    assert error_line(result.stderr).startswith("error: verification failed: a damaged calibrated player; "
+                                                "the tables: ok (")
 
 
 # -- errors -------------------------------------------------------------------------------------

@@ -355,7 +355,7 @@ def verify_command(
     if sample < 0:
         raise UsageError(f"--sample must be at least 0, got {sample}")
     kind, results = _open(directory)
-    verdict = kind.verdict(results, sample, seed)
+    verdict = kind.verify(results, sample, seed)
     if verdict.error is not None:
         raise StoreError(verdict.error)
     for line in verdict.lines:
