@@ -343,6 +343,19 @@ def test_bad_files_name_the_key(change, key):
         parse_sliding_puzzle(text)
 
 
+def test_a_piece_or_goal_no_place_on_the_board_fits_is_refused():
+    def text(board, cells, goal):
+        return (f'name = "t"\n[rules]\nfamily = "slide"\n[board]\nart = """\n{board}\n"""\n'
+                f'[pieces.A]\ncells = {cells}\n[goal]\npiece = "A"\ncells = {goal}\n')
+
+    tall = "[[0, 0], [1, 0]]"
+    with pytest.raises(PuzzleError, match=": pieces.A.cells: fits nowhere on the board$"):
+        parse_sliding_puzzle(text("...", tall, "[[0, 0]]"))
+    with pytest.raises(PuzzleError, match=": goal.cells: no place of a piece A on the board covers them"):
+        parse_sliding_puzzle(text("...\n...", tall, "[[0, 0], [1, 1]]"))
+    assert parse_sliding_puzzle(text("...\n...", tall, "[[0, 1], [1, 1]]")).size > 0
+
+
 def test_command_line(klotski, tmp_path):
     out = klotski.directory
     result = invoke("select", out, "--hardest", "--unique", "--json")

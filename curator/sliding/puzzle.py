@@ -561,6 +561,17 @@ def _decompose(board: Board, shapes: dict[str, Shape], drawn: dict[Cell, str]) -
     return out
 
 
+def _placements(board: Board, shape: Shape) -> list[tuple[int, ...]]:
+    """The cells a piece of `shape` covers at each anchor where it lies wholly on the board
+    (its walls are not cells), ignoring the line it may have to keep."""
+    out = []
+    for r, c in board.cells:
+        cells = [board.index.get((r + dr, c + dc)) for dr, dc in shape.cells]
+        if None not in cells:
+            out.append(tuple(i for i in cells if i is not None))
+    return out
+
+
 class _SlidingReader(TableReader):
     """Reads a sliding-block puzzle's tables, naming the source and the key in every error."""
 
@@ -703,6 +714,8 @@ class _SlidingReader(TableReader):
         lined, free = [], []
         for shape in shapes:
             if shape.along == "any":
+                if not _placements(board, shape):
+                    raise self.fail(f"pieces.{shape.letter}.cells", "fits nowhere on the board")
                 free.append(Group(shape.letter, shape, shape.count, None, tuple(range(board.size))))
                 continue
             axis = 0 if shape.along == "row" else 1
@@ -780,4 +793,6 @@ class _SlidingReader(TableReader):
         if len(set(indices)) > len(shape.cells):
             raise self.fail("goal.cells", f"a piece {letter} covers {len(shape.cells)} cells, "
                             "fewer than these")
+        if not any(set(indices) <= set(covered) for covered in _placements(board, shape)):
+            raise self.fail("goal.cells", f"no place of a piece {letter} on the board covers them all")
         return letter, tuple(sorted(set(indices)))
