@@ -336,6 +336,10 @@ def test_not_a_results_folder(tmp_path):
     (tmp_path / MANIFEST).write_text("{")
     result = invoke("verify", tmp_path)
     assert result.exit_code == 1 and "unreadable" in error_line(result.stderr)
+    for command in (["verify"], ["info"], ["select"], ["calibrate", "--graded", "p.json"]):
+        result = invoke(command[0], tmp_path / "typo", *command[1:])
+        assert result.exit_code == 2, command  # a path naming nothing is bad input, as a missing puzzle file
+        assert error_line(result.stderr) == f"error: {tmp_path / 'typo'}: no such folder"
 
 
 def test_malformed_manifest_entries(copy):

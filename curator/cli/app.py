@@ -225,8 +225,16 @@ def _interrupted() -> None:
 
 def _open(directory: Path) -> tuple[Kind, Results]:
     """The kind and results of `directory`, naming keywords as this command line's options."""
-    results = api.open(directory, option_name)
+    results = api.open(_existing(directory), option_name)
     return catalogue.kind_for(results), results
+
+
+def _existing(directory: Path) -> Path:
+    """`directory`, if the path names something: a path that names nothing is a usage error
+    (exit 2), as a missing puzzle file is."""
+    if not directory.exists():
+        raise UsageError(f"{directory}: no such folder")
+    return directory
 
 
 def _note_player(results: Results) -> None:
@@ -690,7 +698,7 @@ def calibrate_command(
     """
     if (graded is None) == (playtests is None):
         raise UsageError("give --graded PACK.json or --playtests DB, one of them")
-    found = api.calibrate(directory, graded, option_name, playtests)
+    found = api.calibrate(_existing(directory), graded, option_name, playtests)
     left = f" ({found.left_out} left out: solved, not solvable or too large)" if found.left_out else ""
     typer.echo(f"calibrated on {found.levels} {found.noun} levels in {found.grades} grades{left}")
     typer.echo(f"Spearman with the grades: before {found.before:.3f} ({found.previous.source}), "
