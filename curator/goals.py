@@ -192,6 +192,11 @@ class GoalResults(DistanceResultsBase):
         """The rank of a position (`position` gives it)."""
         raise NotImplementedError
 
+    def normal(self, position: Any) -> Any:
+        """The position as the tables hold it, which every drawing of it names (under Sokoban's
+        pushes metric the player stands on the first cell of its region)."""
+        return self.puzzle.unrank(self.rank_of(position))
+
     def moves(self, board: Any) -> list[GoalMove]:
         """Every legal move of a position (in the puzzle's move order) with the stored
         distance of the position it leads to: which moves keep the level solvable, and which

@@ -267,3 +267,18 @@ def test_another_version_of_the_puzzle_file_is_named(triangle, tmp_path):
     assert pack["problem"].endswith("folder 0 (triangle) holds another version of triangle")
     assert later.get("/api/folders/0/packs").json() == []
     later.app.state.db.close()
+
+
+def test_every_drawing_of_one_sokoban_position_is_one_level(base):
+    path = base / "room.toml"
+    path.write_text('name = "room"\n[board]\nxsb = """\n######\n#@   #\n# $. #\n######\n"""\n'
+                    '[rules]\nfamily = "push"\nmetric = "pushes"\n')
+    room = curator.analyze(path, output=base / "room", workers=1)
+    client = client_on([room.directory])
+    # under the pushes metric a position is the boxes and the keeper's region, not its cell
+    drawn = ["######/#@   #/# $. #/######", "######/#   @#/# $. #/######", "######/#    #/#@$. #/######"]
+    levels = [client.put("/api/folders/0/notes", json={"level": board, "note": f"note {i}"}).json()["level"]
+              for i, board in enumerate(drawn)]
+    assert levels == ["######/#@---#/#-$.-#/######"] * 3
+    notes = client.get("/api/folders/0/notes").json()
+    assert [(n["level"], n["note"]) for n in notes] == [(levels[0], "note 2")]

@@ -378,6 +378,10 @@ class UniverseResults:
         no position of the universe (size, letters, vehicles, counts, walls, the goal row)."""
         return self.positions.read(board)
 
+    def normal(self, position: UniversePosition) -> UniversePosition:
+        """The position as the tables hold it: as it is (one drawing names each)."""
+        return position
+
     def distance(self, board: str) -> int | None:
         """Moves from a drawn position to the goal (None if its set cannot be solved), measured
         on its connected set."""

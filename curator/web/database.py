@@ -102,8 +102,9 @@ def _folder(request: Request, folder: int) -> Iterator[tuple[Entry, Any, PuzzleK
 
 
 def level_key(results: Any, text: str) -> str:
-    """The key of the level `text` names, written as the workspace writes it; SelectionError
-    if it is not a position of the results' puzzle."""
+    """The key of the level `text` names, written as the workspace writes it (one for every
+    drawing of a position: `normal`); SelectionError if it is not a position of the results'
+    puzzle."""
     try:
         if catalogue.kind_for(results).workspace == "pieces":
             try:
@@ -112,7 +113,7 @@ def level_key(results: Any, text: str) -> str:
                 raise SelectionError("a position's entries joined by commas (0 empty, t a piece of "
                                      "type t)") from None
             return ",".join(str(value) for value in results.position(entries))
-        return "/".join(results.puzzle.draw(results.position(text)).split("\n"))
+        return "/".join(results.puzzle.draw(results.normal(results.position(text))).split("\n"))
     except SelectionError as exc:
         raise SelectionError(f"level: {exc}") from None
 
