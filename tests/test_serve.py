@@ -244,6 +244,20 @@ def test_static_files_and_the_page(client):
     assert re.findall(r"<option>([^<]+)</option>", curves[:curves.index("</select>")]) == list(CURVES)
 
 
+def test_a_query_parameter_an_endpoint_does_not_take_is_named(client, triangle):
+    position = ",".join(map(str, levels_of(triangle, count=1)[0].position))
+    cases = (("get", "/api/folders/0/picture", {"position": position, "size": "200"}, "size"),
+             ("get", "/api/folders", {"x": "1"}, "x"),
+             ("post", "/api/folders/0/position", {"dry": "1"}, "dry"),
+             ("get", "/api/packs", {"folder": "0"}, "folder"))
+    for method, path, query, name in cases:
+        given = {"json": {"position": [int(v) for v in position.split(",")]}} if method == "post" else {}
+        said = problem(getattr(client, method)(path, params=query, **given))
+        assert said == f"query.{name}: Extra inputs are not permitted", (path, said)
+    assert client.get("/api/folders/0/picture", params={"position": position}).status_code == 200
+    assert client.get("/", params={"v": "2"}).status_code == 200  # the page, outside the API
+
+
 def test_openapi_documents_every_endpoint(client):
     document = client.get("/openapi.json").json()
     paths = document["paths"]

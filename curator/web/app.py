@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -70,7 +70,8 @@ def create_app(directories: Sequence[str | Path], host: str = "127.0.0.1", allow
     memory, gone with the app).
     """
     app = FastAPI(title="curator workspace", version=__version__,
-                  description="Look at levels, play them, and assemble packs from stored results.")
+                  description="Look at levels, play them, and assemble packs from stored results.",
+                  dependencies=[Depends(_known_query)])
     app.state.folders = Folders(directories)
     app.state.time_limit = time_limit
     app.include_router(router)
@@ -83,6 +84,22 @@ def create_app(directories: Sequence[str | Path], host: str = "127.0.0.1", allow
     app.add_middleware(Guard, hosts=hosts_for(host, allow_hosts))
     _error_handlers(app)
     return app
+
+
+def _known_query(request: Request) -> None:
+    """422 naming a query parameter the endpoint does not take, as its JSON bodies refuse an
+    unknown key (`/picture?size=200` would otherwise draw the default size without a word).
+    The names an endpoint takes are those its OpenAPI document lists."""
+    route = request.scope.get("route")
+    found = getattr(request.app.state, "query_names", None)
+    if found is None:
+        found = request.app.state.query_names = {
+            (path, method.upper()): {p["name"] for p in op.get("parameters", []) if p["in"] == "query"}
+            for path, item in request.app.openapi()["paths"].items() for method, op in item.items()}
+    known = found.get((getattr(route, "path", None), request.method))
+    unknown = sorted(set(request.query_params) - known) if known is not None else []
+    if unknown:
+        raise HTTPException(422, f"query.{unknown[0]}: Extra inputs are not permitted")
 
 
 def _page() -> FileResponse:
