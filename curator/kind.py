@@ -210,6 +210,12 @@ class Kind(ABC):
         """The items `select` lists for these keywords, and how many positions matched (None
         when the scan stopped early)."""
 
+    def warm(self, results: Any) -> None:
+        """Select one item, as a first look at the results does, so that the compiled code that
+        rates items is compiled (the first time after an install) or loaded before anyone waits
+        on it (`curator serve` does this before it listens)."""
+        self.selection(results, {"limit": 1})
+
     def count(self, results: Any, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:
         """Matches of the filter keywords: the total, and per layer where there are layers."""
         raise SelectionError(f"{self.held} have no match counts")

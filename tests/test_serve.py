@@ -800,6 +800,20 @@ def test_serve_listens_on_this_machine_unless_told(triangle, monkeypatch):
     assert invoke("serve", triangle.directory, "--port", "70000").exit_code == 2
 
 
+def test_serve_runs_each_folders_first_listing_before_it_listens(klotski, eight, triangle, monkeypatch):
+    # so that compiling the code that rates items (once after an install: a minute) never
+    # happens inside a request, which may take 20 s
+    warmed, kinds = [], []
+    for kind in {type(curator.catalogue.kind_for(r)) for r in (klotski, eight, triangle)}:
+        real = kind.warm
+        monkeypatch.setattr(kind, "warm", lambda self, results, real=real: (
+            warmed.append(results.kind), kinds.append(real(self, results))))
+    calls = fake_serving(monkeypatch)
+    result = invoke("serve", klotski.directory, eight.directory, triangle.directory)
+    assert result.exit_code == 0 and len(calls) == 1
+    assert warmed == ["sliding", "distance", "layers"] and kinds == [None] * 3
+
+
 # -- tilt and Lunar Lockout in the sliding view ------------------------------------------------
 
 @pytest.fixture(scope="module")

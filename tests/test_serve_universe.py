@@ -479,3 +479,8 @@ def test_a_named_pack_of_universe_puzzles_is_kept_and_listed(client):
     assert "level: board: 'Q' at 0,0" in problem(client.post(f"/api/packs/{made['id']}/levels", json={
         "level": "Q.hh/vHHH/RR.v/hh.v", "data": {}}))
     client.delete(f"/api/packs/{made['id']}", headers={"Content-Type": "application/json"})
+
+
+def test_the_universe_is_warmed_as_serve_warms_it(universe, client):
+    client.app.state.folders.warm()  # selects one puzzle of each folder; raises if it cannot
+    assert client.get("/api/folders/0/universe/puzzles", params={"limit": 1}).status_code == 200

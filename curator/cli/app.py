@@ -906,6 +906,8 @@ def serve_command(
         raise UsageError(str(exc))
     listening = _listening(host, port)
     port = listening.getsockname()[1]
+    with err.status("loading the compiled code of the folders (compiled once after an install)"):
+        web.state.folders.warm()
     err.print(f"workspace at http://{_url_host(host)}:{port}/ (Ctrl+C stops it); packs, notes and playtests "
               f"kept in {db_path}", highlight=False, soft_wrap=True)
     uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[listening])

@@ -86,6 +86,10 @@ class DistanceKind(Kind):
         items = results.select(**keywords)
         return items, results.count(keywords.get("distance"))
 
+    def warm(self, results: DistanceResults) -> None:
+        farthest = len(results.store.counts) - 1
+        self.selection(results, {"distance": (farthest, farthest), "limit": 1})
+
     def nearest(self, results: DistanceResults, keywords: dict[str, Any], name: Naming = same_name) -> str:
         reached = [d for d, count in enumerate(results.store.counts) if count]
         return f"positions exist at distances {reached[0]}..{reached[-1]}"

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from curator import catalogue
 from curator.api import Results, open
 from curator.common.errors import StoreError
 from curator.common.files import TEMPORARY
@@ -116,6 +117,13 @@ class Folders:
             while len(self._open) > self._limit:
                 self._open.popitem(last=False)
         return cached[0]
+
+    def warm(self) -> None:
+        """Compile (or load) the code each folder's first listing runs, one folder at a time,
+        so that no request waits on it (`curator.kind.Kind.warm`)."""
+        for entry in self.entries:
+            with self.results(entry.id) as results:
+                catalogue.kind_for(results).warm(results)
 
     @property
     def opened(self) -> int:
