@@ -77,7 +77,10 @@ def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_nam
     digest, items, grades = read_graded(graded, name('graded'))
     if digest is not None and digest != results.puzzle.sha256:
         raise SelectionError(f"{what}: its levels are of another puzzle file than the results in {directory}")
-    found, ok, groups = kind.measures(results, items)
+    try:
+        found, ok, groups = kind.measures(results, items)
+    except SelectionError as exc:  # a level that is not a position of these tables
+        raise SelectionError(f"{what}: {exc}") from None
     data = Graded(np.asarray(found)[ok], np.asarray(grades, dtype=np.float64)[ok], np.asarray(groups)[ok])
     check_enough(data, what)
     return calibrate_graded(results, data, {"graded": Path(graded).name, "left_out": int((~ok).sum())})

@@ -41,7 +41,7 @@ from curator.common.goal_sweep import (
     matching,
 )
 from curator.common.goal_tables import BYTES_PER_RANK, TABLES, GoalStore, table_shortfalls
-from curator.common.keywords import Naming, at_least, same_name, span
+from curator.common.keywords import METRICS_CAP, Naming, at_least, same_name, span
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.common.tables import DistanceResultsBase
@@ -591,7 +591,7 @@ class GoalKind(Kind):
         return keywords
 
     def selection(self, results: GoalResults, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
-        chosen = results.selection(**self._filters(results, keywords))
+        chosen = results.selection(**self._filters(results, keywords), cap=METRICS_CAP)
         return chosen.levels, chosen.matched
 
     def count(self, results: GoalResults, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:

@@ -416,6 +416,26 @@ def test_playtest_grades_count_a_give_up_as_a_play_that_never_ends():
         "quick": 1.0, "slow": 2.5, "twin": 2.5, "dropped": 4.0, "lost": 5.0}
 
 
+def test_a_graded_pack_may_not_list_a_level_twice_nor_grade_beyond_numbers(triangle, tmp_path):
+    pack = tmp_path / "graded.json"
+    graded_pack(triangle, pack, 12)
+    data = json.loads(pack.read_text())
+    pack.write_text(json.dumps({**data, "levels": [*data["levels"], data["levels"][3]]}))
+    result = invoke("calibrate", triangle.directory, "--graded", pack)
+    assert result.exit_code == 2
+    said = "levels[12]: is the level of levels[3] again (a graded pack lists each level once)"
+    assert error_line(result.stderr) == f"error: --graded {pack}: {said}"
+    for number, level in enumerate(data["levels"]):
+        level["grade"] = 1 + number % 3
+    data["levels"][5]["grade"] = 10**400  # valid JSON, but no float holds it
+    pack.write_text(json.dumps(data))
+    result = invoke("calibrate", triangle.directory, "--graded", pack)
+    assert result.exit_code == 2
+    assert error_line(result.stderr) == (f"error: --graded {pack}: levels[5].grade: is a number of 401 "
+                                         "digits, too large to compute with")
+    assert not (triangle.directory / PLAYER_FILE).exists()
+
+
 def test_a_pack_that_is_not_one_is_refused(triangle, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')

@@ -424,13 +424,18 @@ def test_pack_command_prints_the_slots_and_writes_the_pack(fling, tmp_path):
     (["--size", "400", "--unique", "--pieces", "2..3"], "--size 400 is larger than the pool of"),
     (["--size", "5", "--curve", "zigzag"], "--curve: 'zigzag' is neither a curve"),
     (["--size", "5", "--curve", str(PUZZLES / "fling.toml")], "(a curve file is a level pack)"),
+    (["--size", "5", "--curve", "one-level.json"],
+     "--curve: curve one-level.json: needs at least 2 levels with a difficulty, has 1"),
     (["--size", "0"], "--size must be at least 1"),
     (["--size", "five"], "--size"),
     (["--size", "5", "--pool", "2"], "--size 5 is larger than --pool 2"),
     (["--size", "5", "--format", "pdf"], "--format must be one of"),
     (["--size", "5", "--variety", "counts,colour"], "--variety: unknown rule 'colour'"),
 ])
-def test_pack_command_refuses_bad_input_in_one_line(fling, tmp_path, args, message):
+def test_pack_command_refuses_bad_input_in_one_line(fling, tmp_path, args, message, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one = fling.select(unique=True, pieces=(3, 3), limit=1)
+    fling.export(one, tmp_path / "one-level.json", format="json")  # a pack, but too short for a curve
     full = ["pack", fling.directory, "--format", "json", "--out", tmp_path / "p.json", *args]
     result = invoke(*full)
     assert result.exit_code == 2

@@ -356,6 +356,16 @@ def test_a_piece_or_goal_no_place_on_the_board_fits_is_refused():
     assert parse_sliding_puzzle(text("...\n...", tall, "[[0, 1], [1, 1]]")).size > 0
 
 
+def test_the_command_line_rates_at_most_2000_levels_at_once_as_for_layered_results(klotski):
+    # each level is walked along its solution: all 47,159 would take minutes, without a word
+    for args in ([], ["--sample", "99999999999999999999"]):
+        result = invoke("select", klotski.directory, *args)
+        assert result.exit_code == 2
+        assert error_line(result.stderr) == (f"error: {klotski.count():,} levels match; at most 2,000 are "
+                                             "returned at once (add --limit N or --sample N)")
+    assert invoke("select", klotski.directory, "--sample", "3", "--json").exit_code == 0
+
+
 def test_command_line(klotski, tmp_path):
     out = klotski.directory
     result = invoke("select", out, "--hardest", "--unique", "--json")

@@ -319,6 +319,13 @@ def test_bad_files_name_the_key(xsb, metric, key):
         parse_sokoban_puzzle(text)
 
 
+def test_a_room_that_is_not_text_is_named_once():
+    text = 'name = "t"\n[board]\nxsb = 5\n[rules]\nfamily = "push"\n'
+    with pytest.raises(PuzzleError) as found:
+        parse_sokoban_puzzle(text, "t.toml")
+    assert str(found.value) == "t.toml: board.xsb: must be a string, got 5"
+
+
 def test_drawings_are_read_in_xsb(storeroom):
     puzzle = storeroom.puzzle
     drawn = puzzle.draw(puzzle.start)

@@ -12,6 +12,10 @@ from typing import overload
 
 from curator.common.errors import SelectionError
 
+METRICS_CAP = 2000
+"""Most levels one selection rates (a search, or a walk along the solution, each) on the command
+line; more is refused with a hint to add a sample or a limit."""
+
 Naming = Callable[[str], str]
 """How errors name a keyword argument."""
 

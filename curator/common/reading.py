@@ -14,6 +14,7 @@ import difflib
 import os
 import re
 import stat
+import sys
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -140,6 +141,10 @@ KIND_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "
 """How TOML files name the kinds of values (JSON readers use Python's type names)."""
 
 
+FLOAT_MAX = sys.float_info.max
+"""The largest number a key that takes decimals may hold (a larger whole number cannot be one)."""
+
+
 class TableReader:
     """Reads one file's decoded tables, naming `source` and the key in every error."""
 
@@ -173,6 +178,8 @@ class TableReader:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
             raise self.fail(full, f"must be {' or '.join(self.kind_name(k) for k in kinds)}, got {value!r}")
+        if float in kinds and isinstance(value, int) and abs(value) > FLOAT_MAX:
+            raise self.fail(full, f"is a number of {len(str(abs(value)))} digits, too large to compute with")
         return value
 
     def name(self, data: dict[str, Any]) -> str:

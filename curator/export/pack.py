@@ -184,6 +184,8 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
         return curve_from_difficulties(str(path), difficulties)
     except PackError as exc:
         raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
+    except SelectionError as exc:  # a pack, but not one a curve can be read from
+        raise SelectionError(f"{what}: {exc}") from None
     except (ValueError, RecursionError) as exc:
         raise SelectionError(f"{what}: {path}: not valid JSON ({exc.__class__.__name__}) (a curve file is a "
                              "level pack)") from None
@@ -220,14 +222,31 @@ def read_graded(path: str | Path, option: str = "graded") -> tuple[str | None, l
     try:
         data, fmt = _pack_data(path)
         if fmt == PACK_FORMAT:
+            key = "levels"
             header, levels = parse_pack(data, str(path))
-            return header.sha256, [level.position for level in levels], list(
-                header.grades or range(1, len(levels) + 1))
-        return _RankedReader(str(path)).read(data, _ranked_key(path, fmt))
+            found = (header.sha256, [level.position for level in levels],
+                     list(header.grades or range(1, len(levels) + 1)))
+        else:
+            key = _ranked_key(path, fmt)
+            found = _RankedReader(str(path)).read(data, key)
+        _listed_once(found[1], str(path), key)
+        return found
     except PackError as exc:
         raise SelectionError(f"{option} {exc}") from None
     except (ValueError, RecursionError) as exc:
         raise SelectionError(f"{option} {path}: not valid JSON ({exc.__class__.__name__})") from None
+
+
+def _listed_once(items: list[Any], source: str, key: str) -> None:
+    """PackError naming the entry that lists a level of an earlier entry again: grades of one
+    level twice would count it as two levels."""
+    seen: dict[Any, int] = {}
+    for i, item in enumerate(items):
+        level = tuple(item) if isinstance(item, list | tuple) else item
+        if level in seen:
+            raise PackError(source, f"{key}[{i}]", f"is the level of {key}[{seen[level]}] again (a graded "
+                            "pack lists each level once)")
+        seen[level] = i
 
 
 class _RankedReader(TableReader):
@@ -247,8 +266,8 @@ class _RankedReader(TableReader):
         ranks = []
         for i, item in enumerate(items):
             rank = self.get(item, "rank", int, f"{key}[{i}]")
-            if rank < 0:
-                raise self.fail(f"{key}[{i}].rank", f"must not be negative, got {rank}")
+            if not 0 <= rank < 2**63:
+                raise self.fail(f"{key}[{i}].rank", f"must be a rank from 0 below 2^63, got {rank:.3g}")
             ranks.append(rank)
         found = [self.get(item, "grade", (int, float), f"{key}[{i}]", None) for i, item in enumerate(items)]
         if all(grade is None for grade in found):

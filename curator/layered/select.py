@@ -40,7 +40,7 @@ from curator.common.difficulty import Player
 from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
-from curator.common.keywords import Naming, same_name, span
+from curator.common.keywords import METRICS_CAP, Naming, same_name, span
 from curator.common.ranking import (
     fill_board,
     image_mask,
@@ -60,8 +60,6 @@ from curator.layered.store import LayerStore
 
 BLOCK_WORDS = 1 << 15
 """Words of each property combined per step of the scan (2,097,152 positions)."""
-METRICS_CAP = 2000
-"""Most positions that get metrics (a search each) in one selection."""
 CACHE_RANKS = 1 << 22
 """Matching ranks kept from the counting pass, so small selections are scanned once."""
 SORT_METRICS = ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty", *PLAY_FIGURES, "class_size",

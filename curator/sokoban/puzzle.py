@@ -400,8 +400,9 @@ class _SokobanReader(TableReader):
             raise self.fail("rules.metric", f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
         board_table = self.get(data, "board", dict, "")
         self.only(board_table, {"xsb"}, "board")
+        drawing = self.get(board_table, "xsb", str, "board")
         try:
-            room = _read_room(self.get(board_table, "xsb", str, "board"))
+            room = _read_room(drawing)
         except ValueError as exc:
             raise self.fail("board.xsb", str(exc)) from None
         if len(room.floor) > MAX_CELLS:
