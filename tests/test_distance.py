@@ -597,6 +597,11 @@ def test_cli_analyze_info_and_distances(tmp_path):
 
     result = runner.invoke(app, ["distances", str(out), "--distance", "5", "--sample", "2", "--seed", "1"])
     assert result.exit_code == 0 and "2 positions" in result.stdout
+    # each position is walked along its solution: 143,631 would run for minutes without a word
+    result = runner.invoke(app, ["select", str(out), "--distance", "20..31"])
+    assert result.exit_code == 2
+    said = "143,631 positions match; at most 2,000 are returned at once (add --limit N or --sample N)"
+    assert result.stderr.strip() == f"error: {said}"
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from curator.common.errors import SelectionError
-from curator.common.keywords import Naming, same_name
+from curator.common.keywords import METRICS_CAP, Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
 from curator.common.resources import Shortfall, bytes_text, seconds_text
@@ -83,7 +83,7 @@ class DistanceKind(Kind):
 
     def selection(self, results: DistanceResults, keywords: dict[str, Any]
                   ) -> tuple[list[DistanceLevel], int | None]:
-        items = results.select(**keywords)
+        items = results.select(**keywords, cap=METRICS_CAP)
         return items, results.count(keywords.get("distance"))
 
     def warm(self, results: DistanceResults) -> None:

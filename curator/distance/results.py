@@ -111,9 +111,12 @@ class DistanceResults(DistanceResultsBase):
         return sum(self.store.counts[lo : hi + 1])
 
     def select(self, distance: int | tuple[int, int] | None = None, sample: int | None = None,
-               seed: int | None = None, limit: int | None = None, **others: Any) -> list[DistanceLevel]:
+               seed: int | None = None, limit: int | None = None, cap: int | None = None,
+               **others: Any) -> list[DistanceLevel]:
         """Positions at these distances, ordered by distance then rank, each with an optimal
-        solution; `sample` draws that many at random (`seed`), `limit` keeps the first."""
+        solution; `sample` draws that many at random (`seed`), `limit` keeps the first. With
+        `cap`, more than that many positions to return is a SelectionError, raised before any
+        solution is walked."""
         self._refuse(others)
         if distance is None:
             raise SelectionError(
@@ -125,6 +128,11 @@ class DistanceResults(DistanceResultsBase):
         limit = at_least(limit, 1, self._name("limit"))
         seed = at_least(seed, 0, self._name("seed"))
         lo, hi = span(distance, self._name("distance"))
+        matched = self.count((lo, hi))
+        keep = min(matched, sample or matched, limit or matched)
+        if cap is not None and keep > cap:
+            raise SelectionError(f"{keep:,} positions match; at most {cap:,} are returned at once "
+                                 f"(add {self._name('limit')} N or {self._name('sample')} N)")
         items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit, self.kernel,
                                  self.player)
         return [self._position(item) for item in items]
