@@ -16,6 +16,17 @@ METRICS_CAP = 2000
 """Most levels one selection rates (a search, or a walk along the solution, each) on the command
 line; more is refused with a hint to add a sample or a limit."""
 
+
+def too_many(asked: int, matched: int, noun: str = "levels") -> str:
+    """How many levels a selection would rate, for the error that refuses more than `METRICS_CAP`:
+    the matches, and how many of them a sample or limit still asks for.
+
+    >>> too_many(5000, 32767, "positions"), too_many(47159, 47159)
+    ('32,767 positions match, and 5,000 of them are asked for', '47,159 levels match')
+    """
+    return f"{matched:,} {noun} match" + (f", and {asked:,} of them are asked for" if asked < matched else "")
+
+
 Naming = Callable[[str], str]
 """How errors name a keyword argument."""
 

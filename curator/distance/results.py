@@ -19,7 +19,7 @@ import numpy as np
 from curator.common.errors import SelectionError, StoreError
 from curator.common.figures import difficulty_value
 from curator.common.files import DEFAULT_SAMPLE, Verification
-from curator.common.keywords import at_least, span
+from curator.common.keywords import at_least, span, too_many
 from curator.common.tables import DistanceResultsBase
 from curator.common.variants import LIMIT as VARIANT_LIMIT
 from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
@@ -131,8 +131,8 @@ class DistanceResults(DistanceResultsBase):
         matched = self.count((lo, hi))
         keep = min(matched, sample or matched, limit or matched)
         if cap is not None and keep > cap:
-            raise SelectionError(f"{keep:,} positions match; at most {cap:,} are returned at once "
-                                 f"(add {self._name('limit')} N or {self._name('sample')} N)")
+            raise SelectionError(f"{too_many(keep, matched, 'positions')}; at most {cap:,} are returned at "
+                                 f"once (add {self._name('limit')} N or {self._name('sample')} N)")
         items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit, self.kernel,
                                  self.player)
         return [self._position(item) for item in items]

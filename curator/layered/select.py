@@ -40,7 +40,7 @@ from curator.common.difficulty import Player
 from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
-from curator.common.keywords import METRICS_CAP, Naming, same_name, span
+from curator.common.keywords import METRICS_CAP, Naming, same_name, span, too_many
 from curator.common.ranking import (
     fill_board,
     image_mask,
@@ -417,8 +417,9 @@ def select(
     except _TooMany as exc:
         sample_, limit_ = filters.name("sample"), filters.name("limit")
         hint = f"add {sample_} N to sort a random subset" if every else f"add {limit_} N or {sample_} N"
+        keep, total = exc.args
         raise SelectionError(
-            f"{exc.args[0]:,} positions match; at most {cap:,} get metrics in one run ({hint})"
+            f"{too_many(keep, total, 'positions')}; at most {cap:,} get metrics in one run ({hint})"
         ) from None
     levels = rate(store, picked, explorer, progress, player)
     if difficulty is not None:
@@ -455,7 +456,7 @@ def pick(
     blocks, total, complete = _scan(store, matcher, selected_layers(store, puzzle, filters), stop_at)
     keep = min(total, sample or total, limit or total)
     if cap is not None and keep > cap:
-        raise _TooMany(keep)
+        raise _TooMany(keep, total)
     if sample is not None and sample < total:
         wanted = np.sort(np.random.default_rng(seed).choice(total, size=sample, replace=False))
     else:
