@@ -117,6 +117,11 @@ def test_svg_single_file_for_one_level(tmp_path):
     assert ET.parse(path).getroot().get("width") == str(picture(puzzle, levels[0].position).width)
     with pytest.raises(ValueError, match="one .svg file holds one level, got 4; give a folder"):
         write_svg(puzzle, levels, tmp_path / "many.svg")
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    with pytest.raises(ValueError, match="notes.txt: is a file, not a folder; levels are written one"):
+        write_svg(puzzle, levels, taken)
+    assert taken.read_text() == "mine"
 
 
 # -- PNG --------------------------------------------------------------------------------------

@@ -87,5 +87,8 @@ def file_targets(count: int, out: str | Path, suffix: str, noun: str = "level") 
                 f"{out}: one {suffix} file holds one {noun}, got {count}; give a folder for them"
             )
         return [out]
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out}: is a file, not a folder; {noun}s are written one per {suffix} file into "
+                          f"a folder (or give a file ending in {suffix} for one {noun})")
     out.mkdir(parents=True, exist_ok=True)
     return [out / f"{noun}-{n:04d}{suffix}" for n in range(1, count + 1)]
