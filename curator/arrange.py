@@ -170,7 +170,8 @@ class Pack(Sequence[Rated]):
 
     curve: str
     pool: int
-    """How many candidate levels the pack was chosen from."""
+    """How many candidate levels the pack was chosen from (those of the pool that can be shipped:
+    rated, and not already solved)."""
     slots: tuple[Slot, ...]
 
     @property
@@ -299,7 +300,7 @@ def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_
         arranging.part_openings()
     slots = tuple(Slot(float(target), usable[i], usable[i].difficulty)
                   for target, i in zip(arranging.targets, arranging.chosen))
-    return Pack(curve.name, len(pool), slots)
+    return Pack(curve.name, len(usable), slots)
 
 
 def cap(size: int, counts: int) -> int:
@@ -575,7 +576,7 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     slots: list[Slot | None] = [None] * size
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index], float(distances[index]))
-    return Pack(curve.name, len(pool), tuple(cast(list[Slot], slots)))  # every slot is filled
+    return Pack(curve.name, len(usable), tuple(cast(list[Slot], slots)))  # every slot is filled
 
 
 def check_pack_sizes(size: int, pool: int, seed: int, name: Naming = same_name) -> None:

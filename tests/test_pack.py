@@ -261,6 +261,7 @@ def test_levels_at_the_goal_or_unrated_are_no_candidates():
     lost = made_up(4, 1, math.inf, DISTINCT[1])
     good = made_up(4, 2, 3.0, DISTINCT[2])
     assert list(arrange([goal, lost, good], 1, CURVES["linear"])) == [good]
+    assert arrange([goal, lost, good], 1, CURVES["linear"]).pool == 1  # what a pack could take
     with pytest.raises(SelectionError, match="size 2 is larger than the pool of 1 candidate"):
         arrange([goal, lost, good], 2, CURVES["linear"])
 
