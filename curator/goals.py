@@ -41,7 +41,7 @@ from curator.common.goal_sweep import (
     matching,
 )
 from curator.common.goal_tables import BYTES_PER_RANK, TABLES, GoalStore, table_shortfalls
-from curator.common.keywords import METRICS_CAP, Naming, at_least, same_name, span, too_many
+from curator.common.keywords import METRICS_CAP, Naming, at_least, check_cap, same_name, span
 from curator.common.report import Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.common.tables import DistanceResultsBase
@@ -334,10 +334,7 @@ class GoalResults(DistanceResultsBase):
         cap = at_least(cap, 1, self._name("cap"))
         ranks = self._ranks(distance, unique, all_moves, cluster, hardest)
         matched = len(ranks)
-        keep = min(matched, sample or matched, limit or matched)
-        if cap is not None and keep > cap:
-            raise SelectionError(f"{too_many(keep, matched)}; at most {cap:,} are returned at once "
-                                 f"(add {self._name('limit')} N or {self._name('sample')} N)")
+        check_cap(matched, sample, limit, cap, self._name)
         if sample is not None and sample < len(ranks):
             ranks = ranks[np.sort(np.random.default_rng(seed or 0).choice(len(ranks), sample, replace=False))]
         if limit is not None:

@@ -12,6 +12,15 @@ from typing import overload
 
 from curator.common.errors import SelectionError
 
+Naming = Callable[[str], str]
+"""How errors name a keyword argument."""
+
+
+def same_name(keyword: str) -> str:
+    """Errors name keywords as Python spells them."""
+    return keyword
+
+
 METRICS_CAP = 2000
 """Most levels one selection rates (a search, or a walk along the solution, each) on the command
 line; more is refused with a hint to add a sample or a limit."""
@@ -27,13 +36,14 @@ def too_many(asked: int, matched: int, noun: str = "levels") -> str:
     return f"{matched:,} {noun} match" + (f", and {asked:,} of them are asked for" if asked < matched else "")
 
 
-Naming = Callable[[str], str]
-"""How errors name a keyword argument."""
-
-
-def same_name(keyword: str) -> str:
-    """Errors name keywords as Python spells them."""
-    return keyword
+def check_cap(matched: int, sample: int | None, limit: int | None, cap: int | None,
+              name: Naming = same_name, noun: str = "levels") -> None:
+    """SelectionError when a selection of `matched` items would return more than `cap` of them
+    after its `sample` and `limit` (None: no bound), before any is rated."""
+    keep = min(matched, sample or matched, limit or matched)
+    if cap is not None and keep > cap:
+        raise SelectionError(f"{too_many(keep, matched, noun)}; at most {cap:,} are returned at once "
+                             f"(add {name('limit')} N or {name('sample')} N)")
 
 
 def span(value: int | tuple[int, int], what: str) -> tuple[int, int]:

@@ -19,7 +19,7 @@ import numpy as np
 from curator.common.errors import SelectionError, StoreError
 from curator.common.figures import difficulty_value
 from curator.common.files import DEFAULT_SAMPLE, Verification
-from curator.common.keywords import at_least, span, too_many
+from curator.common.keywords import at_least, check_cap, span
 from curator.common.tables import DistanceResultsBase
 from curator.common.variants import LIMIT as VARIANT_LIMIT
 from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
@@ -128,11 +128,7 @@ class DistanceResults(DistanceResultsBase):
         limit = at_least(limit, 1, self._name("limit"))
         seed = at_least(seed, 0, self._name("seed"))
         lo, hi = span(distance, self._name("distance"))
-        matched = self.count((lo, hi))
-        keep = min(matched, sample or matched, limit or matched)
-        if cap is not None and keep > cap:
-            raise SelectionError(f"{too_many(keep, matched, 'positions')}; at most {cap:,} are returned at "
-                                 f"once (add {self._name('limit')} N or {self._name('sample')} N)")
+        check_cap(self.count((lo, hi)), sample, limit, cap, self._name, "positions")
         items = select_positions(self.store, self.table, lo, hi, sample, seed or 0, limit, self.kernel,
                                  self.player)
         return [self._position(item) for item in items]
