@@ -24,7 +24,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from curator.common.errors import PuzzleError, StoreError
+from curator.common.errors import PuzzleError, SelectionError, StoreError
 from curator.common.files import MANIFEST, manifest_kind
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import puzzle_file, read_text, unknown
@@ -108,6 +108,20 @@ def kind_of(directory: str | Path) -> Kind:
         return kind_named(name or "layers")
     except StoreError as exc:
         raise StoreError(f"{Path(directory) / MANIFEST}: {exc}") from None
+
+
+def check_results_of(kind: Kind, directory: str | Path, name: Naming = same_name) -> None:
+    """SelectionError naming the option `name("results")` when `directory` is not a folder of
+    `kind`'s results: it names nothing, holds none, or holds another kind's."""
+    where = f"{name('results')} {directory}"
+    path = Path(directory)
+    if not path.is_dir():
+        raise SelectionError(f"{where}: no such folder" if not path.exists() else f"{where}: not a folder")
+    if manifest_kind(path) is None:
+        raise SelectionError(f"{where}: holds no results (no {MANIFEST}); run `curator analyze` first")
+    held = kind_of(path)
+    if held is not kind:
+        raise SelectionError(f"{where}: holds {held.held}, not {kind.held}")
 
 
 def kind_for(results: Results) -> Kind:

@@ -229,6 +229,18 @@ def test_missing_results_are_a_usage_error_and_an_empty_folder_a_failure(tmp_pat
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+def test_solve_names_a_results_folder_that_is_not_the_puzzles_kind(stores, tmp_path):
+    klotski = ROOT / "puzzles" / "klotski.toml"
+    board = "VSSV/VSSV/VHHV/VNNV/N..N"
+    (tmp_path / "empty").mkdir()
+    empty = "holds no results (no manifest.json); run `curator analyze` first"
+    for folder, problem in ((stores / "triangle", "holds layered results, not sliding-block tables"),
+                            (tmp_path / "none", "no such folder"), (tmp_path / "empty", empty)):
+        result = run("solve", klotski, "--board", board, "--results", folder)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.strip() == f"error: --results {folder}: {problem}"
+
+
 @pytest.fixture(scope="module")
 def big_stores(tmp_path_factory):
     base = tmp_path_factory.mktemp("big-stores")

@@ -582,6 +582,8 @@ def solve_command(
     if bound is not None and "search_limit" not in kind.solve_options:
         raise UsageError(f"--search-limit does not apply to {kind.puzzle_noun}")
     position = read_board(board, puzzle)
+    if results is not None:
+        catalogue.check_results_of(kind, results, option_name)
     try:
         with count_progress(err, "searching above the stored layers") as progress:
             search = Search(SEARCH_LIMIT if bound is None else bound, progress,
