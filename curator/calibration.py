@@ -98,14 +98,18 @@ def _calibrated_kind(results: Any, directory: str | Path) -> Kind:
 def calibrate_playtests(directory: str | Path, db: str | Path, name: Naming = same_name) -> Calibration:
     """Fit the player model of the results in `directory` to the playtests the workspace's
     database `db` holds of this puzzle's levels (`playtest_grades` says how they grade them).
-    SelectionError if there is no such file, StoreError if the database cannot be read;
-    TooLittleData in one line with too few playtested levels."""
+    SelectionError if there is no such file, StoreError naming the option if the database
+    cannot be read; TooLittleData in one line with too few playtested levels."""
     results = catalogue.open(directory, name)
     kind = _calibrated_kind(results, directory)
     what = f"{name('playtests')} {db}"
     if not Path(db).is_file():
         raise SelectionError(f"{what}: no workspace database here (`curator serve --db` makes one)")
-    with WorkspaceDB(db, read_only=True) as kept:
+    try:
+        kept = WorkspaceDB(db, read_only=True)
+    except StoreError as exc:  # a failure, as `curator playtests` and `serve --db` say it
+        raise StoreError(f"{name('playtests')} {exc}") from None
+    with kept:
         plays = [play for _, play in kept.plays(PuzzleKey(results.puzzle.name, results.puzzle.sha256))]
     levels, grades = playtest_grades(plays)
     try:

@@ -386,6 +386,10 @@ def test_too_few_playtests_are_refused_in_one_line(triangle, tmp_path):
     assert missing.exit_code == 2 and error_line(missing.stderr) == (
         f"error: --playtests {tmp_path / 'none.sqlite'}: no workspace database here "
         "(`curator serve --db` makes one)")
+    (tmp_path / "notes.txt").write_text("plain text, not SQLite " * 50)
+    text = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "notes.txt")
+    assert text.exit_code == 1 and error_line(text.stderr) == (
+        f"error: --playtests {tmp_path / 'notes.txt'}: not a workspace database (file is not a database)")
     WorkspaceDB(tmp_path / "empty.sqlite").close()
     empty = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "empty.sqlite")
     assert empty.exit_code == 1 and error_line(empty.stderr).endswith("it has 0 in 0")
