@@ -499,7 +499,7 @@ class WorkspaceDB:
     def plays(self, puzzle: PuzzleKey | None = None) -> list[tuple[PuzzleKey, Play]]:
         """Every play of `puzzle`'s levels (of every puzzle if None), in the order stored."""
         query = ("SELECT puzzles.name, puzzles.sha256, level, seconds, moves, moves_at_end, undos, resets, "
-                 "hints, solved, recorded FROM plays JOIN puzzles ON puzzles.id = plays.puzzle")
+                 "hints, solved, recorded FROM plays LEFT JOIN puzzles ON puzzles.id = plays.puzzle")
         arguments: tuple[str, ...] = ()
         if puzzle is not None:
             query += " WHERE puzzles.name = ? AND puzzles.sha256 = ?"
@@ -510,7 +510,7 @@ class WorkspaceDB:
                 rows = db.execute(query + " ORDER BY plays.id", arguments).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(f"{where}: damaged workspace database ({_reason(exc)})") from None
-        return [(PuzzleKey(row[0], row[1]), _play(row[2:], f"{where}: play {number}"))
+        return [(_play_puzzle(row[:2], f"{where}: play {number}"), _play(row[2:], f"{where}: play {number}"))
                 for number, row in enumerate(rows, 1)]
 
     def figures(self, puzzle: PuzzleKey | None = None) -> list[Figures]:
@@ -521,6 +521,15 @@ class WorkspaceDB:
             grouped.setdefault((key, play.level), []).append(play)
         return [figures_of(key, level, plays) for (key, level), plays in
                 sorted(grouped.items(), key=lambda item: (item[0][0].name, item[0][0].sha256, item[0][1]))]
+
+
+def _play_puzzle(row: Sequence[Any], what: str) -> PuzzleKey:
+    """The puzzle of a stored play, (name, sha256); StoreError naming `what` if its puzzle's row
+    is gone (the file was edited by something else: the workspace keeps every puzzle played)."""
+    name, sha256 = row
+    if not isinstance(name, str) or not isinstance(sha256, str):
+        raise StoreError(f"{what}: its puzzle is not in the database (damaged workspace database)")
+    return PuzzleKey(name, sha256)
 
 
 def _play(row: Sequence[Any], what: str) -> Play:

@@ -304,6 +304,22 @@ def test_plays_another_program_damaged_are_named_not_summed(tmp_path, change, wo
     assert str(caught.value) == f"{path}: {words}{said}"
 
 
+def test_a_play_whose_puzzle_is_gone_is_named_not_dropped(tmp_path):
+    path = tmp_path / "kept.sqlite"
+    with WorkspaceDB(path) as db:
+        for key in (TRIANGLE, FLING):
+            db.record_play(key, Play("1" + ",0" * 14, 10, 1, 1, 0, 0, 0, True))
+    with sqlite3.connect(path) as raw:  # foreign keys are off in a plain connection
+        raw.execute("DELETE FROM puzzles WHERE name = 'fling'")
+    raw.close()
+    with WorkspaceDB(path, read_only=True) as db:
+        assert [key for key, _ in db.plays(TRIANGLE)] == [TRIANGLE]
+        with pytest.raises(StoreError) as caught:
+            db.figures()
+    assert str(caught.value) == (f"{path}: play 2: its puzzle is not in the database "
+                                 "(damaged workspace database)")
+
+
 def test_an_older_schema_is_migrated_one_version_at_a_time(tmp_path, monkeypatch):
     from curator import workspace_db
 
