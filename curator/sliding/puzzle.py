@@ -561,14 +561,14 @@ def _decompose(board: Board, shapes: dict[str, Shape], drawn: dict[Cell, str]) -
     return out
 
 
-def _placements(board: Board, shape: Shape) -> list[tuple[int, ...]]:
-    """The cells a piece of `shape` covers at each anchor where it lies wholly on the board
-    (its walls are not cells), ignoring the line it may have to keep."""
+def _placements(board: Board, shape: Shape) -> list[tuple[int, tuple[int, ...]]]:
+    """Each anchor (a cell's index) where a piece of `shape` lies wholly on the board (its walls
+    are not cells), with the cells it covers there, ignoring the line it may have to keep."""
     out = []
-    for r, c in board.cells:
-        cells = [board.index.get((r + dr, c + dc)) for dr, dc in shape.cells]
-        if None not in cells:
-            out.append(tuple(i for i in cells if i is not None))
+    for anchor, (r, c) in enumerate(board.cells):
+        cells = tuple(board.index.get((r + dr, c + dc), -1) for dr, dc in shape.cells)
+        if -1 not in cells:
+            out.append((anchor, cells))
     return out
 
 
@@ -723,11 +723,7 @@ class _SlidingReader(TableReader):
             for line in lines:
                 count = sum(1 for letter, a in anchors
                             if letter == shape.letter and board.cells[a][axis] == line)
-                fits = tuple(
-                    i for i, cell in enumerate(board.cells)
-                    if cell[axis] == line
-                    and all((cell[0] + dr, cell[1] + dc) in board.index for dr, dc in shape.cells)
-                )
+                fits = tuple(a for a, _ in _placements(board, shape) if board.cells[a][axis] == line)
                 lined.append(Group(shape.letter, shape, count, line, fits))
         free.sort(key=lambda g: -len(g.shape.cells))  # big pieces first: fewer ranks
         return tuple(lined + free)
@@ -793,6 +789,6 @@ class _SlidingReader(TableReader):
         if len(set(indices)) > len(shape.cells):
             raise self.fail("goal.cells", f"a piece {letter} covers {len(shape.cells)} cells, "
                             "fewer than these")
-        if not any(set(indices) <= set(covered) for covered in _placements(board, shape)):
+        if not any(set(indices) <= set(covered) for _, covered in _placements(board, shape)):
             raise self.fail("goal.cells", f"no place of a piece {letter} on the board covers them all")
         return letter, tuple(sorted(set(indices)))
