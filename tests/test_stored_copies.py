@@ -121,21 +121,24 @@ def test_edited_manifest_figures_are_refused_by_every_command(copy, tmp_path, ki
                                              "or damaged manifest)"), command
 
 
-def test_a_manifest_without_a_checksum_is_read_only_in_an_older_format(copy):
+def test_a_manifest_without_a_checksum_is_refused_in_every_format_until_analyzed_again(copy):
     directory = copy("distance")
     path = directory / MANIFEST
     data = json.loads(path.read_text())
     assert list(data)[-1] == "manifest_sha256" and data["format"] == "curator-distance/2"
     del data["manifest_sha256"]
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    result = invoke("info", directory)
-    assert result.exit_code == 1
-    assert error_line(result.stderr) == f"error: {path}: has no manifest_sha256 (edited or damaged manifest)"
-    data["format"] = "curator-distance/1"  # as written before manifests had a checksum
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    assert invoke("verify", directory).exit_code == 0
-    assert curator.open(directory).count(3) == data["distances"][3]["positions"]
-    assert invoke("analyze", ROOT / "puzzles" / "eight-puzzle.toml", "--output", directory).exit_code == 0
+    refused = (f"error: {path}: has no manifest_sha256 (edited or damaged manifest, or one written before "
+               "manifests had a checksum)")
+    for form in ("curator-distance/2", "curator-distance/1"):  # /1 was written before manifests had one
+        path.write_text(json.dumps({**data, "format": form}, indent=1) + "\n")
+        for command in (("info", directory), ("verify", directory), ("select", directory, "--distance", "3")):
+            result = invoke(*command)
+            assert result.exit_code == 1, (form, command)
+            assert error_line(result.stderr) == refused, (form, command)
+    puzzle = ROOT / "puzzles" / "eight-puzzle.toml"
+    kept = invoke("analyze", puzzle, "--output", directory)
+    assert error_line(kept.stderr).endswith("use --force to compute the tables again")
+    assert invoke("analyze", puzzle, "--output", directory, "--force").exit_code == 0
     assert json.loads(path.read_text())["format"] == "curator-distance/2"  # rewritten with a checksum
     assert invoke("verify", directory).exit_code == 0
 

@@ -17,7 +17,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -172,38 +172,37 @@ def manifest_text(manifest: dict[str, Any]) -> str:
     return json.dumps({**fields, MANIFEST_CHECKSUM: digest}, indent=1) + "\n"
 
 
-def read_manifest(path: Path, signed: Collection[str] = ()) -> dict[str, Any]:
+def read_manifest(path: Path) -> dict[str, Any]:
     """A manifest's fields (without its checksum); StoreError naming the file if it is not a
-    JSON object or its checksum does not match its fields. A manifest of a format in `signed`
-    (the formats written since manifests have a checksum) must have one; one of an older
-    format without a checksum is taken as it is."""
+    JSON object, has no checksum, or its checksum does not match its fields. A manifest
+    without one was edited, damaged, or written before manifests had one: nothing in it can
+    be trusted, so its tables are computed again."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as exc:
         raise StoreError(f"{path}: unreadable ({exc.__class__.__name__}: {exc})") from None
     if not isinstance(data, dict):
         raise StoreError(f"{path}: not a curator manifest")
-    if MANIFEST_CHECKSUM in data:
-        stated = data.pop(MANIFEST_CHECKSUM)
-        try:
-            actual = hashlib.sha256(canonical_json(data)).hexdigest()
-        except ValueError:  # NaN or infinity: never written by curator
-            actual = None
-        if stated != actual:
-            raise StoreError(f"{path}: checksum does not match its contents (edited or damaged manifest)")
-    elif data.get("format") in signed:
-        raise StoreError(f"{path}: has no {MANIFEST_CHECKSUM} (edited or damaged manifest)")
+    if MANIFEST_CHECKSUM not in data:
+        raise StoreError(f"{path}: has no {MANIFEST_CHECKSUM} (edited or damaged manifest, or one written "
+                         "before manifests had a checksum)")
+    stated = data.pop(MANIFEST_CHECKSUM)
+    try:
+        actual = hashlib.sha256(canonical_json(data)).hexdigest()
+    except ValueError:  # NaN or infinity: never written by curator
+        actual = None
+    if stated != actual:
+        raise StoreError(f"{path}: checksum does not match its contents (edited or damaged manifest)")
     return data
 
 
 def manifest_kind(directory: Path) -> str | None:
-    """The "kind" of the manifest in `directory` ("layers" when it names none), or None
-    when there is no manifest; StoreError naming it if it is unreadable or does not match
-    its checksum."""
+    """The "kind" of the manifest in `directory`, or None when there is no manifest;
+    StoreError naming it if it is unreadable, does not match its checksum or names no kind."""
     path = Path(directory) / MANIFEST
     if not path.exists():
         return None
-    kind = read_manifest(path).get("kind", "layers")  # its kind's reader checks the rest
+    kind = read_manifest(path).get("kind")  # its kind's reader checks the rest
     if not isinstance(kind, str):
         raise StoreError(f"{path}: damaged manifest (kind)")
     return kind
@@ -226,9 +225,6 @@ class ResultsFolder:
     """The `kind` and `format` of the manifest of a kind of tables, and what it is called."""
     REDO = "compute the tables again"
     """What `force` does to a folder whose manifest cannot be read, as its advice says."""
-    OLDER: tuple[str, ...] = ()
-    """Formats written before manifests had a checksum: read as they are, rewritten as FORMAT
-    by the next analysis."""
 
     @classmethod
     def open_tables(cls: type[F], directory: Path) -> F:
@@ -236,8 +232,8 @@ class ResultsFolder:
         path = Path(directory) / MANIFEST
         if not path.exists():
             raise StoreError(f"{directory}: no {MANIFEST} here; run `curator analyze` first")
-        manifest = read_manifest(path, signed=(cls.FORMAT,))
-        if manifest.get("kind") != cls.KIND or manifest.get("format") not in (*cls.OLDER, cls.FORMAT):
+        manifest = read_manifest(path)
+        if manifest.get("kind") != cls.KIND or manifest.get("format") != cls.FORMAT:
             raise StoreError(f"{path}: not {cls.WHAT} (its format is {manifest.get('format')!r}, theirs "
                              f"{cls.FORMAT})")
         store = cls(directory, manifest)
@@ -280,7 +276,7 @@ class ResultsFolder:
         """The manifest an analysis into `directory` starts from: none if there is none, and one
         of another kind of tables taken as another puzzle's; StoreError if it cannot be read."""
         path = Path(directory) / MANIFEST
-        manifest = read_manifest(path, signed=(cls.FORMAT,)) if path.exists() else {}
+        manifest = read_manifest(path) if path.exists() else {}
         if manifest and manifest.get("kind") != cls.KIND:
             manifest = {**manifest, "puzzle_sha256": None}  # another kind of results: not ours
         return manifest

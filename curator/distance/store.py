@@ -24,8 +24,6 @@ from curator.distance.puzzle import PermutationPuzzle, parse_permutation_puzzle
 
 KIND = "distance"
 FORMAT = "curator-distance/2"
-OLDER_FORMATS = ("curator-distance/1",)
-"""Formats written before manifests had a checksum (read as they are)."""
 TABLE_FILE = "distances.nib"
 ENCODING = (
     "one 4-bit entry per rank, entry i in byte i // 2 (low nibble for even i); "
@@ -48,7 +46,6 @@ class DistanceStore(DistanceFolder):
 
     KIND = KIND
     FORMAT = FORMAT
-    OLDER = OLDER_FORMATS
     WHAT = "a distance table"
 
     @classmethod

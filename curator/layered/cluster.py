@@ -271,7 +271,7 @@ def _mapped(directory: Path, layer: Layer, entry: dict) -> LayerBits:
             size = path.stat().st_size
         except OSError as exc:
             raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
-        expected = layer.words * 8 if meta.get("encoding", "raw") == "raw" else meta["bytes"]
+        expected = layer.words * 8 if meta["encoding"] == "raw" else meta["bytes"]
         if size != expected:
             raise StoreError(f"{path}: {size} bytes, expected {expected}")
         arrays[prop] = open_words(directory, layer, meta)

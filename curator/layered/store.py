@@ -34,7 +34,6 @@ from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 
 FORMAT = "curator-layers/3"
-READABLE = ("curator-layers/1", "curator-layers/2", FORMAT)
 """Formats this reader takes: /1 stores (raw files only) and /2 ones (no manifest checksum)
 read as they are."""
 ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
@@ -255,7 +254,7 @@ class LayerStore(ResultsFolder):
         for prop in properties:
             meta = record.entry["files"][prop]
             path = self.directory / meta["path"]
-            raw = meta.get("encoding", "raw") == "raw"
+            raw = meta["encoding"] == "raw"
             fresh = full and (path, meta["sha256"]) not in self._checked
             check_file(path, meta, record.layer.words * 8 if raw else meta["bytes"], checksum=fresh)
             if fresh:
@@ -281,7 +280,7 @@ def open_words(directory: Path, layer: Layer, meta: dict[str, Any], keep: bool =
     """The words of one recorded file (`meta`, its manifest entry): a raw file mapped, a
     packed one opened for block reads (see `PackedWords` for `keep`)."""
     path = directory / meta["path"]
-    encoding = meta.get("encoding", "raw")
+    encoding = meta["encoding"]
     if encoding != "raw":
         words = PackedWords.open(path, layer.words, keep)
         if words.codec != encoding:
@@ -292,8 +291,8 @@ def open_words(directory: Path, layer: Layer, meta: dict[str, Any], keep: bool =
 
 def _read_manifest(path: Path) -> dict[str, Any]:
     """The layer tables' manifest at `path`; StoreError if it holds other tables, or is damaged."""
-    data = read_manifest(path, signed=(FORMAT,))
-    if data.get("format") not in READABLE:
+    data = read_manifest(path)
+    if data.get("format") != FORMAT:
         kind = data.get("kind")
         what = f"{kind} tables" if isinstance(kind, str) else f"format {data.get('format')!r}"
         raise StoreError(f"{path}: holds {what}, not layer tables ({FORMAT})")
@@ -333,7 +332,7 @@ def _malformed(data: dict[str, Any]) -> str | None:
                 or Path(meta["path"]).name != meta["path"]
                 or meta["path"] in ("", ".", "..")
                 or type(meta.get("bytes")) is not int
-                or meta.get("encoding", "raw") not in ENCODINGS
+                or not isinstance(meta.get("encoding"), str) or meta["encoding"] not in ENCODINGS
                 or not isinstance(meta.get("sha256"), str)
             ):
                 return f"{where}.files.{prop}"

@@ -15,10 +15,8 @@ from curator.sliding.puzzle import SlidingPuzzle, parse_sliding_puzzle
 
 KIND = "sliding"
 FORMAT = "curator-sliding/2"
-OLDER_FORMATS = ("curator-sliding/1",)
-"""Formats written before manifests had a checksum (read as they are)."""
 
-__all__ = ["ENCODING", "FORMAT", "KIND", "OLDER_FORMATS", "TABLES", "SlidingStore", "holds_sliding"]
+__all__ = ["ENCODING", "FORMAT", "KIND", "TABLES", "SlidingStore", "holds_sliding"]
 
 
 def holds_sliding(directory: Path) -> bool:
@@ -34,7 +32,6 @@ class SlidingStore(GoalStore):
 
     KIND = KIND
     FORMAT = FORMAT
-    OLDER = OLDER_FORMATS
     WHAT = "sliding-block tables"
     RULES = ("move", "metric", "edge")
 
