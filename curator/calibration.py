@@ -104,13 +104,13 @@ def calibrate_playtests(directory: str | Path, db: str | Path, name: Naming = sa
     kind = _calibrated_kind(results, directory)
     what = f"{name('playtests')} {db}"
     if not Path(db).is_file():
-        raise SelectionError(f"{what}: no workspace database here (`curator serve --db` makes one)")
+        raise SelectionError(f"{what}: no workspace database here (the workspace, `curator serve`, makes "
+                             "one)")
     try:
-        kept = WorkspaceDB(db, read_only=True)
-    except StoreError as exc:  # a failure, as `curator playtests` and `serve --db` say it
+        with WorkspaceDB(db, read_only=True) as kept:
+            plays = [play for _, play in kept.plays(PuzzleKey(results.puzzle.name, results.puzzle.sha256))]
+    except StoreError as exc:  # a failure, as the workspace's other readers say it
         raise StoreError(f"{name('playtests')} {exc}") from None
-    with kept:
-        plays = [play for _, play in kept.plays(PuzzleKey(results.puzzle.name, results.puzzle.sha256))]
     levels, grades = playtest_grades(plays)
     try:
         positions = [kind.playtested(results, level) for level in levels]

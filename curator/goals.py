@@ -624,10 +624,13 @@ class GoalKind(Kind):
 
     def solve(self, puzzle: Any, position: Any, directory: Path | None,
               name: Naming = same_name, search: Search | None = None) -> tuple[Any, Path | None]:
+        given = directory is not None
         directory = directory or Path("output") / puzzle.name
         try:
             stored = self.results_class(directory, name)
         except StoreError:
+            if given:  # damaged: say which file
+                raise
             raise SelectionError(f"no {self.held} in {directory}; analyze the puzzle first, or give "
                                  f"{name('results')} DIR") from None
         if stored.store.holds_other_puzzle(puzzle.sha256):

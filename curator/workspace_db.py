@@ -219,7 +219,8 @@ class WorkspaceDB:
                 self._db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
             elif read_only:
                 if not self.path.is_file():
-                    raise StoreError(f"{where}: no workspace database here (`curator serve --db` makes one)")
+                    raise StoreError(f"{where}: no workspace database here (the workspace, `curator serve`, "
+                                     "makes one)")
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
                 self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
             else:
@@ -250,8 +251,8 @@ class WorkspaceDB:
                              f"{SCHEMA_VERSION})")
         if version < SCHEMA_VERSION and read_only:
             what = "holds no workspace database" if version == 0 else f"has schema {version}"
-            raise StoreError(f"{where}: {what}; `curator serve --db` with this curator brings it to "
-                             f"schema {SCHEMA_VERSION}")
+            raise StoreError(f"{where}: {what}; the workspace of this curator (`curator serve`) brings it "
+                             f"to schema {SCHEMA_VERSION}")
         for target in range(version + 1, SCHEMA_VERSION + 1):
             with self._transaction() as db:
                 if self.schema_version() >= target:  # another process got there first

@@ -385,7 +385,7 @@ def test_too_few_playtests_are_refused_in_one_line(triangle, tmp_path):
     missing = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "none.sqlite")
     assert missing.exit_code == 2 and error_line(missing.stderr) == (
         f"error: --playtests {tmp_path / 'none.sqlite'}: no workspace database here "
-        "(`curator serve --db` makes one)")
+        "(the workspace, `curator serve`, makes one)")
     (tmp_path / "notes.txt").write_text("plain text, not SQLite " * 50)
     text = invoke("calibrate", triangle.directory, "--playtests", tmp_path / "notes.txt")
     assert text.exit_code == 1 and error_line(text.stderr) == (

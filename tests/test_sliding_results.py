@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -392,6 +393,16 @@ def test_command_line(klotski, tmp_path):
         result = invoke(*args)
         assert result.exit_code == 2, (args, result.output)
         assert needle in error_line(result.stderr)
+
+
+def test_solve_names_the_damaged_file_of_the_results_it_is_given(klotski, tmp_path):
+    out = Path(shutil.copytree(klotski.directory, tmp_path / "klotski"))
+    (out / "puzzle.toml").write_text((out / "puzzle.toml").read_text() + "# edited\n")
+    board = "VSSV/VSSV/VHHV/VNNV/N..N"
+    result = invoke("solve", PUZZLES / "klotski.toml", "--board", board, "--results", out)
+    assert result.exit_code == 1, result.output
+    assert error_line(result.stderr) == (f"error: {out / 'puzzle.toml'}: does not match the manifest's "
+                                         "puzzle_sha256 (edited or damaged copy of the puzzle file)")
 
 
 def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):

@@ -329,7 +329,8 @@ def test_an_older_schema_is_migrated_one_version_at_a_time(tmp_path, monkeypatch
     later = {**workspace_db.MIGRATIONS, SCHEMA_VERSION + 1: ("ALTER TABLE packs ADD COLUMN colour TEXT",)}
     monkeypatch.setattr(workspace_db, "MIGRATIONS", later)
     monkeypatch.setattr(workspace_db, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    with pytest.raises(StoreError, match=f"has schema {SCHEMA_VERSION}; `curator serve --db`"):
+    said = rf"has schema {SCHEMA_VERSION}; the workspace of this curator \(`curator serve`\) brings it"
+    with pytest.raises(StoreError, match=said):
         WorkspaceDB(path, read_only=True)  # reading never changes the file
     with WorkspaceDB(path) as db:
         assert db.schema_version() == SCHEMA_VERSION + 1

@@ -34,11 +34,8 @@ from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
 
 FORMAT = "curator-layers/3"
-"""Formats this reader takes: /1 stores (raw files only) and /2 ones (no manifest checksum)
-read as they are."""
 ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
-"""File encodings (raw, or a codec of packed files) and the endings of their names; a
-manifest entry without one is raw."""
+"""File encodings (raw, or a codec of packed files) and the endings of their names."""
 SPARSE = 0.01
 """Properties with at most this share of bits set are packed with the "sparse" codec, which
 decodes them at several GB/s; denser ones with "zstd", or "lz4" (see LOOKED_UP)."""
