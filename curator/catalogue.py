@@ -112,13 +112,14 @@ def kind_of(directory: str | Path) -> Kind:
 
 def check_results_of(kind: Kind, directory: str | Path, name: Naming = same_name) -> None:
     """SelectionError naming the option `name("results")` when `directory` is not a folder of
-    `kind`'s results: it names nothing, holds none, or holds another kind's."""
+    `kind`'s results (it names nothing, or holds another kind's); StoreError if it holds none,
+    as `open` says of an empty folder."""
     where = f"{name('results')} {directory}"
     path = Path(directory)
     if not path.is_dir():
         raise SelectionError(f"{where}: no such folder" if not path.exists() else f"{where}: not a folder")
     if manifest_kind(path) is None:
-        raise SelectionError(f"{where}: holds no results (no {MANIFEST}); run `curator analyze` first")
+        raise StoreError(f"{where}: holds no results (no {MANIFEST}); run `curator analyze` first")
     held = kind_of(path)
     if held is not kind:
         raise SelectionError(f"{where}: holds {held.held}, not {kind.held}")

@@ -229,15 +229,15 @@ def test_missing_results_are_a_usage_error_and_an_empty_folder_a_failure(tmp_pat
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_solve_names_a_results_folder_that_is_not_the_puzzles_kind(stores, tmp_path):
+def test_solve_names_a_results_folder_of_another_kind_or_none(stores, tmp_path):
     klotski = ROOT / "puzzles" / "klotski.toml"
     board = "VSSV/VSSV/VHHV/VNNV/N..N"
     (tmp_path / "empty").mkdir()
     empty = "holds no results (no manifest.json); run `curator analyze` first"
-    for folder, problem in ((stores / "triangle", "holds layered results, not sliding-block tables"),
-                            (tmp_path / "none", "no such folder"), (tmp_path / "empty", empty)):
+    for folder, problem, code in ((stores / "triangle", "holds layered results, not sliding-block tables", 2),
+                                  (tmp_path / "none", "no such folder", 2), (tmp_path / "empty", empty, 1)):
         result = run("solve", klotski, "--board", board, "--results", folder)
-        assert result.exit_code == 2, result.output
+        assert result.exit_code == code, result.output  # as `select` says of them
         assert result.stderr.strip() == f"error: --results {folder}: {problem}"
 
 
