@@ -513,7 +513,8 @@ def slides(k: Kernel, pos: np.ndarray, occupied: np.uint64, ranks: np.ndarray, c
            scratch: np.ndarray) -> int:
     """Every position one slide of the move rule away: what all_moves and the connected sets
     count (the goal sweep's `moves`)."""
-    return moves(k, pos, occupied, LINE_METRIC, False, ranks, costs, scratch)
+    # typed, not the constant: numba would compile another copy of `moves` for a literal
+    return moves(k, pos, occupied, np.int64(LINE_METRIC), False, ranks, costs, scratch)  # type: ignore[arg-type]
 
 
 @numba.njit(cache=True)

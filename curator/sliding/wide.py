@@ -332,7 +332,8 @@ def parents(k: Kernel, pos: np.ndarray, valid: np.uint64, ranks: np.ndarray, cos
 @numba.njit(cache=True)
 def slides(k: Kernel, pos: np.ndarray, valid: np.uint64, ranks: np.ndarray, costs: np.ndarray,
            scratch: np.ndarray) -> int:
-    return moves(k, pos, LINE_METRIC, False, ranks, costs, scratch)
+    # typed, not the constant: numba would compile another copy of `moves` for a literal
+    return moves(k, pos, np.int64(LINE_METRIC), False, ranks, costs, scratch)  # type: ignore[arg-type]
 
 
 WIDE_GRAPH = Graph(unrank=unrank, children=children, parents=parents, moves=slides, room=room,
