@@ -118,7 +118,7 @@ def check_results_of(kind: Kind, directory: str | Path, name: Naming = same_name
     path = Path(directory)
     if not path.is_dir():
         raise SelectionError(f"{where}: no such folder" if not path.exists() else f"{where}: not a folder")
-    if manifest_kind(path) is None:
+    if not (path / MANIFEST).exists():
         raise StoreError(f"{where}: holds no results (no {MANIFEST}); run `curator analyze` first")
     held = kind_of(path)
     if held is not kind:
