@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol
 from curator.common.bounds import Search
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
+from curator.common.files import Verification
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report
@@ -55,7 +56,7 @@ class Results(Protocol):
 
     def show(self, rank: int, pieces: int | None = None, layer: str | None = None) -> Any: ...
 
-    def verify(self, sample: int = ..., seed: int = 0) -> Any: ...
+    def verify(self, sample: int = ..., seed: int = 0) -> Verification: ...
 
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]: ...
 
@@ -89,6 +90,10 @@ class Run:
     (`Kind.shortfalls`); a kind that learns it only as the analysis starts checks it there."""
 
 
+SHOWN = 50
+"""Bad ranks a verdict lists; it counts the others."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What `verify` found, for people: lines to list, then one outcome."""
@@ -98,8 +103,23 @@ class Verdict:
     ok: bool
     outcome: str
     """One line: "ok (3 layers, 9 files, ...)" or "verification failed: ..."."""
-    error: str | None = None
-    """A problem that stops the check at once (a damaged table)."""
+
+    @classmethod
+    def of(cls, found: Verification, checked: str) -> Verdict:
+        """Every problem, then the first SHOWN bad ranks, then one outcome: what was `checked`
+        ("9 files, 500 ranks re-derived") and how many problems and bad ranks it found.
+
+        >>> found = Verification(Path("out"), problems=["out/a.bits: checksum does not match"])
+        >>> Verdict.of(found, "1 file").outcome
+        'verification failed: 1 file: 1 problems, 0 bad ranks'
+        """
+        bad = found.bad_ranks
+        lines = [*found.problems, *(str(line) for line in bad[:SHOWN])]
+        if len(bad) > SHOWN:
+            lines.append(f"... and {len(bad) - SHOWN} more bad ranks")
+        summary = f"{checked}: {len(found.problems)} problems, {len(bad)} bad ranks"
+        outcome = f"ok ({summary})" if found.ok else f"verification failed: {summary}"
+        return cls(tuple(lines), found.ok, outcome)
 
 
 class Kind(ABC):
@@ -191,8 +211,6 @@ class Kind(ABC):
         cannot be read fails it (every later command would refuse it), and an analysis that
         did not finish is said in the outcome."""
         verdict = self.verdict(results, sample, seed)
-        if verdict.error is not None:
-            return verdict
         lines, ok, outcome = list(verdict.lines), verdict.ok, verdict.outcome
         if self.calibrates:
             try:
@@ -200,7 +218,8 @@ class Kind(ABC):
             except StoreError as exc:
                 lines.append(str(exc))
                 ok = False
-                outcome = f"verification failed: a damaged calibrated player; the tables: {outcome}"
+                tables = outcome.removeprefix("verification failed: ")
+                outcome = f"verification failed: a damaged calibrated player; the tables: {tables}"
         if not results.complete:
             outcome += "; the analysis did not finish (run `curator analyze` again to finish it)"
         return Verdict(tuple(lines), ok, outcome)

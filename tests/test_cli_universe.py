@@ -292,6 +292,27 @@ def test_a_signed_manifest_listing_chunks_wrongly_gets_one_line(folder, tmp_path
         assert error_line(result.stderr) == want
 
 
+def test_verify_lists_each_file_whose_entry_misstates_its_sets(folder, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    assert invoke("verify", copy).exit_code == 0
+    store = UniverseStore.open_tables(copy)
+    first, second = sorted(store.chunks, key=int)[:2]
+    store.chunks[first]["positions"] += 1
+    store.chunks[second]["found"]["solvable_sets"] -= 1
+    store.write_manifest()  # signed again: the checksum holds, the figures do not
+    result = invoke("verify", copy)
+    assert result.exit_code == 1
+    entry = store.chunks[second]["found"]
+    given = store.chunks[first]["positions"]
+    want = [f"{copy / 'manifest.json'}: the entry of {store.chunk_name(int(first))} gives positions "
+            f"{given}, its sets hold {given - 1}",
+            f"{copy / 'manifest.json'}: the entry of {store.chunk_name(int(second))} gives found "
+            f"{entry!r}, its sets hold {({**entry, 'solvable_sets': entry['solvable_sets'] + 1})!r}"]
+    assert [line for line in result.stderr.splitlines() if "the entry of" in line] == want
+    assert error_line(result.stderr).endswith(": 2 problems, 0 bad ranks")
+
+
 def test_layered_results_asked_of_a_universe_folder_say_what_it_holds(folder, tmp_path):
     result = invoke("analyze", Path(__file__).parents[1] / "puzzles" / "triangle.toml", "-o", folder)
     assert result.exit_code == 1

@@ -509,6 +509,38 @@ def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
     assert result.exit_code == 1 and "bad ranks" in error_line(result.stderr)
 
 
+def test_verify_lists_edited_figures_beside_tampered_entries(klotski, tmp_path):
+    """Figures of a re-signed manifest that the tables do not bear out are problems, listed
+    with the bad ranks of a tampered table rather than in their place."""
+    from curator.common.files import file_sha256, manifest_text
+
+    copy = tmp_path / "copy"
+    shutil.copytree(klotski.directory, copy)
+    start = klotski.puzzle.rank(klotski.puzzle.start)
+    path = copy / TABLES["distances"][0]
+    data = np.fromfile(path, dtype=TABLES["distances"][1])
+    data[start] += 2
+    data.tofile(path)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["files"]["distances"]["sha256"] = file_sha256(path)
+    largest = manifest["largest_cluster"]
+    manifest["largest_cluster"] += 1
+    manifest["distances"][3]["unique"] += 1
+    (copy / "manifest.json").write_text(manifest_text(manifest))
+    found = curator.open(copy).verify(sample=100_000)
+    edited = f"{copy / 'manifest.json'}: largest_cluster is {largest + 1}, the tables hold {largest}"
+    assert edited in found.problems
+    assert (f"{copy / 'manifest.json'}: distances[3] is {manifest['distances'][3]}, the tables hold "
+            f"{klotski.store.manifest['distances'][3]}") in found.problems  # the first row that differs
+    assert any(line.startswith(f"rank {start}: ") for line in found.bad_ranks)
+    result = invoke("verify", copy, "--sample", "100000")
+    listed = result.stderr.splitlines()
+    assert result.exit_code == 1 and found.problems[0] in listed
+    assert any(line.startswith(f"rank {start}: ") for line in listed)
+    counted = f"{len(found.problems)} problems, {len(found.bad_ranks)} bad ranks"
+    assert error_line(result.stderr).endswith(counted)
+
+
 # -- Lunar Lockout: robots that would fly off the board cannot move ------------------------------
 
 CENTRE = (2, 2)

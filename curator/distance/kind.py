@@ -23,9 +23,6 @@ from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzl
 from curator.distance.results import DistanceLevel, DistanceResults
 from curator.kind import Kind, Run, Search, Verdict
 
-SHOWN = 50
-"""Bad ranks `verify` lists one by one."""
-
 
 class DistanceKind(Kind):
     """A table of distances to the solved state."""
@@ -75,11 +72,7 @@ class DistanceKind(Kind):
 
     def verdict(self, results: DistanceResults, sample: int, seed: int) -> Verdict:
         found = results.verify(sample, seed)
-        summary = f"the distance table matches its checksum and counts, {found.ranks:,} ranks re-derived"
-        failed = f"verification failed: {summary}, {len(found.bad_ranks)} bad ranks"
-        outcome = failed if found.bad_ranks else f"ok ({summary})"
-        return Verdict(tuple(found.bad_ranks[:SHOWN]), found.ok, outcome,
-                       error=found.problems[0] if found.problems else None)
+        return Verdict.of(found, f"the distance table, {found.ranks:,} ranks re-derived")
 
     def selection(self, results: DistanceResults, keywords: dict[str, Any]
                   ) -> tuple[list[DistanceLevel], int | None]:

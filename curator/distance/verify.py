@@ -117,7 +117,16 @@ def verify_table(store: DistanceStore, puzzle: PermutationPuzzle, kernel_: Kerne
 
 
 def _check_counts(store: DistanceStore, table: np.ndarray, size: int, result: Verification) -> None:
-    """The table's entries per value against the manifest's positions per distance."""
+    """The manifest's totals against its positions per distance, then the table's entries per
+    value against those."""
+    counts = store.counts
+    derived = {"max_distance": len(counts) - 1, "reached": sum(counts), "unreached": size - sum(counts)}
+    result.problems += [f"{store.manifest_path}: {key} is {store.manifest.get(key)!r}, its positions per "
+                        f"distance make it {value!r}"
+                        for key, value in derived.items() if store.manifest.get(key) != value]
+    numbered = [item.get("distance") for item in store.manifest.get("distances", [])]
+    if numbered != list(range(len(counts))):
+        result.problems.append(f"{store.manifest_path}: distances are not listed as 0, 1, 2, ...")
     found = build(_tally)(table, size)
     expected = np.zeros(16, dtype=np.int64)
     for distance, count in enumerate(store.counts):

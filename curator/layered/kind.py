@@ -31,8 +31,6 @@ from curator.rules import family_names
 
 FILTERS = ("solvable", "unique", "all_moves", "pieces", "counts", "must_include", "must_exclude", "canonical")
 """The selection keywords that say which positions match (the others choose among them)."""
-SHOWN = 50
-"""Bad ranks `verify` lists one by one."""
 
 
 class LayeredKind(Kind):
@@ -104,13 +102,8 @@ class LayeredKind(Kind):
 
     def verdict(self, results: LayeredResults, sample: int, seed: int) -> Verdict:
         found = results.verify(sample, seed)
-        lines = [*found.problems, *(str(bad) for bad in found.bad_ranks[:SHOWN])]
-        if len(found.bad_ranks) > SHOWN:
-            lines.append(f"... and {len(found.bad_ranks) - SHOWN} more bad ranks")
-        summary = (f"{found.layers} layers, {found.files} files, {found.ranks:,} ranks re-derived: "
-                   f"{len(found.problems)} problems, {len(found.bad_ranks)} bad ranks")
-        outcome = f"ok ({summary})" if found.ok else f"verification failed: {summary}"
-        return Verdict(tuple(lines), found.ok, outcome)
+        checked = f"{found.layers} layers, {found.files} files, {found.ranks:,} ranks re-derived"
+        return Verdict.of(found, checked)
 
     # -- selecting -----------------------------------------------------------------------------
 

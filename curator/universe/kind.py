@@ -102,12 +102,8 @@ class UniverseKind(Kind):
         return Report(title, heads, rows, caption=caption, width=120)
 
     def verdict(self, results: UniverseResults, sample: int, seed: int) -> Verdict:
-        problems = results.verify(sample, seed)
-        files = len(results.store.chunks)
-        if problems:
-            return Verdict(tuple(problems[:10]), False, f"verification failed: {problems[0]}",
-                           error=problems[0])
-        return Verdict((), True, f"ok ({files:,} files of sets match their checksums)")
+        found = results.verify(sample, seed)
+        return Verdict.of(found, f"{found.files:,} files of sets")
 
     def selection(self, results: UniverseResults, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
         return results.selection(keywords)

@@ -19,6 +19,7 @@ from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, check_pack_siz
 from curator.common.difficulty import WALKED_DEFAULT, walked_terms
 from curator.common.errors import SelectionError, StoreError
 from curator.common.exports import Exports
+from curator.common.files import Verification
 from curator.common.keywords import Naming, same_name
 from curator.picture import Picture, universe_picture
 from curator.universe.columns import Columns, SetFiles, leading, read_columns, smallest_unsigned, within
@@ -414,16 +415,26 @@ class UniverseResults:
             raise SelectionError(f"{what}: universe tables number their sets from 0, with no layers")
         return self.level(rank)
 
-    def verify(self, sample: int = 0, seed: int = 0) -> list[str]:
-        """Problems found, checking every file against its size and sha256 (the sets are not
-        derived again: `sample` and `seed` are taken for the contract's sake)."""
-        problems = []
-        try:
-            for _ in self.store.load(self.dtype, verify=True):
-                pass
-        except StoreError as exc:
-            problems.append(str(exc))
-        return problems
+    def verify(self, sample: int = 0, seed: int = 0) -> Verification:
+        """Check every file against its size and sha256, and the figures its manifest entry
+        gives (positions, and the totals of the sets found when the tables keep every set)
+        against its sets. The sets are not derived again: `sample` and `seed` are taken for the
+        contract's sake."""
+        files = self.store.files(self.dtype)  # StoreError: a manifest that lists them wrongly
+        result = Verification(self.directory, files=len(files))
+        for path, entry in files:
+            try:
+                sets = self.store.read(path, entry, self.dtype)
+            except StoreError as exc:
+                result.problems.append(str(exc))
+                continue
+            held: dict[str, Any] = {"positions": int(sets["size"].sum(dtype=np.int64))}
+            if self.store.keep == "all":
+                held["found"] = totals(sets["distance"], sets["size"])
+            result.problems += [f"{self.store.manifest_path}: the entry of {path.name} gives {key} "
+                                f"{entry.get(key)!r}, its sets hold {value!r}"
+                                for key, value in held.items() if entry.get(key) != value]
+        return result
 
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]:
         """Write puzzles as json, csv, toml (one sliding-block file each) or a histogram; a
