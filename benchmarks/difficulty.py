@@ -1,9 +1,10 @@
 """How well the player model's difficulty orders graded levels, cross-validated, next to
 single figures: the 248 shipped Fling! boards (the game's 35 published levels), 20 graded
 Solitaire Chess challenges (4 grades of 5, in the level order;
-benchmarks/graded/solitaire-chess-levels.txt, with its source) and the 40 cards of the original
-Rush Hour (4 grades of 10 cards, in the card order; benchmarks/graded/rush-hour-cards.txt, with
-its source).
+benchmarks/graded/solitaire-chess-levels.txt, with its source), 60 graded levels of another
+Solitaire Chess game (4 grades of 15, kings safe; benchmarks/graded/solitaire-chess-60.txt,
+with its source) and the 40 cards of the original Rush Hour (4 grades of 10 cards, in the card
+order; benchmarks/graded/rush-hour-cards.txt, with its source).
 
     python3 benchmarks/difficulty.py
     python3 benchmarks/difficulty.py --pack packs/fling-shipped.json   # also the Fling! boards as a pack
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -56,6 +58,7 @@ from curator.universe.puzzle import load_universe
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "benchmarks" / "graded" / "rush-hour-cards.txt"
 CHESS = ROOT / "benchmarks" / "graded" / "solitaire-chess-levels.txt"
+CHESS_60 = ROOT / "benchmarks" / "graded" / "solitaire-chess-60.txt"
 GRADES = ("beginner", "intermediate", "advanced", "expert")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -122,31 +125,37 @@ def fling(pack: Path | None) -> GradedSet:
          "earlier formula": moves + 0.432 * (np.log2(search) - moves) + 0.368 * np.log2(legal)})
 
 
-def solitaire_chess() -> GradedSet:
-    """The 20 graded Solitaire Chess challenges in the level order, measured at every
-    look-ahead of the grid (the bundled 4 x 4 puzzle, its piece limit raised to the retail
-    set's ten: the hardest challenges hold eight)."""
+def solitaire_chess(path: Path, name: str, king_safe: bool) -> GradedSet:
+    """Graded Solitaire Chess levels (a file of benchmarks/graded/: level, grade, ..., board on
+    each line) in the level order, measured at every look-ahead of the grid: the bundled 4 x 4
+    puzzle with the set's rule for kings, its piece limit raised to the retail set's ten (the
+    hardest levels hold eight) and each kind's count to the most a level holds."""
+    rows = [line.split() for line in path.read_text().splitlines() if line and not line.startswith("#")]
     text = (ROOT / "puzzles" / "solitaire-chess.toml").read_text()
-    puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
+    text = text.replace("max_pieces = 6", "max_pieces = 10")
+    text = text.replace("king_safe = false", f"king_safe = {str(king_safe).lower()}")
+    most = {letter: max(row[-1].count(letter) for row in rows) for letter in "KQRBNP"}
+    text = re.sub(r"^([KQRBNP]) = (\d+)$", lambda m: f"{m[1]} = {max(int(m[2]), most[m[1]])}", text,
+                  flags=re.M)
+    puzzle = parse_puzzle(text)
     explorer = Explorer(puzzle)
-    rows = [line.split() for line in CHESS.read_text().splitlines() if line and not line.startswith("#")]
-    grades = ("easy", "intermediate", "advanced", "expert")
+    grades = list(dict.fromkeys(row[1] for row in rows))
     measures, levels, legal = [], [], []
-    for _level, _grade, _page, board in rows:
-        level, found = measured_level(puzzle, explorer, puzzle.parse(board))
+    for row in rows:
+        level, found = measured_level(puzzle, explorer, puzzle.parse(row[-1]))
         measures.append(found)
         levels.append(level)
         legal.append(level.legal_moves)
     pieces = np.array([len(level.solution) + 1 for level in levels])
     return GradedSet(
-        "20 graded Solitaire Chess challenges, by level", "piece count", None,
-        Graded(np.array(measures), np.array([int(r[0]) for r in rows], dtype=float), pieces),
+        name, "piece count", None,
+        Graded(np.array(measures), np.array([int(row[0]) for row in rows], dtype=float), pieces),
         puzzle.player,
         {"difficulty, shipped defaults": np.array([level.difficulty for level in levels]),
          "piece count (= solution length + 1)": pieces.astype(float),
          "legal first moves": np.array(legal, dtype=float),
          "search": np.array([level.search for level in levels], dtype=float)},
-        np.array([grades.index(r[1]) for r in rows]))
+        np.array([grades.index(row[1]) for row in rows]))
 
 
 def rush_hour_cards(scratch: Path) -> GradedSet:
@@ -235,7 +244,10 @@ def main() -> None:
     parser.add_argument("--pack", type=Path, help="also write the Fling! boards as a level pack in the "
                         "published order (a curve for `curator pack`)")
     args = parser.parse_args()
-    sets = {"fling": report(fling(args.pack)), "solitaire_chess": report(solitaire_chess())}
+    chess = solitaire_chess(CHESS, "20 graded Solitaire Chess challenges, by level", king_safe=False)
+    chess_60 = solitaire_chess(CHESS_60, "60 graded Solitaire Chess levels, by level", king_safe=True)
+    sets = {"fling": report(fling(args.pack)), "solitaire_chess": report(chess),
+            "solitaire_chess_60": report(chess_60)}
     with tempfile.TemporaryDirectory() as scratch:
         sets["rush_hour_cards"] = report(rush_hour_cards(Path(scratch)))
     write_figures({"date": datetime.now(UTC).isoformat(), "sets": sets}, "difficulty", args.json)

@@ -582,3 +582,24 @@ def test_the_capture_family_is_rated_by_the_fit_on_the_graded_solitaire_chess_ch
     found = fit(Graded(np.array(measures), np.arange(1.0, 21.0), np.array(pieces)))
     assert puzzle.player.to_json() == found.to_json() != DEFAULT.to_json()
     assert curator.load(PUZZLES / "solitaire-chess.toml").player == puzzle.player
+
+
+def test_the_capture_player_orders_an_independent_graded_set_better_than_the_piece_count():
+    """benchmarks/graded/solitaire-chess-60.txt: 60 levels of another game in 4 grades of 15,
+    where a king may not be captured, each a board that can be solved under that rule. The
+    capture family's player, fitted on the 20 booklet challenges alone, orders them by level
+    better than their piece count does (a check on levels the fit never saw)."""
+    text = (PUZZLES / "solitaire-chess.toml").read_text().replace("max_pieces = 6", "max_pieces = 10")
+    puzzle = parse_puzzle(text.replace("king_safe = false", "king_safe = true").replace("B = 2", "B = 3"))
+    explorer = Explorer(puzzle)
+    lines = (ROOT / "benchmarks" / "graded" / "solitaire-chess-60.txt").read_text().splitlines()
+    rows = [line.split() for line in lines if line and not line.startswith("#")]
+    assert [int(row[0]) for row in rows] == list(range(1, 61))
+    grades = ("beginner", "intermediate", "advanced", "expert")
+    assert [row[1] for row in rows] == [grade for grade in grades for _ in range(15)]
+    levels = [solve_position(puzzle, puzzle.parse(board), explorer) for _level, _grade, board in rows]
+    assert all(level.solution for level in levels)
+    order = np.arange(1.0, 61.0)
+    pieces = np.array([len(level.solution) + 1.0 for level in levels])
+    difficulty = np.array([level.difficulty for level in levels])
+    assert spearman(difficulty, order) > spearman(pieces, order) + 0.01
