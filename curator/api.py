@@ -110,7 +110,8 @@ def calibrate(directory: str | Path, graded: str | Path | None = None, name: Nam
               playtests: str | Path | None = None) -> calibration.Calibration:
     """Fit the player model that rates the levels of the results in `directory` to a graded
     level pack, or to the playtests of the workspace's database `playtests`, and store it
-    there: every later rating of that folder uses it (see `curator.calibration`).
+    there unless it orders them worse, cross-validated, than the player in use: every later
+    rating of that folder uses it (see `curator.calibration`).
     SelectionError unless exactly one of them is given; TooLittleData in one line with too
     few graded or playtested levels."""
     if (graded is None) == (playtests is None):

@@ -1,6 +1,7 @@
 """Calibrating the player model on a designer's own data: fit its parameters to levels players
 have graded, say how well the model orders them before and after (cross-validated), and
-store the parameters with the results, where every later rating of that folder finds them.
+store the parameters with the results, where every later rating of that folder finds them
+(unless the fit orders the levels worse than the player in use: then that player stays).
 
 A graded level pack is one source of grades (`calibrate`), the workspace's playtests another
 (`calibrate_playtests`: times to solve, give-ups); both make a
@@ -45,7 +46,7 @@ class Calibration:
     """What a calibration found and stored."""
 
     player: Player
-    """The fitted player, now stored with the results."""
+    """The player the results use now: the fitted one if `stored`, else the one before."""
     previous: Player
     """The player the results used before."""
     before: float
@@ -64,6 +65,9 @@ class Calibration:
     """The file the player is stored in."""
     noun: str = "graded"
     """How the levels were graded: "graded" (a pack) or "playtested"."""
+    stored: bool = True
+    """Whether the fit was stored. It is not when it orders the levels worse, cross-validated,
+    than the player in use does (`after` < `before`): the results keep that player."""
 
 
 def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_name) -> Calibration:
@@ -140,18 +144,21 @@ def playtest_grades(plays: Sequence[Play]) -> tuple[list[str], np.ndarray]:
 
 def calibrate_graded(results: Results, graded: Graded, facts: dict[str, Any], noun: str = "graded"
                      ) -> Calibration:
-    """Fit, cross-validate and store the player of `results` from graded measures; `facts`
-    (what the grades come from) go into the stored file."""
+    """Fit and cross-validate the player of `results` from graded measures, and store it unless
+    it orders them worse than the player in use; `facts` (what the grades come from) go into
+    the stored file."""
     check_enough(graded, str(facts.get("graded", facts.get("playtests", "the grades"))), noun)
     previous = results.player
     before = spearman(efforts(graded, previous), graded.grades)
     after = spearman(cross_validated(graded), graded.grades)
-    player = fit(graded)
-    fitted = {**facts, "levels": len(graded.grades), "grades": len(set(graded.grades.tolist())),
-              "spearman_before": round(before, 4), "spearman_after": round(after, 4)}
     path = results.directory / PLAYER_FILE
+    counted = (len(graded.grades), len(set(graded.grades.tolist())), int(facts.get("left_out", 0)))
+    if after < before:
+        return Calibration(previous, previous, before, after, *counted, path, noun, stored=False)
+    player = fit(graded)
+    fitted = {**facts, "levels": counted[0], "grades": counted[1],
+              "spearman_before": round(before, 4), "spearman_after": round(after, 4)}
     with exclusive(results.directory):
         atomic_write(path, player_text(player, results.puzzle.sha256, fitted).encode())
     player = read_player(results.directory, results.puzzle.sha256)  # as every later command reads it
-    return Calibration(player, previous, before, after, fitted["levels"], fitted["grades"],
-                       int(facts.get("left_out", 0)), path, noun)
+    return Calibration(player, previous, before, after, *counted, path, noun)

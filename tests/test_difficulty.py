@@ -303,6 +303,23 @@ def test_calibrate_command_prints_before_and_after(triangle, tmp_path):
     assert (copy / PLAYER_FILE).exists()
 
 
+def test_a_fit_that_orders_worse_than_the_player_in_use_is_not_stored(triangle, tmp_path, monkeypatch):
+    """The levels graded as the player in use rates them, and a fit that, cross-validated,
+    orders them backwards: the results keep their player and say so."""
+    pack = tmp_path / "graded.json"
+    graded_pack(triangle, pack, 30, player=triangle.player)
+    monkeypatch.setattr(curator.calibration, "cross_validated", lambda graded: -graded.grades)
+    found = curator.calibrate(triangle.directory, pack)
+    assert not found.stored and found.player == found.previous == triangle.player
+    assert found.before > 0.95 and found.after < -0.95
+    assert not (triangle.directory / PLAYER_FILE).exists()
+    result = invoke("calibrate", triangle.directory, "--graded", pack)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == ("kept the player in use: the fit orders these levels worse, "
+                                              "cross-validated, than it does; nothing stored")
+    assert not (triangle.directory / PLAYER_FILE).exists()
+
+
 def test_too_little_data_is_refused_in_one_line(triangle, tmp_path):
     pack = tmp_path / "small.json"
     graded_pack(triangle, pack, 6)
