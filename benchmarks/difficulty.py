@@ -59,6 +59,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "benchmarks" / "graded" / "rush-hour-cards.txt"
 CHESS = ROOT / "benchmarks" / "graded" / "solitaire-chess-levels.txt"
 CHESS_60 = ROOT / "benchmarks" / "graded" / "solitaire-chess-60.txt"
+HALVES = 30
+"""Random halves each Solitaire Chess set is calibrated on (the other half rated)."""
 GRADES = ("beginner", "intermediate", "advanced", "expert")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -203,8 +205,38 @@ def within(values: np.ndarray, order: np.ndarray, groups: np.ndarray) -> tuple[f
     return sum(n * rho for n, rho in per.values()) / total, per
 
 
-def report(found: GradedSet) -> dict:
-    """Print one set's table and fitted player; its figures."""
+def halves(found: GradedSet, draws: int, seed: int = 1) -> dict[str, float]:
+    """Calibrate on a random half of the levels and rate the other half, `draws` times: the
+    mean Spearman on the held-out halves of the fit, of what `curator calibrate` keeps (the fit,
+    or the player in use when the fit orders its half worse, cross-validated), of the shipped
+    defaults and of the group figure (the piece count or grade), and how often it kept them."""
+    graded, rng = found.graded, np.random.default_rng(seed)
+    scores: dict[str, list[float]] = {"fit": [], "calibrate": [], "defaults": [], "group figure": []}
+    kept = 0
+    for _ in range(draws):
+        order = rng.permutation(len(graded.grades))
+        fitted_on, rated = (np.sort(part) for part in np.array_split(order, 2))
+        half, other = (Graded(graded.measures[i], graded.grades[i], graded.groups[i])
+                       for i in (fitted_on, rated))
+        before = spearman(efforts(half, found.defaults), half.grades)
+        keep = spearman(cross_validated(half), half.grades) < before
+        rating = {"fit": spearman(efforts(other, fit(half)), other.grades),
+                  "defaults": spearman(efforts(other, found.defaults), other.grades),
+                  "group figure": spearman(other.groups.astype(float), other.grades)}
+        rating["calibrate"] = rating["defaults"] if keep else rating["fit"]
+        kept += keep
+        for name, value in rating.items():
+            scores[name].append(value)
+    means = {name: round(float(np.mean(values)), 4) for name, values in scores.items()}
+    print(f"calibrated on a random half, rated on the other ({draws} draws): fit {means['fit']:.3f}, as "
+          f"`calibrate` keeps it {means['calibrate']:.3f} (the defaults kept {kept} times), shipped "
+          f"defaults {means['defaults']:.3f}, {found.group_noun} {means['group figure']:.3f}")
+    return {**means, "draws": draws, "kept_defaults": kept}
+
+
+def report(found: GradedSet, draws: int = 0) -> dict:
+    """Print one set's table and fitted player, and with `draws` its calibrations on halves
+    (see `halves`); its figures."""
     graded = found.graded
     order, groups = graded.grades, graded.groups
     rows = {"difficulty, cross-validated": cross_validated(graded, most=len(set(order.tolist()))),
@@ -235,7 +267,10 @@ def report(found: GradedSet) -> dict:
     print(f"\nplayer fitted on all of them: {full.text()} (in-sample: {spearman(in_sample, order):.3f} "
           f"overall, {within(in_sample, order, groups)[0]:.3f} within)\nshipped defaults: "
           f"{found.defaults.text()} ({found.defaults.source})")
-    return {"levels": len(order), "figures": figures, "player": full.to_json()}
+    out = {"levels": len(order), "figures": figures, "player": full.to_json()}
+    if draws:
+        out["halves"] = halves(found, draws)
+    return out
 
 
 def main() -> None:
@@ -246,8 +281,8 @@ def main() -> None:
     args = parser.parse_args()
     chess = solitaire_chess(CHESS, "20 graded Solitaire Chess challenges, by level", king_safe=False)
     chess_60 = solitaire_chess(CHESS_60, "60 graded Solitaire Chess levels, by level", king_safe=True)
-    sets = {"fling": report(fling(args.pack)), "solitaire_chess": report(chess),
-            "solitaire_chess_60": report(chess_60)}
+    sets = {"fling": report(fling(args.pack)), "solitaire_chess": report(chess, HALVES),
+            "solitaire_chess_60": report(chess_60, HALVES)}
     with tempfile.TemporaryDirectory() as scratch:
         sets["rush_hour_cards"] = report(rush_hour_cards(Path(scratch)))
     write_figures({"date": datetime.now(UTC).isoformat(), "sets": sets}, "difficulty", args.json)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from functools import cache
 from pathlib import Path
 
@@ -40,7 +41,7 @@ from curator.common.difficulty import (
 from curator.common.files import canonical_json
 from curator.export.pack import save_pack
 from curator.layered.metrics import apply_move, measure, solve_position
-from curator.layered.puzzle import load_puzzle, parse_puzzle
+from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
 from curator.layered.search import Explorer
 from curator.workspace_db import Play, PuzzleKey, WorkspaceDB
 
@@ -576,18 +577,28 @@ def test_captures_make_no_knock_ons_on_boards_of_piece_types():
     assert (found[:, 3] == 0).all() and plain_measure(puzzle, position, 0.0)[3] == 0
 
 
+def graded_chess(name: str, grades: tuple[str, ...], per_grade: int, *rules: str
+                 ) -> tuple[Puzzle, list[list[str]]]:
+    """The bundled Solitaire Chess puzzle with its piece limit raised to the retail set's ten
+    and the `rules` lines put in place of the defaults they name, and the rows of the graded
+    set benchmarks/graded/`name`, checked to be numbered from 1 in `grades` of `per_grade`."""
+    text = (PUZZLES / "solitaire-chess.toml").read_text().replace("max_pieces = 6", "max_pieces = 10")
+    for line in rules:
+        text = re.sub(rf"^{line.split(' = ')[0]} = .*\n", line, text, flags=re.M)
+    lines = (ROOT / "benchmarks" / "graded" / name).read_text().splitlines()
+    rows = [line.split() for line in lines if line and not line.startswith("#")]
+    assert [int(row[0]) for row in rows] == list(range(1, len(grades) * per_grade + 1))
+    assert [row[1] for row in rows] == [grade for grade in grades for _ in range(per_grade)]
+    return parse_puzzle(text), rows
+
+
 def test_the_capture_family_is_rated_by_the_fit_on_the_graded_solitaire_chess_challenges():
     """benchmarks/graded/solitaire-chess-levels.txt: 20 levels in 4 grades of 5, each a board of
     the bundled puzzle (its piece limit raised to the retail set's ten) that can be solved; what
     benchmarks/difficulty.py fits on them is the player of the capture family's levels."""
-    text = (PUZZLES / "solitaire-chess.toml").read_text()
-    puzzle = parse_puzzle(text.replace("max_pieces = 6", "max_pieces = 10"))
-    explorer = Explorer(puzzle)
-    lines = (ROOT / "benchmarks" / "graded" / "solitaire-chess-levels.txt").read_text().splitlines()
-    rows = [line.split() for line in lines if line and not line.startswith("#")]
-    assert [int(row[0]) for row in rows] == list(range(1, 21))
     grades = ("easy", "intermediate", "advanced", "expert")
-    assert [row[1] for row in rows] == [grade for grade in grades for _ in range(5)]
+    puzzle, rows = graded_chess("solitaire-chess-levels.txt", grades, 5)
+    explorer = Explorer(puzzle)
     measures, pieces = [], []
     for _level, _grade, _page, board in rows:
         position = puzzle.parse(board)
@@ -606,14 +617,9 @@ def test_the_capture_player_orders_an_independent_graded_set_better_than_the_pie
     where a king may not be captured, each a board that can be solved under that rule. The
     capture family's player, fitted on the 20 booklet challenges alone, orders them by level
     better than their piece count does (a check on levels the fit never saw)."""
-    text = (PUZZLES / "solitaire-chess.toml").read_text().replace("max_pieces = 6", "max_pieces = 10")
-    puzzle = parse_puzzle(text.replace("king_safe = false", "king_safe = true").replace("B = 2", "B = 3"))
-    explorer = Explorer(puzzle)
-    lines = (ROOT / "benchmarks" / "graded" / "solitaire-chess-60.txt").read_text().splitlines()
-    rows = [line.split() for line in lines if line and not line.startswith("#")]
-    assert [int(row[0]) for row in rows] == list(range(1, 61))
     grades = ("beginner", "intermediate", "advanced", "expert")
-    assert [row[1] for row in rows] == [grade for grade in grades for _ in range(15)]
+    puzzle, rows = graded_chess("solitaire-chess-60.txt", grades, 15, "king_safe = true\n", "B = 3\n")
+    explorer = Explorer(puzzle)
     levels = [solve_position(puzzle, puzzle.parse(board), explorer) for _level, _grade, board in rows]
     assert all(level.solution for level in levels)
     order = np.arange(1.0, 61.0)
