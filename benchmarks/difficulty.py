@@ -18,9 +18,11 @@ leave-one-out cross-validation, as `curator calibrate` fits them (`curator.commo
 for each published level (each card), fit on the others and rate the held-out boards. Printed per
 set: the cross-validated Spearman correlation with the published order over all levels, the
 Spearman within each group (a ball count; a card grade) and their size-weighted mean, and for the
-sets published in grades the Spearman with the grade alone, next to the difficulty the shipped
-defaults give and single figures; the parameters fitted on the whole set
-beside the shipped defaults of its kind. What rating costs is `benchmarks/rating_cost.py`'s.
+sets published in grades the Spearman with the grade alone and the mean within a grade, next
+to the difficulty the shipped defaults give and single figures; the parameters fitted on the
+whole set beside the shipped defaults of its kind; and for the Solitaire Chess sets, fits on
+random halves rated on the other half (`halves`). What rating costs is
+`benchmarks/rating_cost.py`'s.
 """
 
 from __future__ import annotations
@@ -247,7 +249,7 @@ def report(found: GradedSet, draws: int = 0) -> dict:
     coarse = found.grades
     width = max(32, *(len(name) for name in rows))
     print(f"{'score':{width}s} overall  within  " + " ".join(f"{names[k]:>5s}" for k in counts)
-          + ("  by grade" if coarse is not None else ""))
+          + ("  by grade  in grade" if coarse is not None else ""))
     sizes = " ".join(f"{n:>5d}" for n, _ in counts.values())
     print(f"{'(levels per group)':{width}s} {'':7s} {'':7s} {sizes}")
     figures = {}
@@ -256,12 +258,14 @@ def report(found: GradedSet, draws: int = 0) -> dict:
         mean, per = within(values, order, groups)
         cells = " ".join(f"{per[k][1]:+.2f}" if k in per else "    -" for k in counts)
         graded_by = spearman(values, coarse) if coarse is not None else None
+        in_grade = within(values, order, coarse)[0] if coarse is not None else None
         print(f"{name:{width}s} {overall:7.3f} {mean:7.3f} {cells}"
-              + (f"  {graded_by:8.3f}" if graded_by is not None else ""))
+              + (f"  {graded_by:8.3f}  {in_grade:8.3f}" if graded_by is not None else ""))
         figures[name] = {"overall": round(overall, 4), "within_mean": round(mean, 4),
                          "within": {k: round(rho, 4) for k, (_, rho) in per.items()}}
         if graded_by is not None:
             figures[name]["by_grade"] = round(graded_by, 4)
+            figures[name]["within_grade_mean"] = round(in_grade, 4)
     full = fit(graded)
     in_sample = efforts(graded, full)
     print(f"\nplayer fitted on all of them: {full.text()} (in-sample: {spearman(in_sample, order):.3f} "
