@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 import curator
+from curator.calibration import judged
 from curator.common.difficulty import (
     WALKED_DEFAULT,
     Graded,
@@ -220,8 +221,7 @@ def halves(found: GradedSet, draws: int, seed: int = 1) -> dict[str, float]:
         fitted_on, rated = (np.sort(part) for part in np.array_split(order, 2))
         half, other = (Graded(graded.measures[i], graded.grades[i], graded.groups[i])
                        for i in (fitted_on, rated))
-        before = spearman(efforts(half, found.defaults), half.grades)
-        keep = spearman(cross_validated(half), half.grades) < before
+        keep = judged(half, found.defaults)[2]
         rating = {"fit": spearman(efforts(other, fit(half)), other.grades),
                   "defaults": spearman(efforts(other, found.defaults), other.grades),
                   "group figure": spearman(other.groups.astype(float), other.grades)}

@@ -142,6 +142,15 @@ def playtest_grades(plays: Sequence[Play]) -> tuple[list[str], np.ndarray]:
     return levels, average_ranks(np.array([order[key] for key in keys], dtype=np.float64)) + 1
 
 
+def judged(graded: Graded, player: Player) -> tuple[float, float, bool]:
+    """How well `player` orders graded levels (Spearman with the grades, before) and a player
+    fitted on them does, cross-validated (after); and whether a calibration keeps `player`:
+    it does when the fit orders them worse."""
+    before = spearman(efforts(graded, player), graded.grades)
+    after = spearman(cross_validated(graded), graded.grades)
+    return before, after, after < before
+
+
 def calibrate_graded(results: Results, graded: Graded, facts: dict[str, Any], noun: str = "graded"
                      ) -> Calibration:
     """Fit and cross-validate the player of `results` from graded measures, and store it unless
@@ -149,11 +158,10 @@ def calibrate_graded(results: Results, graded: Graded, facts: dict[str, Any], no
     the stored file."""
     check_enough(graded, str(facts.get("graded", facts.get("playtests", "the grades"))), noun)
     previous = results.player
-    before = spearman(efforts(graded, previous), graded.grades)
-    after = spearman(cross_validated(graded), graded.grades)
+    before, after, keep = judged(graded, previous)
     path = results.directory / PLAYER_FILE
     counted = (len(graded.grades), len(set(graded.grades.tolist())), int(facts.get("left_out", 0)))
-    if after < before:
+    if keep:
         return Calibration(previous, previous, before, after, *counted, path, noun, stored=False)
     player = fit(graded)
     fitted = {**facts, "levels": counted[0], "grades": counted[1],

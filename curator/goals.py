@@ -48,7 +48,7 @@ from curator.common.resources import Shortfall, bytes_text
 from curator.common.tables import DistanceResultsBase
 from curator.common.variants import LIMIT as VARIANT_LIMIT
 from curator.common.variants import Edit, Variant, Variants, check_limit, check_want
-from curator.kind import Kind, Run, Search, Verdict
+from curator.kind import Kind, Run, Search
 
 if TYPE_CHECKING:
     from curator.picture import Picture
@@ -495,7 +495,7 @@ class GoalResults(DistanceResultsBase):
             given = self.store.manifest.get(key)
             if given == held:
                 continue
-            if isinstance(given, list):  # name the first row that differs
+            if isinstance(given, list) and isinstance(held, list):  # name the first row that differs
                 at = next(i for i, (a, b) in enumerate(zip_longest(given, held)) if a != b)
                 key, given, held = f"{key}[{at}]", (given + [None])[at], (held + [None])[at]
             lines.append(f"{self.store.manifest_path}: {key} is {given!r}, the tables hold {held!r}")
@@ -585,9 +585,9 @@ class GoalKind(Kind):
             rows.append(("not solvable", f"{summary['unsolvable']:,}", "", ""))
         return Report(title, columns("distance", "positions", "unique", "all moves"), tuple(rows), caption)
 
-    def verdict(self, results: GoalResults, sample: int, seed: int) -> Verdict:
+    def checked(self, results: GoalResults, sample: int, seed: int) -> tuple[Verification, str]:
         found = results.verify(sample, seed)
-        return Verdict.of(found, f"{found.files} tables, {found.ranks:,} ranks re-derived")
+        return found, f"{found.files} tables, {found.ranks:,} ranks re-derived"
 
     # -- selecting -----------------------------------------------------------------------------
 

@@ -471,6 +471,24 @@ def test_verify_finds_totals_that_the_counts_do_not_make(eight, tmp_path, key):
     assert result.exit_code == 1 and found.problems[0] in result.stderr.splitlines()
 
 
+@pytest.mark.parametrize("damage", ["a count as text", "no row", "a row not a row"])
+def test_rows_per_distance_of_the_wrong_shape_are_named_by_every_command(eight, tmp_path, damage):
+    copy = copied(eight, tmp_path / "copy")
+    data = json.loads((copy / "manifest.json").read_text())
+    if damage == "a count as text":
+        data["distances"][3]["positions"] = str(data["distances"][3]["positions"])
+    elif damage == "no row":
+        data["distances"] = 5
+    else:
+        data["distances"][3] = None
+    (copy / "manifest.json").write_text(manifest_text(data))
+    for command in (["verify", str(copy)], ["info", str(copy)], ["select", str(copy), "--distance", "3"]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 1, command
+        want = f"error: {copy / 'manifest.json'}: damaged manifest (distances)"
+        assert result.stderr.strip().splitlines()[-1] == want, command
+
+
 def test_verify_finds_wrong_neighbours():
     puzzle = parse_permutation_puzzle(SLIDING_2X3)
     kernel = build_kernel(puzzle)

@@ -509,6 +509,21 @@ def test_verify_rederives_tampered_entries(klotski, tmp_path, table, change):
     assert result.exit_code == 1 and "bad ranks" in error_line(result.stderr)
 
 
+def test_verify_names_a_figure_of_the_wrong_shape(klotski, tmp_path):
+    from curator.common.files import manifest_text
+
+    copy = tmp_path / "copy"
+    shutil.copytree(klotski.directory, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    positions = manifest["positions"]
+    manifest["positions"] = [positions]
+    (copy / "manifest.json").write_text(manifest_text(manifest))
+    result = invoke("verify", copy, "--sample", "0")
+    assert result.exit_code == 1
+    assert f"{copy / 'manifest.json'}: positions is [{positions}], the tables hold {positions}" in (
+        result.stderr.splitlines())
+
+
 def test_verify_lists_edited_figures_beside_tampered_entries(klotski, tmp_path):
     """Figures of a re-signed manifest that the tables do not bear out are problems, listed
     with the bad ranks of a tampered table rather than in their place."""

@@ -351,14 +351,17 @@ def _warn(message: str) -> None:
 def verify_command(
     directory: Path = typer.Argument(..., help="Results folder written by `curator analyze`."),
     sample: int = typer.Option(
-        DEFAULT_SAMPLE, "--sample", metavar="N", help="Ranks to re-derive per layer (0: checksums only)."
+        DEFAULT_SAMPLE, "--sample", metavar="N",
+        help="Ranks to re-derive (per layer on layered results; 0: check the files and the manifest's "
+        "figures only).",
     ),
     seed: int = typer.Option(0, "--seed", help="Random seed for choosing the ranks."),
 ) -> None:
     """Check every stored file against its checksum and re-derive a sample of ranks.
 
-    Each sampled position's bits are recomputed from its children's stored bits under the
-    puzzle's rules. Exit code 1, with every problem and bad rank listed, if anything disagrees.
+    The manifest's figures are checked against the tables, and each sampled position's
+    entries are recomputed from its children's stored entries under the puzzle's rules. Exit
+    code 1 if anything disagrees, with every problem and the first 50 bad ranks listed.
     """
     if sample < 0:
         raise UsageError(f"--sample must be at least 0, got {sample}")

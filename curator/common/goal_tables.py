@@ -91,7 +91,7 @@ class GoalStore(DistanceFolder):
         `layers`, the key every kind's rows have there."""
         keys = (*self.SUMMARY[:2], *self.RULES, *self.SUMMARY[2:])
         out = {key: self.manifest.get(key) for key in keys}
-        out["layers"] = [dict(item) for item in self.manifest.get("distances", [])]
+        out["layers"] = self.rows
         return out
 
     # -- writing ---------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def _sweep(puzzle: Any, store: GoalStore, sweep: Sweep, k: Any, distance_done: D
     else:
         distances, flags, first = resumed
         solved = None
-        counts = {item["distance"]: item["positions"] for item in store.manifest.get("distances", [])}
+        counts = {row["distance"]: row["positions"] for row in store.rows}
         earlier = store.seconds
     saved = time.perf_counter()
     for distance, found in sweep.expand(k, distances, flags, first, solved):

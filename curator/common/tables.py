@@ -11,9 +11,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from curator.common.difficulty import WALKED_DEFAULT, Player, read_player
+from curator.common.errors import StoreError
 from curator.common.exports import Exporting
 from curator.common.files import F, ResultsFolder
 from curator.common.keywords import Naming, same_name
+
+
+def _is_row(row: Any) -> bool:
+    """Whether a manifest's row per distance holds counts (whole numbers from 0) alone."""
+    return (isinstance(row, dict) and "distance" in row and "positions" in row
+            and all(type(value) is int and value >= 0 for value in row.values()))
 
 
 class DistanceFolder(ResultsFolder):
@@ -29,9 +36,20 @@ class DistanceFolder(ResultsFolder):
         return bool(self.manifest.get("complete"))
 
     @property
+    def rows(self) -> list[dict[str, Any]]:
+        """The manifest's rows per distance ("distances": each a distance and its positions,
+        and per kind more counts), as far as the sweep has got; StoreError unless they are
+        rows of counts from 0 in rising distances."""
+        rows = self.manifest.get("distances", [])
+        if not (isinstance(rows, list) and all(_is_row(row) for row in rows)
+                and all(a["distance"] < b["distance"] for a, b in zip(rows, rows[1:]))):
+            raise StoreError(f"{self.manifest_path}: damaged manifest (distances)")
+        return [dict(row) for row in rows]
+
+    @property
     def counts(self) -> list[int]:
         """Positions per distance listed, as far as the sweep has got."""
-        return [item["positions"] for item in self.manifest.get("distances", [])]
+        return [row["positions"] for row in self.rows]
 
     @property
     def seconds(self) -> float:
@@ -77,7 +95,7 @@ class DistanceResultsBase(Exporting):
     @property
     def layers(self) -> list[dict[str, int]]:
         """Positions per distance (with their counts), as `curator info --json` prints them."""
-        return [dict(item) for item in self.store.manifest.get("distances", [])]
+        return self.store.rows
 
     def summary(self) -> dict[str, Any]:
         """What `curator info --json` prints."""

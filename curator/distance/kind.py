@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from curator.common.errors import SelectionError
+from curator.common.files import Verification
 from curator.common.keywords import METRICS_CAP, Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Report, columns
@@ -21,7 +22,7 @@ from curator.common.variants import Variants
 from curator.distance.analysis import analyze_distances, sweep_needs, table_shortfalls
 from curator.distance.puzzle import FAMILY, PermutationPuzzle, permutation_puzzle_from, state_text
 from curator.distance.results import DistanceLevel, DistanceResults
-from curator.kind import Kind, Run, Search, Verdict
+from curator.kind import Kind, Run, Search
 
 
 class DistanceKind(Kind):
@@ -70,9 +71,9 @@ class DistanceKind(Kind):
         return Report(title, columns("distance", "positions"), tuple(rows),
                       caption=f"{manifest.get('seconds', 0.0):.1f} s")
 
-    def verdict(self, results: DistanceResults, sample: int, seed: int) -> Verdict:
+    def checked(self, results: DistanceResults, sample: int, seed: int) -> tuple[Verification, str]:
         found = results.verify(sample, seed)
-        return Verdict.of(found, f"the distance table, {found.ranks:,} ranks re-derived")
+        return found, f"the distance table, {found.ranks:,} ranks re-derived"
 
     def selection(self, results: DistanceResults, keywords: dict[str, Any]
                   ) -> tuple[list[DistanceLevel], int | None]:

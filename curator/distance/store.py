@@ -31,6 +31,12 @@ ENCODING = (
 )
 
 
+def totals(counts: list[int], positions: int) -> dict[str, int]:
+    """The manifest's totals that follow from its positions per distance (`counts`) among
+    `positions` ranks: the farthest distance, and the positions reached and not reached."""
+    return {"max_distance": len(counts) - 1, "reached": sum(counts), "unreached": positions - sum(counts)}
+
+
 def holds_distances(directory: Path) -> bool:
     """Whether `directory` has a manifest of kind "distance"."""
     try:
@@ -78,7 +84,7 @@ class DistanceStore(DistanceFolder):
         return {
             "puzzle": self.manifest["puzzle"],
             "complete": self.complete,
-            "layers": [dict(item) for item in self.manifest.get("distances", [])],
+            "layers": self.rows,
         }
 
     # -- writing ---------------------------------------------------------------------------
@@ -89,9 +95,7 @@ class DistanceStore(DistanceFolder):
         digest = atomic_write(path, memoryview(np.ascontiguousarray(table, dtype=np.uint8)))  # type: ignore[arg-type]  # numpy types arrays as Buffers on Python 3.12+ only
         self.manifest.update(
             complete=complete,
-            max_distance=len(counts) - 1,
-            reached=sum(counts),
-            unreached=self.manifest["positions"] - sum(counts),
+            **totals(counts, self.manifest["positions"]),
             seconds=round(seconds, 3),
             distances=[{"distance": d, "positions": n} for d, n in enumerate(counts)],
             file={"path": TABLE_FILE, "bytes": table.nbytes, "sha256": digest},

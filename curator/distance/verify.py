@@ -17,7 +17,7 @@ from curator.common.errors import StoreError
 from curator.common.files import Verification
 from curator.common.kernels import build, kernel
 from curator.distance.puzzle import PermutationPuzzle
-from curator.distance.store import DistanceStore
+from curator.distance.store import DistanceStore, totals
 from curator.distance.sweep import UNREACHED, entry
 from curator.distance.tables import Kernel, coordinates, neighbor
 
@@ -89,16 +89,16 @@ def verify_table(store: DistanceStore, puzzle: PermutationPuzzle, kernel_: Kerne
     its entries against the manifest's counts and `sample` random ranks (and the solved
     position) against their neighbours under the moves of `puzzle`."""
     result = Verification(store.directory, files=1)
-    try:
-        table = store.load()
-    except StoreError as exc:
-        result.problems.append(str(exc))
-        return result
     manifest = store.manifest
     moves = [m.name for m in puzzle.moves]
     if manifest.get("moves") != moves or manifest.get("positions") != puzzle.size:
         result.problems.append(f"{store.manifest_path}: its moves and positions are not those of the stored "
                                f"puzzle ({len(moves)} moves, {puzzle.size:,} positions)")
+        return result
+    try:
+        table = store.load()
+    except StoreError as exc:
+        result.problems.append(str(exc))
         return result
     if not store.complete:
         return result
@@ -120,18 +120,17 @@ def _check_counts(store: DistanceStore, table: np.ndarray, size: int, result: Ve
     """The manifest's totals against its positions per distance, then the table's entries per
     value against those."""
     counts = store.counts
-    derived = {"max_distance": len(counts) - 1, "reached": sum(counts), "unreached": size - sum(counts)}
+    derived = totals(counts, size)
     result.problems += [f"{store.manifest_path}: {key} is {store.manifest.get(key)!r}, its positions per "
                         f"distance make it {value!r}"
                         for key, value in derived.items() if store.manifest.get(key) != value]
-    numbered = [item.get("distance") for item in store.manifest.get("distances", [])]
-    if numbered != list(range(len(counts))):
+    if [row["distance"] for row in store.rows] != list(range(len(counts))):
         result.problems.append(f"{store.manifest_path}: distances are not listed as 0, 1, 2, ...")
     found = build(_tally)(table, size)
     expected = np.zeros(16, dtype=np.int64)
-    for distance, count in enumerate(store.counts):
+    for distance, count in enumerate(counts):
         expected[distance % UNREACHED] += count
-    expected[UNREACHED] = size - sum(store.counts)
+    expected[UNREACHED] = derived["unreached"]
     wrong = np.flatnonzero(found != expected)
     if len(wrong):
         value = int(wrong[0])

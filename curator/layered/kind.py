@@ -15,12 +15,13 @@ import numpy as np
 from curator.common.difficulty import FIGURES, grid
 from curator.common.errors import SelectionError
 from curator.common.figures import chance_text
+from curator.common.files import Verification
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns, yes
 from curator.common.resources import Shortfall, bytes_text
 from curator.common.variants import WANTS, Variants
-from curator.kind import Kind, Run, Search, Verdict
+from curator.kind import Kind, Run, Search
 from curator.layered import analysis
 from curator.layered.analysis import sweep_depth
 from curator.layered.level import Level, difficulty_text, draw, moves_text
@@ -100,10 +101,9 @@ class LayeredKind(Kind):
             rows.append((str(item["pieces"]), *counts, *numbers, f"{item['seconds']:.2f}"))
         return Report(title, heads, tuple(rows))
 
-    def verdict(self, results: LayeredResults, sample: int, seed: int) -> Verdict:
+    def checked(self, results: LayeredResults, sample: int, seed: int) -> tuple[Verification, str]:
         found = results.verify(sample, seed)
-        checked = f"{found.layers} layers, {found.files} files, {found.ranks:,} ranks re-derived"
-        return Verdict.of(found, checked)
+        return found, f"{found.layers} layers, {found.files} files, {found.ranks:,} ranks re-derived"
 
     # -- selecting -----------------------------------------------------------------------------
 

@@ -13,11 +13,12 @@ from typing import Any, cast
 
 from curator.arrange import Pack
 from curator.common.errors import SelectionError
+from curator.common.files import Verification
 from curator.common.keywords import Naming, same_name
 from curator.common.reading import PuzzleFile
 from curator.common.report import Column, Report, columns
 from curator.common.resources import Shortfall
-from curator.kind import Kind, Run, Verdict
+from curator.kind import Kind, Run
 from curator.universe.analysis import UniverseCluster, analyze_universe
 from curator.universe.puzzle import FAMILY, Universe, is_universe_file, universe_from
 from curator.universe.results import UniverseLevel, UniverseResults
@@ -101,9 +102,9 @@ class UniverseKind(Kind):
                  Column("puzzles by distance", right=False))
         return Report(title, heads, rows, caption=caption, width=120)
 
-    def verdict(self, results: UniverseResults, sample: int, seed: int) -> Verdict:
+    def checked(self, results: UniverseResults, sample: int, seed: int) -> tuple[Verification, str]:
         found = results.verify(sample, seed)
-        return Verdict.of(found, f"{found.files:,} files of sets")
+        return found, f"{found.files:,} files of sets"
 
     def selection(self, results: UniverseResults, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
         return results.selection(keywords)

@@ -417,9 +417,8 @@ class UniverseResults:
 
     def verify(self, sample: int = 0, seed: int = 0) -> Verification:
         """Check every file against its size and sha256, and the figures its manifest entry
-        gives (positions, and the totals of the sets found when the tables keep every set)
-        against its sets. The sets are not derived again: `sample` and `seed` are taken for the
-        contract's sake."""
+        gives against its sets (see `_misstated`). The sets are not derived again: `sample`
+        and `seed` are taken for the contract's sake."""
         files = self.store.files(self.dtype)  # StoreError: a manifest that lists them wrongly
         result = Verification(self.directory, files=len(files))
         for path, entry in files:
@@ -428,13 +427,29 @@ class UniverseResults:
             except StoreError as exc:
                 result.problems.append(str(exc))
                 continue
-            held: dict[str, Any] = {"positions": int(sets["size"].sum(dtype=np.int64))}
-            if self.store.keep == "all":
-                held["found"] = totals(sets["distance"], sets["size"])
-            result.problems += [f"{self.store.manifest_path}: the entry of {path.name} gives {key} "
-                                f"{entry.get(key)!r}, its sets hold {value!r}"
-                                for key, value in held.items() if entry.get(key) != value]
+            result.problems += self._misstated(f"{self.store.manifest_path}: the entry of {path.name}", entry,
+                                               totals(sets["distance"], sets["size"]))
         return result
+
+    def _misstated(self, where: str, entry: dict[str, Any], kept: dict[str, int]) -> list[str]:
+        """What a file's manifest entry misstates, given the totals of the sets it keeps: its
+        positions; the totals of every set found, which are those of its sets when the tables
+        keep every set, hold its sets' when they keep those that can be solved, and are never
+        fewer than its sets' that can be solved nor more solvable than found."""
+        found = entry.get("found")
+        keys = ("sets", "positions", "solvable_sets", "solvable_positions")
+        if not isinstance(found, dict) or not all(type(found.get(key)) is int for key in keys):
+            return [f"{where} lacks the totals of the sets found"]
+        problems = [] if entry.get("positions") == kept["positions"] else [
+            f"{where} gives positions {entry.get('positions')!r}, its sets hold {kept['positions']}"]
+        exact = {"all": kept, "solvable": {"solvable_sets": kept["sets"],
+                                           "solvable_positions": kept["positions"]}}.get(self.store.keep, {})
+        if (any(found[key] != value for key, value in exact.items())
+                or found["solvable_sets"] < kept["solvable_sets"] or found["sets"] < found["solvable_sets"]
+                or found["solvable_positions"] < kept["solvable_positions"]
+                or found["positions"] < found["solvable_positions"]):
+            problems.append(f"{where} gives found {found!r}, which its sets do not bear out")
+        return problems
 
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]:
         """Write puzzles as json, csv, toml (one sliding-block file each) or a histogram; a

@@ -188,7 +188,7 @@ class UniverseStore(ResultsFolder):
         always, its sha256 with `verify`)."""
         check_file(path, entry, entry["bytes"], checksum=False)
         sets = np.fromfile(path, dtype)
-        if verify and hashlib.sha256(sets.view(np.uint8).data).hexdigest() != entry["sha256"]:
+        if verify and hashlib.sha256(sets.view(np.uint8).data).hexdigest() != entry.get("sha256"):
             raise StoreError(f"{path}: checksum does not match the manifest (damaged file)")
         return sets
 
