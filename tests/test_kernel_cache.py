@@ -161,7 +161,7 @@ def test_a_closure_is_never_cached():
 
 def test_a_template_runs_only_when_built():
     with pytest.raises(TypeError, match="kernel template"):
-        sweep._run(None, 0, 0, 0, 0, 1, None, None, None)
+        sweep._run(None, 0, 0, 0, None, None, None, 0, 1)
 
 
 def test_a_slot_left_unbound_is_an_error():

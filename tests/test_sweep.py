@@ -22,6 +22,7 @@ import reference as ref
 
 from curator.common.ranking import rank_placement, unrank_placement
 from curator.common.resources import threads
+from curator.common.threads import Threads
 from curator.layered import sweep
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.gather import gather_bytes
@@ -522,8 +523,8 @@ def test_sweeping_canonical_masks_and_filling_the_rest_equals_sweeping_all(art, 
         assert sum(done) == layer.size  # both passes' progress together
         if images:
             args = (*each.args[:-1], each.images)  # the canonical masks alone
-            with sweep._Threads() as threads:
-                canonical = threads.words(each.run_chunks, args, layer.size, 0, layer.words)
+            with Threads() as threads:
+                canonical = sweep._words(threads, each.run_chunks, args, layer.size, 0, layer.words)
             skipped += int(np.bitwise_count(full[0] & ~canonical[0]).sum())
     assert (skipped > 0) == (images > 0)  # some solvable positions came from the fill
 
@@ -532,13 +533,13 @@ def test_a_share_that_fails_fails_the_whole_range():
     if _threads() < 2:
         pytest.skip("needs numba to allow 2 threads")
 
-    def run(args, size, first, last, start, step, *out):
-        if start == 1:
+    def run(args, size, first, last, *out_and_share):
+        if out_and_share[-2] == 1:  # the start of the helper's share
             raise RuntimeError("the helper's share failed")
 
     words = 4 * sweep.CHUNK_WORDS
-    with threads(2), sweep._Threads() as two, pytest.raises(RuntimeError, match="helper's share"):
-        two.words(run, (), words * 64, 0, words)
+    with threads(2), Threads() as two, pytest.raises(RuntimeError, match="helper's share"):
+        sweep._words(two, run, (), words * 64, 0, words)
 
 
 @pytest.mark.slow
@@ -745,8 +746,8 @@ def kernel_bits(puzzle: Puzzle, layer: Layer, below: LayerBits, kind: str, step_
     """Words first..last-1 of `layer` by the sweep kernel `kind`, with step_once forced."""
     run, args = sweep.KERNELS[kind][1](puzzle.rules, layer, [below], step_once)
     last = layer.words if last is None else last
-    with sweep._Threads() as threads:
-        return threads.words(run, args, layer.size, first, last)
+    with Threads() as threads:
+        return sweep._words(threads, run, args, layer.size, first, last)
 
 
 def assert_kernels_agree(puzzle: Puzzle, pieces: list[int], seed: int, first_word: int = 0,

@@ -36,6 +36,7 @@ from numba.core.dispatcher import Dispatcher
 
 from curator.common.difficulty import FIGURES
 from curator.common.kernels import Slot, Template, build, kernel
+from curator.common.threads import spread
 
 INVALID = 0xFFFF
 """Distance entry of a rank that is not a position."""
@@ -47,7 +48,9 @@ UNIQUE, ALL_MOVES = 1, 2
 NO_CLUSTER = 0xFFFFFFFF
 """Cluster entry of a rank that is not a position."""
 CHUNK = 1 << 14
-"""Ranks per parallel task."""
+"""Ranks per chunk of a kernel's work that threads share (see `curator.common.threads`)."""
+WALKS = 1 << 6
+"""Ranks per chunk of the walks and rechecks (each walk follows a whole solution)."""
 RELAX_ENTRIES = 1 << 21
 """Parents gathered per call of the relaxing kernel (a buffer of int64)."""
 
@@ -84,7 +87,7 @@ class Graph:
         """The distance table before the sweep, the zeroed flags and the solved ranks, found by
         unranking every rank (for tables whose ranks are mostly positions)."""
         distances = np.full(size, INVALID, dtype=np.uint16)
-        self.build(_scan)(k, distances)
+        spread(self.build(_scan), k, distances, shares=_chunks(size))
         return distances, np.zeros(size, dtype=np.uint8), np.flatnonzero(distances == 0)
 
     def expand(self, k: Any, distances: np.ndarray, flags: np.ndarray, first: int,
@@ -107,7 +110,7 @@ class Graph:
             ranks = ranks[distances[ranks] == distance]  # those given a shorter distance since left
             if not len(ranks):
                 continue
-            unique(k, distances, flags, ranks, distance)
+            spread(unique, k, distances, flags, ranks, distance, shares=_chunks(len(ranks)))
             for at in range(0, len(ranks), per_call):
                 found = relax(k, distances, ranks[at:at + per_call], distance, given)
                 _file(buckets, distances, given[:found].copy())
@@ -119,29 +122,29 @@ class Graph:
         position's children (`moves`, at most `width` of them) are tabled once, then each
         distance d takes the positions not reached yet that have a child at d - 1."""
         table = np.empty((len(distances), width), dtype=np.int32)
-        self.build(_children)(k, distances, table)
+        spread(self.build(_children), k, distances, table, shares=_chunks(len(distances)))
         unique, pull = self.build(_unique), self.build(_pull)
         distance = first
         if first == 0:
             ranks = solved if solved is not None else np.flatnonzero(distances == 0)
-            unique(k, distances, flags, ranks, 0)
+            spread(unique, k, distances, flags, ranks, 0, shares=_chunks(len(ranks)))
             if len(ranks):
                 yield 0, len(ranks)
             distance = 1
         while True:
             if distance > MAX_DISTANCE - 64:
                 raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
-            pull(table, distances, distance)
+            spread(pull, table, distances, distance, shares=_chunks(len(distances)))
             ranks = np.flatnonzero(distances == distance)
             if not len(ranks):
                 return
-            unique(k, distances, flags, ranks, distance)
+            spread(unique, k, distances, flags, ranks, distance, shares=_chunks(len(ranks)))
             yield distance, len(ranks)
             distance += 1
 
     def finish(self, k: Any, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:
         """Set the all_moves bits; return the clusters."""
-        self.build(_all_moves)(k, distances, flags)
+        spread(self.build(_all_moves), k, distances, flags, shares=_chunks(len(distances)))
         clusters: np.ndarray = self.build(_clusters)(k, distances)
         return clusters
 
@@ -151,8 +154,7 @@ class Graph:
         none): each step takes the first move in the pipeline's move order whose child's
         distance plus the move's cost is the position's distance. ValueError if a walk gets
         stuck: the tables do not belong to these moves."""
-        _, _, lengths, steps = self.build(_walk)(k, distances, np.ascontiguousarray(ranks, dtype=np.int64),
-                                                 longest, np.zeros(0), 0.0, True)
+        _, _, lengths, steps = self._walked(k, distances, ranks, longest, np.zeros(0), 0.0, True)
         if (lengths == -2).any():
             raise ValueError("a stored distance has no move leading one step closer")
         return [None if n < 0 else steps[i, :n].tolist() for i, n in enumerate(lengths)]
@@ -169,16 +171,29 @@ class Graph:
         Returns float[ranks, lookaheads, FIGURES] (zeros for a position not solvable) and the counts
         int[ranks, 6] of `curator.common.difficulty.walked_terms` for a player reading `sight`
         moves ahead."""
-        out, terms, _, _ = self.build(_walk)(
-            k, distances, np.ascontiguousarray(ranks, dtype=np.int64), longest,
-            np.ascontiguousarray(lookaheads, dtype=np.float64), float(sight), False)
+        out, terms, _, _ = self._walked(k, distances, ranks, longest, lookaheads, sight, False)
         return out, terms
+
+    def _walked(self, k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
+                sight: float, record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What `_walk` fills: the player model, its counts, the walks' lengths and their steps."""
+        ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+        lookaheads = np.ascontiguousarray(lookaheads, dtype=np.float64)
+        out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
+        terms = np.zeros((len(ranks), 6), dtype=np.int64)
+        lengths = np.full(len(ranks), -1, dtype=np.int64)
+        steps = np.zeros((len(ranks) if record else 0, max(longest, 1)), dtype=np.int64)
+        spread(self.build(_walk), k, distances, ranks, longest, lookaheads, float(sight), record,
+               out, terms, lengths, steps, shares=_chunks(len(ranks), WALKS))
+        return out, terms, lengths, steps
 
     def recheck(self, k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
                 ranks: np.ndarray) -> list[tuple[int, list[str]]]:
         """The ranks whose stored entries do not follow from their children's, each with what
         is wrong (see RECHECKED)."""
-        wrong = self.build(_recheck)(k, distances, flags, clusters, np.asarray(ranks, dtype=np.int64))
+        wrong = np.zeros(len(ranks), dtype=np.int64)
+        spread(self.build(_recheck), k, distances, flags, clusters, np.asarray(ranks, dtype=np.int64), wrong,
+               shares=_chunks(len(ranks), WALKS))
         return [(int(r), [name for bit, name in enumerate(RECHECKED) if w >> bit & 1])
                 for r, w in zip(ranks, wrong) if w]
 
@@ -186,46 +201,47 @@ class Graph:
 # -- the sweep ------------------------------------------------------------------------------
 
 
-@kernel(parallel=True)
-def _scan(k: Any, distances: np.ndarray) -> None:
-    """Mark every position solved (0) or not yet solvable, the other ranks staying invalid."""
+def _chunks(size: int, per: int = CHUNK) -> int:
+    """Chunks of `per` ranks that cover `size` ranks, as the kernels number them."""
+    return (size + per - 1) // per
+
+
+@kernel(nogil=True)
+def _scan(k: Any, distances: np.ndarray, start: int, step: int) -> None:
+    """Mark every position solved (0) or not yet solvable, the other ranks staying invalid
+    (chunks start, start + step, ...: see `curator.common.threads`; so for every kernel below
+    that takes a start and a step)."""
     size = len(distances)
-    chunks = (size + CHUNK - 1) // CHUNK
-    for chunk in numba.prange(chunks):
-        pos = room(k)[0]
+    pos = room(k)[0]
+    for chunk in range(start, (size + CHUNK - 1) // CHUNK, step):
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             if unrank(k, r, pos) != 0:
                 distances[r] = 0 if is_goal(k, pos) else UNSOLVABLE
 
 
-@kernel(parallel=True)
+@kernel
 def _pending(distances: np.ndarray, first: int) -> np.ndarray:
     """The ranks whose distance is at least `first` (given, not yet swept), ascending."""
-    size = len(distances)
-    chunks = (size + CHUNK - 1) // CHUNK
-    counts = np.zeros(chunks + 1, dtype=np.int64)
-    for chunk in numba.prange(chunks):
-        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
-            if first <= distances[r] < UNSOLVABLE:
-                counts[chunk + 1] += 1
-    starts = np.cumsum(counts)
-    out = np.empty(starts[-1], dtype=np.int64)
-    for chunk in numba.prange(chunks):
-        at = starts[chunk]
-        for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
-            if first <= distances[r] < UNSOLVABLE:
-                out[at] = r
-                at += 1
+    count = 0
+    for r in range(len(distances)):
+        if first <= distances[r] < UNSOLVABLE:
+            count += 1
+    out = np.empty(count, dtype=np.int64)
+    at = 0
+    for r in range(len(distances)):
+        if first <= distances[r] < UNSOLVABLE:
+            out[at] = r
+            at += 1
     return out
 
 
-@kernel(parallel=True)
-def _unique(k: Any, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarray, distance: int) -> None:
+@kernel(nogil=True)
+def _unique(k: Any, distances: np.ndarray, flags: np.ndarray, ranks: np.ndarray, distance: int,
+            start: int, step: int) -> None:
     """Set the unique bit of the positions `ranks`, all at `distance`: exactly one child lies
     on a shortest solution, and it is unique itself (solved positions are unique)."""
-    chunks = (len(ranks) + CHUNK - 1) // CHUNK
-    for chunk in numba.prange(chunks):
-        pos, found, costs, scratch = room(k)
+    pos, found, costs, scratch = room(k)
+    for chunk in range(start, (len(ranks) + CHUNK - 1) // CHUNK, step):
         for i in range(chunk * CHUNK, min(len(ranks), (chunk + 1) * CHUNK)):
             r = ranks[i]
             if distance == 0:
@@ -263,13 +279,12 @@ def _relax(k: Any, distances: np.ndarray, ranks: np.ndarray, distance: int, give
     return out
 
 
-@kernel(parallel=True)
-def _children(k: Any, distances: np.ndarray, table: np.ndarray) -> None:
+@kernel(nogil=True)
+def _children(k: Any, distances: np.ndarray, table: np.ndarray, start: int, step: int) -> None:
     """Every position's children (`moves`; -1 after them)."""
     size = len(distances)
-    chunks = (size + CHUNK - 1) // CHUNK
-    for chunk in numba.prange(chunks):
-        pos, found, costs, scratch = room(k)
+    pos, found, costs, scratch = room(k)
+    for chunk in range(start, (size + CHUNK - 1) // CHUNK, step):
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             table[r, :] = -1
             if distances[r] == INVALID:
@@ -280,13 +295,12 @@ def _children(k: Any, distances: np.ndarray, table: np.ndarray) -> None:
                 table[r, j] = found[j]
 
 
-@kernel(parallel=True)
-def _pull(table: np.ndarray, distances: np.ndarray, distance: int) -> None:
+@kernel(nogil=True)
+def _pull(table: np.ndarray, distances: np.ndarray, distance: int, start: int, step: int) -> None:
     """Give `distance` to every position not reached yet with a child at distance - 1 (the
     entries written now are neither, so the threads need not wait for each other)."""
     size = len(distances)
-    chunks = (size + CHUNK - 1) // CHUNK
-    for chunk in numba.prange(chunks):
+    for chunk in range(start, (size + CHUNK - 1) // CHUNK, step):
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             if distances[r] != UNSOLVABLE:
                 continue
@@ -297,14 +311,13 @@ def _pull(table: np.ndarray, distances: np.ndarray, distance: int) -> None:
                     break
 
 
-@kernel(parallel=True)
-def _all_moves(k: Any, distances: np.ndarray, flags: np.ndarray) -> None:
+@kernel(nogil=True)
+def _all_moves(k: Any, distances: np.ndarray, flags: np.ndarray, start: int, step: int) -> None:
     """Set the all_moves bit of the positions not solved with a move, all of whose moves keep
     them solvable."""
     size = len(distances)
-    chunks = (size + CHUNK - 1) // CHUNK
-    for chunk in numba.prange(chunks):
-        pos, found, costs, scratch = room(k)
+    pos, found, costs, scratch = room(k)
+    for chunk in range(start, (size + CHUNK - 1) // CHUNK, step):
         for r in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             if distances[r] == INVALID or distances[r] == 0:
                 continue
@@ -366,109 +379,107 @@ def _file(buckets: dict[int, list[np.ndarray]], distances: np.ndarray, ranks: np
 # -- walks over stored tables ---------------------------------------------------------------
 
 
-@kernel(parallel=True)
+@kernel(nogil=True)
 def _walk(k: Any, distances: np.ndarray, ranks: np.ndarray, longest: int, lookaheads: np.ndarray,
-          sight: float, record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Walk each position's shortest solution as `Graph.solutions` says. Returns the player
-    model along it (see `Graph.measure`): float[rank, lookahead, FIGURES] and int[rank, 6]; its
-    number of steps (-1: not solvable, -2: the walk got stuck, the tables are damaged); and,
-    when `record`, the ranks it passes through (after the position) as int[rank, longest]."""
-    out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
-    terms = np.zeros((len(ranks), 6), dtype=np.int64)
-    lengths = np.full(len(ranks), -1, dtype=np.int64)
-    steps = np.zeros((len(ranks) if record else 0, max(longest, 1)), dtype=np.int64)
-    for i in numba.prange(len(ranks)):
-        pos, found, costs, scratch = room(k)
-        r = ranks[i]
-        d = np.int64(distances[r])
-        if d >= UNSOLVABLE:
-            continue
-        out[i, :, 0] = d
-        out[i, :, 1] = d
-        s = 0
-        while d > 0 and s < longest:
-            n = children(k, pos, unrank(k, r, pos), found, costs, scratch)
-            following = -1
-            right = 0
-            for j in range(n):
-                if distances[found[j]] < UNSOLVABLE and distances[found[j]] + costs[j] == d:
-                    right += 1
-                    if following < 0:
-                        following = found[j]
-            if following < 0:
-                break
-            if s == 0:
-                out[i, :, 2] = np.log2(n)
-            show = d - 1.0  # a wrong move shows once the goal is in sight
-            hidden = min(max(sight - show, 0.0), 1.0) < 1.0
-            for j in range(n):
-                dead = distances[found[j]] >= UNSOLVABLE
-                if not dead and distances[found[j]] + costs[j] == d:
-                    continue
-                cost = 1.0 if dead else float(distances[found[j]] + costs[j] - d)
-                for g in range(len(lookaheads)):
-                    out[i, g, 1] += (1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)) * cost / (right + 1)
-                if hidden and dead:
-                    terms[i, 3] += 1
-                elif hidden:
-                    terms[i, 1] += 1
-                    if cost >= 2:
-                        terms[i, 2] += 1
-            if n == 1:
-                terms[i, 4] += 1
-            terms[i, 5] += n
-            if record:
-                steps[i, s] = following
-            s += 1
-            r = following
+          sight: float, record: bool, out: np.ndarray, terms: np.ndarray, lengths: np.ndarray,
+          steps: np.ndarray, start: int, step: int) -> None:
+    """Walk each position's shortest solution as `Graph.solutions` says. Fills the player
+    model along it (see `Graph.measure`): `out` float[rank, lookahead, FIGURES] and `terms`
+    int[rank, 6]; its number of steps, `lengths` (-1, as given: not solvable, -2: the walk got
+    stuck, the tables are damaged); and, when `record`, the ranks it passes through (after the
+    position) in `steps`, int[rank, longest]. Chunks of WALKS ranks."""
+    pos, found, costs, scratch = room(k)
+    for chunk in range(start, (len(ranks) + WALKS - 1) // WALKS, step):
+        for i in range(chunk * WALKS, min(len(ranks), (chunk + 1) * WALKS)):
+            r = ranks[i]
             d = np.int64(distances[r])
-        terms[i, 0] = s
-        lengths[i] = s if d == 0 else -2
-    return out, terms, lengths, steps
+            if d >= UNSOLVABLE:
+                continue
+            out[i, :, 0] = d
+            out[i, :, 1] = d
+            s = 0
+            while d > 0 and s < longest:
+                n = children(k, pos, unrank(k, r, pos), found, costs, scratch)
+                following = -1
+                right = 0
+                for j in range(n):
+                    if distances[found[j]] < UNSOLVABLE and distances[found[j]] + costs[j] == d:
+                        right += 1
+                        if following < 0:
+                            following = found[j]
+                if following < 0:
+                    break
+                if s == 0:
+                    out[i, :, 2] = np.log2(n)
+                show = d - 1.0  # a wrong move shows once the goal is in sight
+                hidden = min(max(sight - show, 0.0), 1.0) < 1.0
+                for j in range(n):
+                    dead = distances[found[j]] >= UNSOLVABLE
+                    if not dead and distances[found[j]] + costs[j] == d:
+                        continue
+                    cost = 1.0 if dead else float(distances[found[j]] + costs[j] - d)
+                    for g in range(len(lookaheads)):
+                        out[i, g, 1] += (1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)) * cost / (right + 1)
+                    if hidden and dead:
+                        terms[i, 3] += 1
+                    elif hidden:
+                        terms[i, 1] += 1
+                        if cost >= 2:
+                            terms[i, 2] += 1
+                if n == 1:
+                    terms[i, 4] += 1
+                terms[i, 5] += n
+                if record:
+                    steps[i, s] = following
+                s += 1
+                r = following
+                d = np.int64(distances[r])
+            terms[i, 0] = s
+            lengths[i] = s if d == 0 else -2
 
 
-@kernel(parallel=True)
+@kernel(nogil=True)
 def _recheck(k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
-             ranks: np.ndarray) -> np.ndarray:
+             ranks: np.ndarray, wrong: np.ndarray, start: int, step: int) -> None:
     """For each rank, what of its stored entries does not follow from its children's under the
-    rules: bit 0 validity, 1 distance, 2 unique, 3 all_moves, 4 connected set (0: all agree)."""
-    wrong = np.zeros(len(ranks), dtype=np.int64)
-    for i in numba.prange(len(ranks)):
-        pos, found, costs, scratch = room(k)
-        r = ranks[i]
-        occupied = unrank(k, r, pos)
-        if (occupied == 0) != (distances[r] == INVALID) or (occupied == 0) != (clusters[r] == NO_CLUSTER):
-            wrong[i] = 1
-            continue
-        if occupied == 0:
-            continue
-        n = children(k, pos, occupied, found, costs, scratch)
-        d = np.int64(distances[r])
-        best = np.int64(UNSOLVABLE)
-        on_path = 0
-        last = -1
-        for j in range(n):
-            c = found[j]
-            if distances[c] < UNSOLVABLE:
-                best = min(best, np.int64(distances[c]) + costs[j])
-                if np.int64(distances[c]) + costs[j] == d:
-                    on_path += 1
-                    last = c
-        goal = is_goal(k, pos)
-        if (goal and d != 0) or (not goal and d != best):
-            wrong[i] |= 2
-        unique = goal or (d < UNSOLVABLE and on_path == 1 and (flags[last] & UNIQUE) != 0)
-        if unique != ((flags[r] & UNIQUE) != 0):
-            wrong[i] |= 4
-        n = moves(k, pos, occupied, found, costs, scratch)
-        every = n > 0 and not goal
-        for j in range(n):
-            every &= distances[found[j]] < UNSOLVABLE
-            if clusters[found[j]] != clusters[r]:
-                wrong[i] |= 16
-        if every != ((flags[r] & ALL_MOVES) != 0):
-            wrong[i] |= 8
-    return wrong
+    rules, into `wrong`: bit 0 validity, 1 distance, 2 unique, 3 all_moves, 4 connected set
+    (0: all agree). Chunks of WALKS ranks."""
+    pos, found, costs, scratch = room(k)
+    for chunk in range(start, (len(ranks) + WALKS - 1) // WALKS, step):
+        for i in range(chunk * WALKS, min(len(ranks), (chunk + 1) * WALKS)):
+            r = ranks[i]
+            occupied = unrank(k, r, pos)
+            if (occupied == 0) != (distances[r] == INVALID) or (occupied == 0) != (clusters[r] == NO_CLUSTER):
+                wrong[i] = 1
+                continue
+            if occupied == 0:
+                continue
+            n = children(k, pos, occupied, found, costs, scratch)
+            d = np.int64(distances[r])
+            best = np.int64(UNSOLVABLE)
+            on_path = 0
+            last = -1
+            for j in range(n):
+                c = found[j]
+                if distances[c] < UNSOLVABLE:
+                    best = min(best, np.int64(distances[c]) + costs[j])
+                    if np.int64(distances[c]) + costs[j] == d:
+                        on_path += 1
+                        last = c
+            goal = is_goal(k, pos)
+            if (goal and d != 0) or (not goal and d != best):
+                wrong[i] |= 2
+            unique = goal or (d < UNSOLVABLE and on_path == 1 and (flags[last] & UNIQUE) != 0)
+            if unique != ((flags[r] & UNIQUE) != 0):
+                wrong[i] |= 4
+            n = moves(k, pos, occupied, found, costs, scratch)
+            every = n > 0 and not goal
+            for j in range(n):
+                every &= distances[found[j]] < UNSOLVABLE
+                if clusters[found[j]] != clusters[r]:
+                    wrong[i] |= 16
+            if every != ((flags[r] & ALL_MOVES) != 0):
+                wrong[i] |= 8
 
 
 RECHECKED = ("valid", "distance", "unique", "all_moves", "connected set")

@@ -9,7 +9,6 @@ the same for any number of threads.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from math import comb
 from typing import cast
@@ -40,6 +39,7 @@ from curator.common.ranking import (
     unrank_multiset_sequence,
     wide_from_cells,
 )
+from curator.common.threads import Threads
 from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.gather import fast_gather
 from curator.layered.puzzle import Puzzle
@@ -815,7 +815,7 @@ def _fill_chunk(args, lo, hi, base, out_s, out_u, out_a):
                 _next_sequence(seq)
 
 
-def _goal_run(args, size, first_word, last_word, start, step, out_s, out_u, out_a) -> None:
+def _goal_run(args, size, first_word, last_word, out_s, out_u, out_a, start, step) -> None:
     """`_run` for a layer at the goal's piece count, in numpy (a goal layer is too quick to
     be worth compiling): a position is a goal when every cell it occupies is allowed, and
     then solvable and unique; no position there has all_moves."""
@@ -921,7 +921,7 @@ chunk = Slot("chunk")
 
 
 @kernel(nogil=True)
-def _run(args, size, first_word, last_word, start, step, out_s, out_u, out_a):
+def _run(args, size, first_word, last_word, out_s, out_u, out_a, start, step):
     """Chunks start, start + step, ... of the words [first_word, last_word), without the
     interpreter lock: `step` threads with starts 0..step-1 fill the words between them."""
     for c in range(start, _chunk_count(first_word, last_word), step):
@@ -929,36 +929,13 @@ def _run(args, size, first_word, last_word, start, step, out_s, out_u, out_a):
         chunk(args, lo, hi, first_word, out_s, out_u, out_a)
 
 
-class _Threads:
-    """The calling thread and helpers, as many in all as the caller's compiled-thread setting
-    (`curator.common.resources.threads`), sharing the chunks of `_run`.
-
-    Threads rather than a compiled parallel loop: compiling one costs a second or two in every
-    fresh cache, for no speed over threads that each run a compiled loop. Kept for a whole
-    layer, as starting threads for every block of words would cost a few per cent."""
-
-    def __init__(self) -> None:
-        self.count = numba.get_num_threads()
-        self.pool = ThreadPoolExecutor(self.count - 1) if self.count > 1 else None
-
-    def __enter__(self) -> _Threads:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown()
-
-    def words(self, run: Callable, args: tuple, size: int, first: int, last: int
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`."""
-        out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
-        step = max(1, min(self.count, _chunk_count.py_func(first, last)))
-        shares = [cast(ThreadPoolExecutor, self.pool).submit(run, args, size, first, last, start, step, *out)
-                  for start in range(1, step)]  # none without a pool: step is 1
-        run(args, size, first, last, 0, step, *out)
-        for share in shares:
-            share.result()  # raises what the share raised
-        return cast(tuple[np.ndarray, np.ndarray, np.ndarray], out)  # one per property
+def _words(threads: Threads, run: Callable, args: tuple, size: int, first: int, last: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (solvable, unique, all_moves) words first..last-1 that `run` gives for `args`, its
+    chunks shared among `threads`."""
+    out = tuple(np.zeros(last - first, dtype=np.uint64) for _ in PROPERTIES)
+    threads.spread(run, args, size, first, last, *out, shares=_chunk_count.py_func(first, last))
+    return cast(tuple[np.ndarray, np.ndarray, np.ndarray], out)  # one per property
 
 
 class LayerSweep:
@@ -987,12 +964,12 @@ class LayerSweep:
 
     def compute(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The (solvable, unique, all_moves) words first..last-1 of the layer."""
-        with _Threads() as threads:
-            return threads.words(self.run_chunks, self.args, self.layer.size, first, last)
+        with Threads() as threads:
+            return _words(threads, self.run_chunks, self.args, self.layer.size, first, last)
 
     def run(self, progress: Progress | None = None) -> LayerBits:
         bits = LayerBits.empty(self.layer)
-        with _Threads() as threads:
+        with Threads() as threads:
             if self.images is None:
                 self._blocks(threads, bits, self.run_chunks, self.args, progress, lambda n: n)
                 return bits
@@ -1003,14 +980,14 @@ class LayerSweep:
                          lambda n: n - n // 2)
         return bits
 
-    def _blocks(self, threads: _Threads, bits: LayerBits, run: Callable, args: tuple,
+    def _blocks(self, threads: Threads, bits: LayerBits, run: Callable, args: tuple,
                 progress: Progress | None, share: Callable[[int], int]) -> None:
         """OR the words `run` gives into `bits`, a block at a time, reporting `share` of each
         block's positions done (the shares of a layer's passes add up to its size)."""
         step = CHUNK_WORDS * BLOCK_CHUNKS
         for first in range(0, self.layer.words, step):
             last = min(first + step, self.layer.words)
-            words = threads.words(run, args, self.layer.size, first, last)
+            words = _words(threads, run, args, self.layer.size, first, last)
             for whole, part in zip(bits.arrays().values(), words, strict=True):
                 whole[first:last] |= part
             if progress:
