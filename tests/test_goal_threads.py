@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import curator
-from curator.common.goal_sweep import CHUNK, WALKS
+from curator.common.goal_sweep import CHUNK
 from curator.common.resources import threads
+from curator.common.threads import WALKS
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 LUNAR_THREE_HELPERS = (PUZZLES / "lunar-lockout.toml").read_text().replace("...h.\n", ".....\n", 1)

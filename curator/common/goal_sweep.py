@@ -36,7 +36,7 @@ from numba.core.dispatcher import Dispatcher
 
 from curator.common.difficulty import FIGURES
 from curator.common.kernels import Slot, Template, build, kernel
-from curator.common.threads import spread
+from curator.common.threads import WALKS, spread
 
 INVALID = 0xFFFF
 """Distance entry of a rank that is not a position."""
@@ -49,8 +49,6 @@ NO_CLUSTER = 0xFFFFFFFF
 """Cluster entry of a rank that is not a position."""
 CHUNK = 1 << 14
 """Ranks per chunk of a kernel's work that threads share (see `curator.common.threads`)."""
-WALKS = 1 << 6
-"""Ranks per chunk of the walks and rechecks (each walk follows a whole solution)."""
 RELAX_ENTRIES = 1 << 21
 """Parents gathered per call of the relaxing kernel (a buffer of int64)."""
 

@@ -15,6 +15,10 @@ from typing import Any
 
 import numba
 
+WALKS = 1 << 6
+"""Ranks per chunk of a kernel that walks each rank's whole solution (far more work per rank
+than a sweep's)."""
+
 
 class Threads:
     """The calling thread and helpers, as many in all as the compiled-thread setting, kept for

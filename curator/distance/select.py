@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from curator.common.difficulty import FIGURES, WALKED_DEFAULT, Measure, Player, grid, walked_terms
 from curator.common.errors import StoreError
 from curator.common.kernels import build, kernel
+from curator.common.threads import WALKS, spread
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import UNREACHED, entry
 from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor, tabled_neighbor
@@ -35,42 +35,56 @@ def _matching(table: np.ndarray, size: int, residues: int) -> np.ndarray:
     return out
 
 
-@kernel(parallel=True)
-def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longest: int):
-    """Optimal solutions (move indices) of the positions `ranks`, and their lengths.
+@kernel(nogil=True)
+def _descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longest: int, lengths: np.ndarray,
+             moves: np.ndarray, start: int, step: int) -> None:
+    """Optimal solutions (move indices) of the positions `ranks` into `moves`, and their lengths
+    into `lengths` (chunks start, start + step, ... of WALKS ranks: see `curator.common.threads`).
 
     Of the moves that lead one distance down, the first in the puzzle's move order is taken.
-    A length of -1 means the walk got stuck: the table does not belong to these moves.
+    A length of -1 (as given) means the walk got stuck: the table does not belong to these moves.
     """
     sizes, offsets, tables = k.sizes, k.offsets, k.tables
     tabled = (offsets >= 0).all()
+    x = np.empty(len(k.sizes), dtype=np.int64)
+    a = np.empty(k.sources.shape[3], dtype=np.int64)
+    b = np.empty_like(a)
+    for chunk in range(start, (len(ranks) + WALKS - 1) // WALKS, step):
+        for i in range(chunk * WALKS, min(len(ranks), (chunk + 1) * WALKS)):
+            rank = ranks[i]
+            value = entry(table, rank)
+            steps = 0
+            while rank != solved and value != UNREACHED and steps < longest:
+                coordinates(sizes, rank, x)
+                below = (value + 14) % 15
+                down = -1
+                for m in range(k.movers.shape[1]):
+                    j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
+                    if j >= 0 and entry(table, j) == below:
+                        down = j
+                        moves[i, steps] = m
+                        break
+                if down < 0:
+                    break
+                rank = down
+                value = below
+                steps += 1
+            if rank == solved:
+                lengths[i] = steps
+
+
+def descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longest: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The lengths and the moves of the optimal solutions `_descend` walks, on threads."""
+    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
     lengths = np.full(len(ranks), -1, dtype=np.int64)
     moves = np.zeros((len(ranks), max(longest, 1)), dtype=np.uint8)
-    for i in numba.prange(len(ranks)):
-        x = np.empty(len(k.sizes), dtype=np.int64)
-        a = np.empty(k.sources.shape[3], dtype=np.int64)
-        b = np.empty_like(a)
-        rank = ranks[i]
-        value = entry(table, rank)
-        steps = 0
-        while rank != solved and value != UNREACHED and steps < longest:
-            coordinates(sizes, rank, x)
-            below = (value + 14) % 15
-            down = -1
-            for m in range(k.movers.shape[1]):
-                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
-                if j >= 0 and entry(table, j) == below:
-                    down = j
-                    moves[i, steps] = m
-                    break
-            if down < 0:
-                break
-            rank = down
-            value = below
-            steps += 1
-        if rank == solved:
-            lengths[i] = steps
+    spread(build(_descend), k, table, ranks, solved, longest, lengths, moves, shares=_walk_chunks(ranks))
     return lengths, moves
+
+
+def _walk_chunks(ranks: np.ndarray) -> int:
+    return (len(ranks) + WALKS - 1) // WALKS
 
 
 def select_positions(
@@ -98,7 +112,7 @@ def select_positions(
     ranks = build(_matching)(table, puzzle.size, residues)
     if longest >= UNREACHED:
         solved = puzzle.rank(puzzle.solved_state)
-        lengths, _ = build(_descend)(kernel, table, ranks, solved, longest)
+        lengths, _ = descend(kernel, table, ranks, solved, longest)
         keep = (lengths >= lo) & (lengths <= hi)
         ranks, exact = ranks[keep], lengths[keep]
     else:
@@ -120,7 +134,7 @@ def solved_positions(store: DistanceStore, table: np.ndarray, ranks: np.ndarray,
     longest = len(store.counts) - 1
     solved = puzzle.rank(puzzle.solved_state)
     kernel = kernel or build_kernel(puzzle)
-    lengths, moves = build(_descend)(kernel, table, ranks, solved, longest)
+    lengths, moves = descend(kernel, table, ranks, solved, longest)
     found, terms = measure(kernel, table, ranks, lengths, grid(player), player.lookahead)
     unreached = np.array([entry.py_func(table, int(r)) == UNREACHED for r in ranks], dtype=bool)
     if ((lengths < 0) & ~unreached).any():
@@ -149,69 +163,68 @@ def grid_measures(store: DistanceStore, table: np.ndarray, ranks: np.ndarray, ke
     puzzle = store.puzzle()
     solved = puzzle.rank(puzzle.solved_state)
     ranks = np.asarray(ranks, dtype=np.int64)
-    lengths, _ = build(_descend)(kernel, table, ranks, solved, len(store.counts) - 1)
+    lengths, _ = descend(kernel, table, ranks, solved, len(store.counts) - 1)
     return measure(kernel, table, ranks, lengths, grid(), sight)[0]
 
 
-@kernel(parallel=True)
+@kernel(nogil=True)
 def _measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray, lookaheads: np.ndarray,
-             sight: float):
+             sight: float, out: np.ndarray, terms: np.ndarray, start: int, step: int) -> None:
     """The player model's measures of each position along the solution `_descend` walks
-    (`lengths`: its distances, -1 where it has none): float[ranks, lookaheads, FIGURES] and the
-    counts int[ranks, 6] of `curator.common.difficulty.walked_terms` (see `measure`)."""
+    (`lengths`: its distances, -1 where it has none) into `out`, float[ranks, lookaheads,
+    FIGURES], and the counts of `curator.common.difficulty.walked_terms` into `terms`,
+    int[ranks, 6] (see `measure`), in chunks of WALKS ranks as `_descend`."""
     sizes, offsets, tables = k.sizes, k.offsets, k.tables
     tabled = (offsets >= 0).all()
-    out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
-    terms = np.zeros((len(ranks), 6), dtype=np.int64)
-    for i in numba.prange(len(ranks)):
-        if lengths[i] < 0:
-            continue
-        x = np.empty(len(k.sizes), dtype=np.int64)
-        a = np.empty(k.sources.shape[3], dtype=np.int64)
-        b = np.empty_like(a)
-        rank = ranks[i]
-        value = entry(table, rank)
-        out[i, :, 0] = lengths[i]
-        out[i, :, 1] = lengths[i]
-        terms[i, 0] = lengths[i]
-        for d in range(lengths[i], 0, -1):
-            coordinates(sizes, rank, x)
-            below = (value + 14) % 15
-            down = -1
-            right = 0
-            legal = 0
-            for m in range(k.movers.shape[1]):
-                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
-                if j < 0:
-                    continue
-                legal += 1
-                if entry(table, j) == below:
-                    right += 1
-                    if down < 0:
-                        down = j
-            if down < 0:
-                break
-            if d == lengths[i]:
-                out[i, :, 2] = np.log2(legal)
-            show = d - 1.0  # a wrong move shows once the goal is in sight
-            hidden = min(max(sight - show, 0.0), 1.0) < 1.0
-            for m in range(k.movers.shape[1]):
-                j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
-                if j < 0 or entry(table, j) == below:
-                    continue
-                extra = 1.0 if entry(table, j) == value else 2.0  # as far, or a move farther
-                for g in range(len(lookaheads)):
-                    out[i, g, 1] += (1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)) * extra / (right + 1)
-                if hidden:
-                    terms[i, 1] += 1
-                    if extra >= 2:
-                        terms[i, 2] += 1
-            terms[i, 5] += legal
-            if legal == 1:
-                terms[i, 4] += 1
-            rank = down
-            value = below
-    return out, terms
+    x = np.empty(len(k.sizes), dtype=np.int64)
+    a = np.empty(k.sources.shape[3], dtype=np.int64)
+    b = np.empty_like(a)
+    for chunk in range(start, (len(ranks) + WALKS - 1) // WALKS, step):
+        for i in range(chunk * WALKS, min(len(ranks), (chunk + 1) * WALKS)):
+            if lengths[i] < 0:
+                continue
+            rank = ranks[i]
+            value = entry(table, rank)
+            out[i, :, 0] = lengths[i]
+            out[i, :, 1] = lengths[i]
+            terms[i, 0] = lengths[i]
+            for d in range(lengths[i], 0, -1):
+                coordinates(sizes, rank, x)
+                below = (value + 14) % 15
+                down = -1
+                right = 0
+                legal = 0
+                for m in range(k.movers.shape[1]):
+                    j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
+                    if j < 0:
+                        continue
+                    legal += 1
+                    if entry(table, j) == below:
+                        right += 1
+                        if down < 0:
+                            down = j
+                if down < 0:
+                    break
+                if d == lengths[i]:
+                    out[i, :, 2] = np.log2(legal)
+                show = d - 1.0  # a wrong move shows once the goal is in sight
+                hidden = min(max(sight - show, 0.0), 1.0) < 1.0
+                for m in range(k.movers.shape[1]):
+                    j = tabled_neighbor(sizes, offsets, tables, x, m) if tabled else neighbor(k, x, m, a, b)
+                    if j < 0 or entry(table, j) == below:
+                        continue
+                    extra = 1.0 if entry(table, j) == value else 2.0  # as far, or a move farther
+                    for g in range(len(lookaheads)):
+                        out[i, g, 1] += (1.0 - min(max(lookaheads[g] - show, 0.0), 1.0)) * extra / (right + 1)
+                    if hidden:
+                        terms[i, 1] += 1
+                        if extra >= 2:
+                            terms[i, 2] += 1
+                terms[i, 5] += legal
+                if legal == 1:
+                    terms[i, 4] += 1
+                rank = down
+                value = below
 
 
 def measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray, lookaheads: np.ndarray,
@@ -225,5 +238,10 @@ def measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray
     ends); first = log2(legal moves of the position). Returns float[ranks, lookaheads, FIGURES] and
     the counts int[ranks, 6] (as `curator.common.goal_sweep.Graph.measure`) for a player
     reading `sight` moves ahead."""
-    return build(_measure)(k, table, np.asarray(ranks, dtype=np.int64), np.asarray(lengths, dtype=np.int64),
-                           np.asarray(lookaheads, dtype=np.float64), float(sight))
+    ranks = np.ascontiguousarray(ranks, dtype=np.int64)
+    lookaheads = np.ascontiguousarray(lookaheads, dtype=np.float64)
+    out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
+    terms = np.zeros((len(ranks), 6), dtype=np.int64)
+    spread(build(_measure), k, table, ranks, np.ascontiguousarray(lengths, dtype=np.int64), lookaheads,
+           float(sight), out, terms, shares=_walk_chunks(ranks))
+    return out, terms

@@ -1,7 +1,7 @@
 """Breadth-first sweep over the index space: fills the 4-bit distance table one distance at a time.
 
-Small frontiers are expanded forwards (serial), large ones found backwards (parallel); the table
-is the same for any number of threads.
+Small frontiers are expanded forwards (serial), large ones found backwards (on threads); the
+table is the same for any number of threads.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from curator.common.kernels import build, kernel
+from curator.common.threads import spread
 from curator.distance.tables import CHUNK, Kernel, coordinates, neighbor, tabled_neighbor
 
 UNREACHED = 15
@@ -53,24 +54,24 @@ def _forward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
     return found
 
 
-@kernel(parallel=True)
-def _backward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
-    """Mark the unreached positions with a neighbor on `distance`; return how many.
+@kernel(nogil=True)
+def _backward(k: Kernel, table: np.ndarray, size: int, distance: int, found: np.ndarray, start: int,
+              step: int) -> None:
+    """Mark the unreached positions with a neighbor on `distance`; count them per chunk in
+    `found` (chunks start, start + step, ...: see `curator.common.threads`).
 
     Moves are undone by moves, so such a neighbor is one move away in either direction. A
     neighbor marked meanwhile by another thread reads as unreached or distance+1, never as
-    `distance`, so the outcome does not depend on timing.
+    `distance`, so the outcome does not depend on timing; chunks hold whole bytes of the table.
     """
     here = distance % 15
     after = (distance + 1) % 15
     sizes, offsets, tables = k.sizes, k.offsets, k.tables
     tabled = (offsets >= 0).all()
-    chunks = (size + CHUNK - 1) // CHUNK
-    found = np.zeros(chunks, dtype=np.int64)
-    for chunk in numba.prange(chunks):
-        x = np.empty(len(k.sizes), dtype=np.int64)
-        a = np.empty(k.sources.shape[3], dtype=np.int64)
-        b = np.empty_like(a)
+    x = np.empty(len(k.sizes), dtype=np.int64)
+    a = np.empty(k.sources.shape[3], dtype=np.int64)
+    b = np.empty_like(a)
+    for chunk in range(start, (size + CHUNK - 1) // CHUNK, step):
         for i in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             if entry(table, i) != UNREACHED:
                 continue
@@ -81,7 +82,6 @@ def _backward(k: Kernel, table: np.ndarray, size: int, distance: int) -> int:
                     _put(table, i, after)
                     found[chunk] += 1
                     break
-    return found.sum()
 
 
 def forward_is_cheaper(frontier: int, unreached: int, threads: int) -> bool:
@@ -101,7 +101,9 @@ def expand(k: Kernel, table: np.ndarray, counts: list[int], size: int) -> Iterat
         if forward_is_cheaper(counts[distance], unreached, numba.get_num_threads()):
             found = build(_forward)(k, table, size, distance)
         else:
-            found = build(_backward)(k, table, size, distance)
+            chunks = np.zeros((size + CHUNK - 1) // CHUNK, dtype=np.int64)
+            spread(build(_backward), k, table, size, distance, chunks, shares=len(chunks))
+            found = chunks.sum()
         if not found:
             return
         counts.append(int(found))

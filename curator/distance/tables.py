@@ -18,6 +18,7 @@ from curator.common.ranking import (
     unrank_orientation_array,
     unrank_permutation_array,
 )
+from curator.common.threads import spread
 from curator.distance.puzzle import PermutationPuzzle
 
 PERMUTATION = 0
@@ -26,7 +27,8 @@ MAX_TABLE_ENTRIES = 1 << 26
 """A coordinate gets a table when its size times the number of moves is at most this
 (256 MiB of int32 entries)."""
 CHUNK = 1 << 14
-"""Coordinate values (or positions) per parallel task."""
+"""Coordinate values (or positions) per chunk of a kernel's work that threads share (see
+`curator.common.threads`); even, so that no two chunks share a byte of a distance table."""
 
 
 class Kernel(NamedTuple):
@@ -131,15 +133,16 @@ def neighbor(k: Kernel, x: np.ndarray, m: int, a: np.ndarray, b: np.ndarray) -> 
     return rank
 
 
-@kernel(parallel=True)
-def _fill(k: Kernel, c: int, out: np.ndarray) -> None:
-    """Write coordinate c's value after move m from value x into out[m, x]."""
+@kernel(nogil=True)
+def _fill(k: Kernel, c: int, out: np.ndarray, start: int, step: int) -> None:
+    """Write coordinate c's value after move m from value x into out[m, x] (chunks start,
+    start + step, ...: see `curator.common.threads`)."""
     size = k.sizes[c]
     moves = k.movers.shape[1]
     width = k.sources.shape[3]
-    for chunk in numba.prange((size + CHUNK - 1) // CHUNK):
-        a = np.empty(width, dtype=np.int64)
-        b = np.empty(width, dtype=np.int64)
+    a = np.empty(width, dtype=np.int64)
+    b = np.empty(width, dtype=np.int64)
+    for chunk in range(start, (size + CHUNK - 1) // CHUNK, step):
         for x in range(chunk * CHUNK, min(size, (chunk + 1) * CHUNK)):
             for m in range(moves):
                 out[m, x] = move_coordinate(k, c, m, x, a, b)
@@ -199,7 +202,7 @@ def _with_tables(kernel: Kernel) -> Kernel:
     for c, size in enumerate(kernel.sizes):
         if size * moves <= MAX_TABLE_ENTRIES:
             table = np.empty((moves, size), dtype=np.int32)
-            build(_fill)(kernel, c, table)
+            spread(build(_fill), kernel, c, table, shares=(size + CHUNK - 1) // CHUNK)
             parts.append(table.ravel())
             offsets[c] = start
             start += table.size
