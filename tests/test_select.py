@@ -75,6 +75,7 @@ class Case:
         ]
         self.memo = {}
         self.classes = {}
+        self.orders = {}
 
     def members(self, position):
         """The class of `position` (symmetries and alike translations), by plain search."""
@@ -87,8 +88,13 @@ class Case:
     def shown_before(self, other, position):
         """Whether `canonical` shows a class by `other` rather than by `position`: more
         centred, or as centred with a smaller rank."""
-        return ((ref.centre_offset(self.puzzle, other), self.ranks[other])
-                < (ref.centre_offset(self.puzzle, position), self.ranks[position]))
+        return self.order(other) < self.order(position)
+
+    def order(self, position):
+        """(centre offset, rank): the smaller is shown first; worked out once per position."""
+        if position not in self.orders:
+            self.orders[position] = (ref.centre_offset(self.puzzle, position), self.ranks[position])
+        return self.orders[position]
 
     def children(self, state):
         cells = frozenset(self.puzzle.board.cells)
