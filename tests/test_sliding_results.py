@@ -279,9 +279,12 @@ def test_damaged_table_is_refused(klotski, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["lunar-lockout", "tilt", pytest.param("robots", marks=pytest.mark.slow)])
-def test_resume_gives_the_same_tables(tmp_path, monkeypatch, name):
+def test_resume_gives_the_same_tables(tmp_path, monkeypatch, request, name):
     source = PUZZLES / f"{name}.toml"
-    whole = curator.analyze(source, tmp_path / "whole")
+    # The undisturbed analysis: the module's own where it has one.
+    analyzed = {"lunar-lockout": "lunar", "tilt": "tilt"}
+    whole = (request.getfixturevalue(analyzed[name]) if name in analyzed
+             else curator.analyze(source, tmp_path / "whole"))
     monkeypatch.setattr(goal_tables, "CHECKPOINT_SECONDS", 0.0)
 
     def stop(distance, positions):
@@ -414,7 +417,8 @@ def test_pack_follows_the_curve_across_connected_sets(klotski, tmp_path):
     assert all(abs(d - t) <= 0.05 * 92 + 1 for d, t in zip(distances, targets))
     # Short targets are met from small connected sets, not all from the two large ones.
     assert len({level.connected_set for level in pack}) >= 5
-    assert pack == klotski.pack(8, "linear") == klotski.pack(8, "linear", variety=["sets"])
+    # Asked again, with the default rule named: the same pack.
+    assert pack == klotski.pack(8, "linear", variety=["sets"])
     plain = klotski.pack(8, "linear", variety=None)
     assert [level.distance for level in plain] == sorted(level.distance for level in plain)
     assert len({level.connected_set for level in plain}) < len({level.connected_set for level in pack})
