@@ -55,10 +55,12 @@ def run(command: tuple[str, ...], out: Path) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory):
-    """Small results folders of each kind."""
+    """Small results folders of each kind (the layered one of a king and two pawns: four
+    layers, so that its manifest is short enough to flip every byte of)."""
     base = tmp_path_factory.mktemp("stored")
     puzzle = base / "chess.toml"
-    puzzle.write_text(CHESS_3X3)
+    assert "R = 1\n" in CHESS_3X3 and "max_pieces = 4\n" in CHESS_3X3
+    puzzle.write_text(CHESS_3X3.replace("R = 1\n", "").replace("max_pieces = 4\n", "max_pieces = 3\n"))
     return {
         "layers": curator.analyze(puzzle, output=base / "chess", max_pieces=2, workers=1).directory,
         "distance": curator.analyze(ROOT / "puzzles" / "eight-puzzle.toml", output=base / "eight",
