@@ -39,7 +39,7 @@ Kernels
 -------
 The compiled functions here run over whole blocks of ranks of one layer; `Matcher` in
 `curator.layered.select` uses them for `canonical=True` when a layer has translations (and
-keeps its plain symmetry kernels otherwise). `in_chunks` shares a large block's ranks out
+keeps its plain symmetry kernels otherwise). `in_threads` shares a large block's ranks out
 among threads for either kind of kernel.
 """
 
@@ -48,12 +48,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numba
 import numpy as np
 
-from curator.common.kernels import Slot, kernel
+from curator.common.kernels import Slot, build, kernel
 from curator.common.ranking import (
     bit_count,
     fill_board,
@@ -66,13 +66,14 @@ from curator.common.ranking import (
     unrank_colex_wide,
     unrank_multiset_sequence,
 )
+from curator.common.threads import spread
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, Position, StateSpace
 
 ONE = np.uint64(1)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 CHUNK = 4096
-"""Ranks a thread takes at a time in `in_chunks`."""
+"""Ranks a thread takes at a time in `in_threads`."""
 USABLE_BUDGET = 50_000_000
 """Most (box, vector) pairs tried when working out which vectors a layer can use."""
 
@@ -362,15 +363,20 @@ chunk = Slot("chunk")
 """The kernel `in_chunks` drives: one of the `keep_*_chunk` kernels, bound by `build`."""
 
 
-@kernel(parallel=True)
-def in_chunks(ranks, *args):
-    """`chunk(ranks, lo, hi, *args)` over every CHUNK ranks of `ranks`, the chunks shared out
-    among threads."""
-    chunks = (ranks.shape[0] + CHUNK - 1) // CHUNK
-    for c in numba.prange(chunks):
+@kernel(nogil=True)
+def in_chunks(ranks, args, start, step):
+    """`chunk(ranks, lo, hi, *args)` over the chunks start, start + step, ... of CHUNK ranks
+    of `ranks` (see `in_threads`)."""
+    for c in range(start, (ranks.shape[0] + CHUNK - 1) // CHUNK, step):
         lo = c * CHUNK
         hi = min(lo + CHUNK, ranks.shape[0])
         chunk(ranks, lo, hi, *args)
+
+
+def in_threads(chunk_kernel: Any, ranks: np.ndarray, *args: Any) -> None:
+    """`chunk_kernel(ranks, lo, hi, *args)` over every CHUNK ranks of `ranks`, the chunks shared
+    out among threads (`curator.common.threads`)."""
+    spread(build(in_chunks, chunk=chunk_kernel), ranks, args, shares=(ranks.shape[0] + CHUNK - 1) // CHUNK)
 
 
 @numba.njit(cache=True, inline="always")

@@ -27,6 +27,7 @@ from curator.common.ranking import (
     unrank_colex_mask,
     wide_flip,
 )
+from curator.common.threads import spread
 from curator.layered.bits import read_only
 from curator.rules import MAX_CHILDREN
 
@@ -34,7 +35,7 @@ children = Slot("children")
 """`Rules.children`, bound per family by `build` (see curator.common.kernels)."""
 
 CHUNK = 4096
-"""Parents (or words) one thread takes at a time in the parallel kernels."""
+"""Parents (or words) one thread takes at a time in the kernels shared among threads."""
 DENSE_WORDS = 16
 """A tier gets a bitmap (marking, index) when it has at most this many words per position
 of the tier above (marking) or of itself (index); sparser tiers sort and search instead."""
@@ -232,15 +233,13 @@ def _count_masks_chunk(tables, masks, lo, hi, keys, words, below, once, out):
     return overflow
 
 
-@kernel(parallel=True)
-def _count_masks(tables, masks, keys, words, below, once, out):
-    """`_count_masks_chunk` over all of `masks`, a chunk per thread at a time."""
-    chunks = (masks.shape[0] + CHUNK - 1) // CHUNK
-    overflow = np.zeros(chunks, dtype=np.bool_)
-    for c in numba.prange(chunks):
+@kernel(nogil=True)
+def _count_masks(tables, masks, keys, words, below, once, out, overflow, start, step):
+    """`_count_masks_chunk` over the chunks start, start + step, ... of `masks` (see
+    `curator.common.threads`), whether each passed 2**64 into `overflow`."""
+    for c in range(start, (masks.shape[0] + CHUNK - 1) // CHUNK, step):
         hi = min(masks.shape[0], (c + 1) * CHUNK)
         overflow[c] = _count_masks_chunk(tables, masks, c * CHUNK, hi, keys, words, below, once, out)
-    return overflow.any()
 
 
 @kernel
@@ -264,16 +263,22 @@ def _count_boards_chunk(tables, boards, lo, hi, radix, offsets, keys, words, bel
     return overflow
 
 
-@kernel(parallel=True)
-def _count_boards(tables, boards, radix, offsets, keys, words, below, once, out):
-    """`_count_boards_chunk` over all of `boards`, a chunk per thread at a time."""
-    chunks = (boards.shape[0] + CHUNK - 1) // CHUNK
-    overflow = np.zeros(chunks, dtype=np.bool_)
-    for c in numba.prange(chunks):
+@kernel(nogil=True)
+def _count_boards(tables, boards, radix, offsets, keys, words, below, once, out, overflow, start, step):
+    """`_count_boards_chunk` over the chunks start, start + step, ... of `boards`, as
+    `_count_masks`."""
+    for c in range(start, (boards.shape[0] + CHUNK - 1) // CHUNK, step):
         hi = min(boards.shape[0], (c + 1) * CHUNK)
         overflow[c] = _count_boards_chunk(tables, boards, c * CHUNK, hi, radix, offsets, keys, words,
                                           below, once, out)
-    return overflow.any()
+
+
+def _in_threads(run, count: int, *args) -> bool:
+    """Whether `run` (`_count_masks` or `_count_boards`) over `count` items, on threads, found a
+    count past 2**64."""
+    overflow = np.zeros((count + CHUNK - 1) // CHUNK, dtype=np.bool_)
+    spread(run, *args, overflow, shares=len(overflow))
+    return bool(overflow.any())
 
 
 def count_masks(children_fn, tables, masks: np.ndarray, index: Index, below: np.ndarray,
@@ -283,7 +288,8 @@ def count_masks(children_fn, tables, masks: np.ndarray, index: Index, below: np.
     out = np.empty(masks.shape[0], dtype=np.uint64)
     args = (index.keys, index.words, below, once, out)
     if masks.shape[0] > CHUNK:
-        overflow = build(_count_masks, children=children_fn)(tables, masks, *args)
+        run = build(_count_masks, children=children_fn)
+        overflow = _in_threads(run, masks.shape[0], tables, masks, *args)
     else:  # starting threads costs more than one chunk of work
         overflow = build(_count_masks_chunk, children=children_fn)(tables, masks, 0, masks.shape[0], *args)
     return None if overflow else out
@@ -295,7 +301,8 @@ def count_boards(children_fn, tables, boards: np.ndarray, radix: np.ndarray, off
     out = np.empty(boards.shape[0], dtype=np.uint64)
     args = (radix, offsets, index.keys, index.words, below, once, out)
     if boards.shape[0] > CHUNK:
-        overflow = build(_count_boards, children=children_fn)(tables, boards, *args)
+        run = build(_count_boards, children=children_fn)
+        overflow = _in_threads(run, boards.shape[0], tables, boards, *args)
     else:  # starting threads costs more than one chunk of work
         overflow = build(_count_boards_chunk, children=children_fn)(tables, boards, 0, boards.shape[0],
                                                                      *args)

@@ -310,7 +310,7 @@ class Matcher:
             tables = classes.wide_tables(self.puzzle, layer, moves)
             args = (np.array(layer.counts, dtype=np.int64), cells[0], cells[1], perms, *tables, keep)
             if ranks.shape[0] > 4 * classes.CHUNK:
-                build(classes.in_chunks, chunk=classes.keep_wide_chunk)(ranks, layer.cells, *args)
+                classes.in_threads(classes.keep_wide_chunk, ranks, layer.cells, *args)
             else:
                 build(classes.keep_wide_chunk)(ranks, 0, ranks.shape[0], layer.cells, *args)
             return ranks[keep]
@@ -326,7 +326,7 @@ class Matcher:
         pieces = np.array(layer.counts, dtype=np.int64) if layer.typed else layer.pieces
         # Starting threads costs more than a few chunks of work.
         if ranks.shape[0] > 4 * classes.CHUNK:
-            build(classes.in_chunks, chunk=chunk)(ranks, layer.cells, pieces, *args)
+            classes.in_threads(chunk, ranks, layer.cells, pieces, *args)
         else:
             build(chunk)(ranks, 0, ranks.shape[0], layer.cells, pieces, *args)
         return ranks[keep]
