@@ -294,6 +294,19 @@ def test_resume_gives_the_same_tables(tmp_path, monkeypatch, request, name):
     with pytest.raises(KeyboardInterrupt):
         curator.analyze(source, tmp_path / "part", distance_done=stop)
     assert not curator.open(tmp_path / "part").complete
+    # An unfinished run's files are checked, and verify says the analysis did not finish
+    # instead of re-deriving ranks from tables that are not all there.
+    checked = invoke("verify", tmp_path / "part", "--sample", "20")
+    assert checked.exit_code == 0, checked.output
+    said = ("ok (2 tables, 0 ranks re-derived: 0 problems, 0 bad ranks); the analysis did not finish "
+            "(run `curator analyze` again to finish it)")
+    assert checked.stdout.strip() == f"{tmp_path / 'part'}: {said}"
+    damaged = shutil.copytree(tmp_path / "part", tmp_path / "damaged")
+    distances = damaged / TABLES["distances"][0]
+    data = bytearray(distances.read_bytes())
+    data[len(data) // 2] ^= 1
+    distances.write_bytes(bytes(data))
+    assert invoke("verify", damaged, "--sample", "20").exit_code == 1
     resumed = curator.analyze(source, tmp_path / "part")
     for name in TABLES:
         assert np.array_equal(whole.store.load(name), resumed.store.load(name)), name
