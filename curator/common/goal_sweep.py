@@ -36,7 +36,7 @@ from numba.core.dispatcher import Dispatcher
 
 from curator.common.difficulty import FIGURES
 from curator.common.kernels import Slot, Template, build, kernel
-from curator.common.threads import WALKS, spread
+from curator.common.threads import WALKS, chunks, spread
 
 INVALID = 0xFFFF
 """Distance entry of a rank that is not a position."""
@@ -85,7 +85,7 @@ class Graph:
         """The distance table before the sweep, the zeroed flags and the solved ranks, found by
         unranking every rank (for tables whose ranks are mostly positions)."""
         distances = np.full(size, INVALID, dtype=np.uint16)
-        spread(self.build(_scan), k, distances, shares=_chunks(size))
+        spread(self.build(_scan), k, distances, shares=chunks(size, CHUNK))
         return distances, np.zeros(size, dtype=np.uint8), np.flatnonzero(distances == 0)
 
     def expand(self, k: Any, distances: np.ndarray, flags: np.ndarray, first: int,
@@ -108,7 +108,7 @@ class Graph:
             ranks = ranks[distances[ranks] == distance]  # those given a shorter distance since left
             if not len(ranks):
                 continue
-            spread(unique, k, distances, flags, ranks, distance, shares=_chunks(len(ranks)))
+            spread(unique, k, distances, flags, ranks, distance, shares=chunks(len(ranks), CHUNK))
             for at in range(0, len(ranks), per_call):
                 found = relax(k, distances, ranks[at:at + per_call], distance, given)
                 _file(buckets, distances, given[:found].copy())
@@ -120,29 +120,29 @@ class Graph:
         position's children (`moves`, at most `width` of them) are tabled once, then each
         distance d takes the positions not reached yet that have a child at d - 1."""
         table = np.empty((len(distances), width), dtype=np.int32)
-        spread(self.build(_children), k, distances, table, shares=_chunks(len(distances)))
+        spread(self.build(_children), k, distances, table, shares=chunks(len(distances), CHUNK))
         unique, pull = self.build(_unique), self.build(_pull)
         distance = first
         if first == 0:
             ranks = solved if solved is not None else np.flatnonzero(distances == 0)
-            spread(unique, k, distances, flags, ranks, 0, shares=_chunks(len(ranks)))
+            spread(unique, k, distances, flags, ranks, 0, shares=chunks(len(ranks), CHUNK))
             if len(ranks):
                 yield 0, len(ranks)
             distance = 1
         while True:
             if distance > MAX_DISTANCE - 64:
                 raise OverflowError(f"distances beyond {MAX_DISTANCE - 64} are not supported")
-            spread(pull, table, distances, distance, shares=_chunks(len(distances)))
+            spread(pull, table, distances, distance, shares=chunks(len(distances), CHUNK))
             ranks = np.flatnonzero(distances == distance)
             if not len(ranks):
                 return
-            spread(unique, k, distances, flags, ranks, distance, shares=_chunks(len(ranks)))
+            spread(unique, k, distances, flags, ranks, distance, shares=chunks(len(ranks), CHUNK))
             yield distance, len(ranks)
             distance += 1
 
     def finish(self, k: Any, distances: np.ndarray, flags: np.ndarray) -> np.ndarray:
         """Set the all_moves bits; return the clusters."""
-        spread(self.build(_all_moves), k, distances, flags, shares=_chunks(len(distances)))
+        spread(self.build(_all_moves), k, distances, flags, shares=chunks(len(distances), CHUNK))
         clusters: np.ndarray = self.build(_clusters)(k, distances)
         return clusters
 
@@ -182,7 +182,7 @@ class Graph:
         lengths = np.full(len(ranks), -1, dtype=np.int64)
         steps = np.zeros((len(ranks) if record else 0, max(longest, 1)), dtype=np.int64)
         spread(self.build(_walk), k, distances, ranks, longest, lookaheads, float(sight), record,
-               out, terms, lengths, steps, shares=_chunks(len(ranks), WALKS))
+               out, terms, lengths, steps, shares=chunks(len(ranks), WALKS))
         return out, terms, lengths, steps
 
     def recheck(self, k: Any, distances: np.ndarray, flags: np.ndarray, clusters: np.ndarray,
@@ -191,17 +191,12 @@ class Graph:
         is wrong (see RECHECKED)."""
         wrong = np.zeros(len(ranks), dtype=np.int64)
         spread(self.build(_recheck), k, distances, flags, clusters, np.asarray(ranks, dtype=np.int64), wrong,
-               shares=_chunks(len(ranks), WALKS))
+               shares=chunks(len(ranks), WALKS))
         return [(int(r), [name for bit, name in enumerate(RECHECKED) if w >> bit & 1])
                 for r, w in zip(ranks, wrong) if w]
 
 
 # -- the sweep ------------------------------------------------------------------------------
-
-
-def _chunks(size: int, per: int = CHUNK) -> int:
-    """Chunks of `per` ranks that cover `size` ranks, as the kernels number them."""
-    return (size + per - 1) // per
 
 
 @kernel(nogil=True)

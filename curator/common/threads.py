@@ -20,6 +20,16 @@ WALKS = 1 << 6
 than a sweep's)."""
 
 
+def chunks(size: int, per: int) -> int:
+    """Chunks of `per` items that cover `size` items, as the compiled loops number them (the
+    last may hold fewer).
+
+    >>> chunks(10, 4), chunks(8, 4), chunks(0, 4)
+    (3, 2, 0)
+    """
+    return (size + per - 1) // per
+
+
 class Threads:
     """The calling thread and helpers, as many in all as the compiled-thread setting, kept for
     several calls of `spread` (starting threads for every block of a table costs a few per cent)."""

@@ -13,7 +13,7 @@ import numpy as np
 from curator.common.difficulty import FIGURES, WALKED_DEFAULT, Measure, Player, grid, walked_terms
 from curator.common.errors import StoreError
 from curator.common.kernels import build, kernel
-from curator.common.threads import WALKS, spread
+from curator.common.threads import WALKS, chunks, spread
 from curator.distance.store import DistanceStore
 from curator.distance.sweep import UNREACHED, entry
 from curator.distance.tables import Kernel, build_kernel, coordinates, neighbor, tabled_neighbor
@@ -79,12 +79,9 @@ def descend(k: Kernel, table: np.ndarray, ranks: np.ndarray, solved: int, longes
     ranks = np.ascontiguousarray(ranks, dtype=np.int64)
     lengths = np.full(len(ranks), -1, dtype=np.int64)
     moves = np.zeros((len(ranks), max(longest, 1)), dtype=np.uint8)
-    spread(build(_descend), k, table, ranks, solved, longest, lengths, moves, shares=_walk_chunks(ranks))
+    spread(build(_descend), k, table, ranks, solved, longest, lengths, moves,
+           shares=chunks(len(ranks), WALKS))
     return lengths, moves
-
-
-def _walk_chunks(ranks: np.ndarray) -> int:
-    return (len(ranks) + WALKS - 1) // WALKS
 
 
 def select_positions(
@@ -243,5 +240,5 @@ def measure(k: Kernel, table: np.ndarray, ranks: np.ndarray, lengths: np.ndarray
     out = np.zeros((len(ranks), len(lookaheads), FIGURES))  # no knock-ons: one piece a move
     terms = np.zeros((len(ranks), 6), dtype=np.int64)
     spread(build(_measure), k, table, ranks, np.ascontiguousarray(lengths, dtype=np.int64), lookaheads,
-           float(sight), out, terms, shares=_walk_chunks(ranks))
+           float(sight), out, terms, shares=chunks(len(ranks), WALKS))
     return out, terms

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from curator.common.kernels import build, kernel
-from curator.common.threads import spread
+from curator.common.threads import chunks, spread
 from curator.distance.tables import CHUNK, Kernel, coordinates, neighbor, tabled_neighbor
 
 UNREACHED = 15
@@ -101,9 +101,9 @@ def expand(k: Kernel, table: np.ndarray, counts: list[int], size: int) -> Iterat
         if forward_is_cheaper(counts[distance], unreached, numba.get_num_threads()):
             found = build(_forward)(k, table, size, distance)
         else:
-            chunks = np.zeros((size + CHUNK - 1) // CHUNK, dtype=np.int64)
-            spread(build(_backward), k, table, size, distance, chunks, shares=len(chunks))
-            found = chunks.sum()
+            per_chunk = np.zeros(chunks(size, CHUNK), dtype=np.int64)
+            spread(build(_backward), k, table, size, distance, per_chunk, shares=len(per_chunk))
+            found = per_chunk.sum()
         if not found:
             return
         counts.append(int(found))

@@ -18,7 +18,7 @@ from curator.common.ranking import (
     unrank_orientation_array,
     unrank_permutation_array,
 )
-from curator.common.threads import spread
+from curator.common.threads import chunks, spread
 from curator.distance.puzzle import PermutationPuzzle
 
 PERMUTATION = 0
@@ -202,7 +202,7 @@ def _with_tables(kernel: Kernel) -> Kernel:
     for c, size in enumerate(kernel.sizes):
         if size * moves <= MAX_TABLE_ENTRIES:
             table = np.empty((moves, size), dtype=np.int32)
-            spread(build(_fill), kernel, c, table, shares=(size + CHUNK - 1) // CHUNK)
+            spread(build(_fill), kernel, c, table, shares=chunks(size, CHUNK))
             parts.append(table.ravel())
             offsets[c] = start
             start += table.size

@@ -66,7 +66,7 @@ from curator.common.ranking import (
     unrank_colex_wide,
     unrank_multiset_sequence,
 )
-from curator.common.threads import spread
+from curator.common.threads import chunks, spread
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, Position, StateSpace
 
@@ -376,7 +376,7 @@ def in_chunks(ranks, args, start, step):
 def in_threads(chunk_kernel: Any, ranks: np.ndarray, *args: Any) -> None:
     """`chunk_kernel(ranks, lo, hi, *args)` over every CHUNK ranks of `ranks`, the chunks shared
     out among threads (`curator.common.threads`)."""
-    spread(build(in_chunks, chunk=chunk_kernel), ranks, args, shares=(ranks.shape[0] + CHUNK - 1) // CHUNK)
+    spread(build(in_chunks, chunk=chunk_kernel), ranks, args, shares=chunks(ranks.shape[0], CHUNK))
 
 
 @numba.njit(cache=True, inline="always")

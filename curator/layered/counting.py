@@ -27,7 +27,7 @@ from curator.common.ranking import (
     unrank_colex_mask,
     wide_flip,
 )
-from curator.common.threads import spread
+from curator.common.threads import chunks, spread
 from curator.layered.bits import read_only
 from curator.rules import MAX_CHILDREN
 
@@ -276,7 +276,7 @@ def _count_boards(tables, boards, radix, offsets, keys, words, below, once, out,
 def _in_threads(run, count: int, *args) -> bool:
     """Whether `run` (`_count_masks` or `_count_boards`) over `count` items, on threads, found a
     count past 2**64."""
-    overflow = np.zeros((count + CHUNK - 1) // CHUNK, dtype=np.bool_)
+    overflow = np.zeros(chunks(count, CHUNK), dtype=np.bool_)
     spread(run, *args, overflow, shares=len(overflow))
     return bool(overflow.any())
 
