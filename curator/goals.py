@@ -550,6 +550,9 @@ class GoalKind(Kind):
     def playtested(self, results: GoalResults, key: str) -> Any:
         return results.rank_of(results.position(key))
 
+    def solvable(self, results: GoalResults, key: str) -> bool:
+        return bool(results.distances[self.playtested(results, key)] < UNSOLVABLE)
+
     def detail(self, results: GoalResults) -> dict[str, Any]:
         summary = results.summary()
         return {"layers": results.layers, "figures": {key: summary.get(key) for key in SHOWN_COUNTS},

@@ -306,6 +306,11 @@ class Kind(ABC):
         docs/workspace-db.md), as `measures` takes it; SelectionError if it names none."""
         raise SelectionError(f"{self.held} are not playtested in the workspace")
 
+    def solvable(self, results: Any, key: str) -> bool:
+        """Whether the level a key of the workspace's database names can be solved: the
+        workspace refuses a play said to have solved one that cannot be."""
+        raise SelectionError(f"{self.held} are not playtested in the workspace")
+
     def detail(self, results: Any) -> dict[str, Any]:
         """What the workspace shows of a folder besides its name: its table, and what it
         takes to draw and play its levels."""

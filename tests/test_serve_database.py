@@ -218,6 +218,19 @@ def test_notes_and_playtests(client):
     assert client.get("/api/folders/1/playtests").json() == {"puzzle": "tiny-slide", "levels": []}
 
 
+def test_a_play_cannot_have_solved_a_level_that_cannot_be_solved(client, slide):
+    stuck = ",".join(["1"] + ["0"] * 13 + ["1"])  # two corners of the triangle: no jump is left
+    play = {"level": stuck, "seconds": 9, "moves": 0, "moves_at_end": 0, "solved": True}
+    answer = client.post("/api/folders/0/playtests", json=play)
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == f"solved: level {stuck} cannot be solved, so no play of it solved it"
+    assert client.post("/api/folders/0/playtests", json={**play, "solved": False}).status_code == 200
+    drawing = "/".join(slide.select(limit=1)[0].board)  # a level of the sliding-block tables
+    assert client.post("/api/folders/1/playtests", json={**play, "level": drawing}).status_code == 200
+    figures = {f["level"]: f for f in client.get("/api/folders/0/playtests").json()["levels"]}
+    assert (figures[stuck]["plays"], figures[stuck]["solved"]) == (1, 0)
+
+
 def test_packs_last_across_apps_and_a_folder_gone_is_reported(triangle, slide, tmp_path):
     db_path = tmp_path / "kept.sqlite"
     copy = tmp_path / "triangle-copy"

@@ -254,6 +254,15 @@ def test_notes_and_playtests_keep_universe_puzzles_by_their_drawing(client):
         "level": "Q.hh/vHHH/RR.v/hh.v", "note": "", "tags": []}))
 
 
+def test_a_play_cannot_have_solved_a_puzzle_that_cannot_be_solved(client):
+    board = puzzles(client, solvable="false", limit="1")["puzzles"][0]["board"]
+    level = "/".join(board) if isinstance(board, list) else board
+    play = {"level": level, "seconds": 4, "moves": 3, "moves_at_end": 3, "solved": True}
+    assert "cannot be solved, so no play of it solved it" in problem(client.post("/api/folders/0/playtests",
+                                                                                 json=play))
+    assert client.post("/api/folders/0/playtests", json={**play, "solved": False}).status_code == 200
+
+
 def test_openapi_documents_the_universe_endpoints(client):
     document = client.get("/openapi.json").json()
     paths = document["paths"]

@@ -209,6 +209,9 @@ class LayeredKind(Kind):
         except ValueError:
             raise SelectionError(f"level {key[:40]!r}: not a position's entries joined by commas") from None
 
+    def solvable(self, results: LayeredResults, key: str) -> bool:
+        return results.status(self.playtested(results, key)).solvable
+
     def detail(self, results: LayeredResults) -> dict[str, Any]:
         puzzle = results.puzzle
         return {"layers": results.summary()["layers"],

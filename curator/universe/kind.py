@@ -150,6 +150,9 @@ class UniverseKind(Kind):
                         left=("board",))
         return Report(title, heads, tuple(rows), lines=True, width=200)
 
+    def solvable(self, results: UniverseResults, key: str) -> bool:
+        return results.distance(key) is not None
+
     def detail(self, results: UniverseResults) -> dict[str, Any]:
         """Puzzles by distance, and what the workspace needs to draw and play positions: the
         board, the vehicles' shapes and counts, the goal, the walls, and the totals of `info`."""

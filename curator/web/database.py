@@ -249,9 +249,12 @@ def set_note(request: Request, folder: int, body: models.NoteIn) -> dict[str, An
 @router.post("/folders/{folder}/playtests", response_model=models.PlayOut)
 def record_play(request: Request, folder: int, body: models.PlayIn) -> dict[str, Any]:
     """Record one play of a level of the folder's puzzle (the page posts one when a play
-    ends: the goal reached, or given up)."""
+    ends: the goal reached, or given up); 422 for a play said to solve a level that cannot be
+    solved."""
     with _folder(request, folder) as (_, results, key):
         level = level_key(results, body.level)
+        if body.solved and not catalogue.kind_for(results).solvable(results, level):
+            raise SelectionError(f"solved: level {level} cannot be solved, so no play of it solved it")
     play = _db(request).record_play(key, Play(level, body.seconds, body.moves, body.moves_at_end, body.undos,
                                               body.resets, body.hints, body.solved))
     return {"level": play.level, "recorded": play.recorded, "solved": play.solved}
