@@ -36,11 +36,21 @@ def too_many(asked: int, matched: int, noun: str = "levels") -> str:
     return f"{matched:,} {noun} match" + (f", and {asked:,} of them are asked for" if asked < matched else "")
 
 
+def kept(matched: int, sample: int | None, limit: int | None) -> int:
+    """How many of `matched` items a selection returns after its `sample` and `limit` (None: no
+    bound).
+
+    >>> kept(100, 10, None), kept(100, None, 5), kept(3, 10, 5)
+    (10, 5, 3)
+    """
+    return min(matched, sample or matched, limit or matched)
+
+
 def check_cap(matched: int, sample: int | None, limit: int | None, cap: int | None,
               name: Naming = same_name, noun: str = "levels") -> None:
     """SelectionError when a selection of `matched` items would return more than `cap` of them
     after its `sample` and `limit` (None: no bound), before any is rated."""
-    keep = min(matched, sample or matched, limit or matched)
+    keep = kept(matched, sample, limit)
     if cap is not None and keep > cap:
         raise SelectionError(f"{too_many(keep, matched, noun)}; at most {cap:,} are returned at once "
                              f"(add {name('limit')} N or {name('sample')} N)")

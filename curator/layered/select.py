@@ -40,7 +40,7 @@ from curator.common.difficulty import Player
 from curator.common.errors import DamagedResults, SelectionError, StoreError
 from curator.common.files import PUZZLE_COPY
 from curator.common.kernels import build, kernel
-from curator.common.keywords import METRICS_CAP, Naming, same_name, span, too_many
+from curator.common.keywords import METRICS_CAP, Naming, kept, same_name, span, too_many
 from curator.common.ranking import (
     fill_board,
     image_mask,
@@ -454,7 +454,7 @@ def pick(
     matcher = Matcher(puzzle, filters)
     stop_at = limit if sample is None else None
     blocks, total, complete = _scan(store, matcher, selected_layers(store, puzzle, filters), stop_at)
-    keep = min(total, sample or total, limit or total)
+    keep = kept(total, sample, limit)
     if cap is not None and keep > cap:
         raise _TooMany(keep, total)
     if sample is not None and sample < total:
