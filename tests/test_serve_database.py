@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import curator
+from curator.common.errors import SearchTooLarge
+from curator.layered.kind import LayeredKind
 from curator.web.app import create_app
 from curator.workspace_db import WorkspaceDB
 
@@ -229,6 +231,16 @@ def test_a_play_cannot_have_solved_a_level_that_cannot_be_solved(client, slide):
     assert client.post("/api/folders/1/playtests", json={**play, "level": drawing}).status_code == 200
     figures = {f["level"]: f for f in client.get("/api/folders/0/playtests").json()["levels"]}
     assert (figures[stuck]["plays"], figures[stuck]["solved"]) == (1, 0)
+
+
+def test_a_solved_play_is_kept_where_telling_would_pass_the_search_bound(client, monkeypatch):
+    def too_large(self, results, key):
+        raise SearchTooLarge("the search would pass 1 position above the stored layers", 9)
+
+    monkeypatch.setattr(LayeredKind, "solvable", too_large)
+    stuck = ",".join(["1"] + ["0"] * 13 + ["1"])
+    play = {"level": stuck, "seconds": 9, "moves": 0, "moves_at_end": 0, "solved": True}
+    assert client.post("/api/folders/0/playtests", json=play).status_code == 200
 
 
 def test_packs_last_across_apps_and_a_folder_gone_is_reported(triangle, slide, tmp_path):

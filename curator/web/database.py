@@ -17,7 +17,7 @@ from fastapi import Path as InPath
 from fastapi.responses import JSONResponse
 
 from curator import catalogue
-from curator.common.errors import SelectionError, StoreError, one_line
+from curator.common.errors import SearchTooLarge, SelectionError, StoreError, one_line
 from curator.common.files import MANIFEST, read_manifest
 from curator.web import database_models as models
 from curator.web.folders import Entry, Folders
@@ -253,11 +253,20 @@ def record_play(request: Request, folder: int, body: models.PlayIn) -> dict[str,
     solved."""
     with _folder(request, folder) as (_, results, key):
         level = level_key(results, body.level)
-        if body.solved and not catalogue.kind_for(results).solvable(results, level):
+        if body.solved and not _can_be_solved(results, level):
             raise SelectionError(f"solved: level {level} cannot be solved, so no play of it solved it")
     play = _db(request).record_play(key, Play(level, body.seconds, body.moves, body.moves_at_end, body.undos,
                                               body.resets, body.hints, body.solved))
     return {"level": play.level, "recorded": play.recorded, "solved": play.solved}
+
+
+def _can_be_solved(results: Any, level: str) -> bool:
+    """Whether the level can be solved; True where telling would take a search past its bound
+    (above the stored layers): a play is refused only when it is known to be impossible."""
+    try:
+        return catalogue.kind_for(results).solvable(results, level)
+    except SearchTooLarge:
+        return True
 
 
 @router.get("/folders/{folder}/playtests", response_model=models.Playtests)
