@@ -743,7 +743,9 @@ def random_child_bits(layer: Layer, rng: np.random.Generator, density: float) ->
 
 def kernel_bits(puzzle: Puzzle, layer: Layer, below: LayerBits, kind: str, step_once: bool,
                 first: int = 0, last: int | None = None) -> tuple[np.ndarray, ...]:
-    """Words first..last-1 of `layer` by the sweep kernel `kind`, with step_once forced."""
+    """Words first..last-1 of `layer` by the sweep kernel `kind`, with step_once forced (the
+    child's words read-only, as `LayerSweep` passes them: one compiled copy serves both)."""
+    below = below.decoded(("solvable", "unique"))
     run, args = sweep.KERNELS[kind][1](puzzle.rules, layer, [below], step_once)
     last = layer.words if last is None else last
     with Threads() as threads:

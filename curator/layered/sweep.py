@@ -40,7 +40,7 @@ from curator.common.ranking import (
     wide_from_cells,
 )
 from curator.common.threads import Threads
-from curator.layered.bits import PROPERTIES, LayerBits
+from curator.layered.bits import PROPERTIES, LayerBits, read_only
 from curator.layered.gather import fast_gather
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, tier_offsets
@@ -1141,8 +1141,9 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
 
 
 def concatenate_tier(arrays: list[np.ndarray]) -> np.ndarray:
-    """The word arrays of a tier's layers laid end to end (see `tier_offsets`); a single
-    array is returned as it is (a mapped file stays mapped, not read into memory)."""
+    """The word arrays of a tier's layers laid end to end (see `tier_offsets`), read-only as
+    compiled code takes them (`read_only`: one copy of a kernel, whether a tier is one layer
+    or several); a single array is not copied (a mapped file stays mapped)."""
     if len(arrays) == 1:
-        return arrays[0]
-    return np.concatenate(arrays) if arrays else np.zeros(1, dtype=np.uint64)
+        return read_only(arrays[0])
+    return read_only(np.concatenate(arrays) if arrays else np.zeros(1, dtype=np.uint64))
