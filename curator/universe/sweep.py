@@ -361,7 +361,7 @@ def _measured(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: La
 def _explored(seed: int, groups: np.ndarray, walls: int, walls_t: int, lanes: Lanes
               ) -> tuple[np.ndarray, np.ndarray]:
     """`explore_set` compiled."""
-    size, state, _, _, dist = _measured(seed, groups, walls, walls_t, lanes, 0)
+    size, state, _, _, dist = _measured(seed, groups, walls, walls_t, lanes, _word(0))
     return state[:size, 0].copy(), dist
 
 
