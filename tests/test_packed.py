@@ -292,6 +292,8 @@ def test_a_position_above_the_stored_layers_whose_moves_all_lose_is_unsolvable(f
     assert level.difficulty == math.inf
     status = results.status(DEAD_END.replace("/", "\n"))
     assert not status.stored and not status.solvable
+    # The search looked its children up in the packed 3-ball layer without decoding it whole.
+    assert isinstance(results.explorer._tier_words_of(3), packed.PackedWords)
 
 
 def test_solve_answers_a_dead_end_above_the_stored_layers(fling_to_four):

@@ -1124,8 +1124,10 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
     (1-based) leads to the layer whose bit 0 is at child_base[t] of the concatenated
     arrays and whose type sequences number child_orderings[t].
     """
-    solvable = concatenate_tier([b.solvable for b in below])
-    unique = concatenate_tier([b.unique for b in below])
+    # Read-only whether the tier is one layer or several: numba types the two apart, and a
+    # kernel would compile once for each.
+    solvable = read_only(concatenate_tier([b.solvable for b in below]))
+    unique = read_only(concatenate_tier([b.unique for b in below]))
     offsets = tier_offsets([b.layer for b in below])
     types = len(layer.counts)
     child_base = np.zeros(types + 1, dtype=np.int64)
@@ -1141,9 +1143,8 @@ def _typed_children(layer: Layer, below: list[LayerBits]):
 
 
 def concatenate_tier(arrays: list[np.ndarray]) -> np.ndarray:
-    """The word arrays of a tier's layers laid end to end (see `tier_offsets`), read-only as
-    compiled code takes them (`read_only`: one copy of a kernel, whether a tier is one layer
-    or several); a single array is not copied (a mapped file stays mapped)."""
+    """The word arrays of a tier's layers laid end to end (see `tier_offsets`); a single
+    array is returned as it is (a mapped file stays mapped, not read into memory)."""
     if len(arrays) == 1:
-        return read_only(arrays[0])
-    return read_only(np.concatenate(arrays) if arrays else np.zeros(1, dtype=np.uint64))
+        return arrays[0]
+    return np.concatenate(arrays) if arrays else np.zeros(1, dtype=np.uint64)
