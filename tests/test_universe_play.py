@@ -1,6 +1,7 @@
 """Playing positions of a universe (`curator.universe.play`, `UniverseResults.play`): drawings
 read and refused, legal moves and their distances against the plain reference, and the
-distances measured on demand against the stored tables for every set of the 4x4 universe."""
+distances measured on demand against the stored tables for the sets of the 4x4 universe
+(every ninth and the hardest; every set with `-m slow`)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,13 @@ def cells(text: str) -> tuple[int, int]:
     return int(r), int(c)
 
 
-def test_every_set_measured_on_demand_matches_the_stored_tables(results):
+@pytest.mark.parametrize("step", [pytest.param(1, marks=pytest.mark.slow), 9])  # every set: 18 s
+def test_sets_measured_on_demand_match_the_stored_tables(results, step):
     positions = results.positions
-    for rank in range(results.sets):
+    hardest = [level.rank for level in results.select(hardest=True, limit=20)]
+    ranks = sorted(set(range(0, results.sets, step)) | set(hardest))
+    assert hardest and any(results.level(rank).distance is None for rank in ranks)
+    for rank in ranks:
         level = results.level(rank)
         farthest = results.position(level.board)
         found = positions.explored(farthest)

@@ -4,8 +4,10 @@ gives the same bits through the multi-word path."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +29,6 @@ from curator.common.ranking import (
     rank_combination,
     to_words,
     unrank_colex_wide,
-    unrank_placement,
 )
 from curator.layered import classes
 from curator.layered.bits import PROPERTIES
@@ -187,13 +188,30 @@ def wide_results(tmp_path_factory):
     return curator.analyze(path, directory / "out")
 
 
+def placements(cells: tuple, most: dict[str, int], pieces: int) -> Iterator[frozenset]:
+    """Every position of `pieces` pieces on `cells` with at most `most[letter]` of each letter, as
+    the reference writes positions: frozensets of (cell, letter)."""
+    if pieces == 0:
+        yield frozenset()
+        return
+    if not most:
+        return
+    letter, *others = most
+    rest = {other: most[other] for other in others}
+    for n in range(min(most[letter], pieces) + 1):
+        for chosen in itertools.combinations(cells, n):
+            free = tuple(cell for cell in cells if cell not in chosen)
+            for position in placements(free, rest, pieces - n):
+                yield position | {(cell, letter) for cell in chosen}
+
+
 def test_a_wide_analysis_verifies_and_selects(wide_results):
     assert wide_results.verify().ok
     oracle = oracle_for(WIDE_FILE, wide_results.puzzle)
     unique = wide_results.count(unique=True, pieces=(3, 3))
-    want = sum(oracle.result(oracle.position(p)).unique
-               for layer in StateSpace(wide_results.puzzle).layers_with(3)
-               for p in (unrank_placement(r, layer.cells, layer.counts) for r in range(layer.size)))
+    every = list(placements(oracle.cells, WIDE_FILE.pieces, 3))
+    assert len(every) == sum(layer.size for layer in StateSpace(wide_results.puzzle).layers_with(3))
+    want = sum(oracle.result(position).unique for position in every)
     assert unique == want > 0
     # Classes by the board's symmetries and translations, against their plain-Python members.
     puzzle = wide_results.puzzle
