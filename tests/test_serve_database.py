@@ -220,9 +220,14 @@ def test_notes_and_playtests(client):
     assert client.get("/api/folders/1/playtests").json() == {"puzzle": "tiny-slide", "levels": []}
 
 
+STUCK = ",".join(["1"] + ["0"] * 13 + ["1"])
+"""Two corners of the triangle: no jump is left, so the level cannot be solved."""
+SOLVED_STUCK = {"level": STUCK, "seconds": 9, "moves": 0, "moves_at_end": 0, "solved": True}
+"""A play said to have solved it."""
+
+
 def test_a_play_cannot_have_solved_a_level_that_cannot_be_solved(client, slide):
-    stuck = ",".join(["1"] + ["0"] * 13 + ["1"])  # two corners of the triangle: no jump is left
-    play = {"level": stuck, "seconds": 9, "moves": 0, "moves_at_end": 0, "solved": True}
+    stuck, play = STUCK, SOLVED_STUCK
     answer = client.post("/api/folders/0/playtests", json=play)
     assert answer.status_code == 422
     assert answer.json()["detail"] == f"solved: level {stuck} cannot be solved, so no play of it solved it"
@@ -238,9 +243,7 @@ def test_a_solved_play_is_kept_where_telling_would_pass_the_search_bound(client,
         raise SearchTooLarge("the search would pass 1 position above the stored layers", 9)
 
     monkeypatch.setattr(LayeredKind, "solvable", too_large)
-    stuck = ",".join(["1"] + ["0"] * 13 + ["1"])
-    play = {"level": stuck, "seconds": 9, "moves": 0, "moves_at_end": 0, "solved": True}
-    assert client.post("/api/folders/0/playtests", json=play).status_code == 200
+    assert client.post("/api/folders/0/playtests", json=SOLVED_STUCK).status_code == 200
 
 
 def test_packs_last_across_apps_and_a_folder_gone_is_reported(triangle, slide, tmp_path):
