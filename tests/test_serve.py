@@ -763,16 +763,16 @@ def test_memory_stays_bounded_over_many_requests(client, triangle):
                                                             "move": move}).status_code == 200
             assert client.get("/api/folders/0/levels", params={"pieces": "x"}).status_code == 422
 
-    rounds(50)
+    rounds(30)
     tracemalloc.start()
     gc.collect()
     before = tracemalloc.get_traced_memory()[0]
-    rounds(150)
+    rounds(75)
     gc.collect()
     grown = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    assert grown < 100_000, grown  # about 25 KB measured (the re module's cache); 300 requests, so
-    # a leak of 350 bytes a request would fail
+    assert grown < 50_000, grown  # about 14 KB measured (the re module's cache); 150 requests, so
+    # a leak of 250 bytes a request would fail
 
 
 # -- the command ---------------------------------------------------------------------------------
