@@ -225,7 +225,7 @@ class Kind(ABC):
         return Verdict(verdict.lines, verdict.ok, outcome)
 
     @abstractmethod
-    def selection(self, results: Any, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
+    def selection(self, results: Any, keywords: dict[str, Any]) -> tuple[Sequence[Any], int | None]:
         """The items `select` lists for these keywords, and how many positions matched (None
         when the scan stopped early)."""
 

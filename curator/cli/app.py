@@ -19,7 +19,7 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -436,7 +436,7 @@ def _flag(name: str, value: object) -> str:
     return ("--no-" if value is False else "--") + name.replace("_", "-")
 
 
-def _selected(kind: Kind, results: Results, given: dict[str, Any]) -> tuple[list, int | None]:
+def _selected(kind: Kind, results: Results, given: dict[str, Any]) -> tuple[Sequence[Any], int | None]:
     """The items `select` lists for the options given (`_parsed`), and how many positions
     matched."""
     return kind.selection(results, _keywords(kind, results, given, kind.selection_options))

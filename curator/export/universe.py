@@ -14,18 +14,18 @@ values are distances), toml and histogram have no place for it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import drawsvg
+import numpy as np
 
 from curator.arrange import PackCurve
 from curator.common.files import atomic_write
 from curator.export.writing import ExportError, file_targets, json_text, pack_head, write_table, write_text
 from curator.universe.puzzle import WALL, Universe
-from curator.universe.results import UniverseLevel
+from curator.universe.results import SetLevels, UniverseLevel
 
 FORMATS = ("json", "csv", "toml", "histogram")
 PUZZLES_FORMAT = "curator-universe-puzzles/1"
@@ -56,7 +56,7 @@ def write(fmt: str, puzzle: Universe, items: Sequence[UniverseLevel], path: str 
             atomic_write(target, puzzle_text(puzzle, item).encode())
         return targets
     if fmt == "histogram":
-        return write_text(path, histogram_svg(puzzle, items))
+        return write_text(path, histogram_svg(puzzle, _distances(items)))
     raise ExportError(f"universe tables export as {', '.join(FORMATS)}, not {fmt!r}")
 
 
@@ -101,18 +101,28 @@ def sliding_text(puzzle: Universe, board: str, name: str, title: str) -> str:
     return "\n".join(lines)
 
 
-def histogram_svg(puzzle: Universe, items: Sequence[UniverseLevel]) -> str:
-    """A bar chart of the puzzles by distance, as SVG text."""
-    counts = Counter(item.distance for item in items if item.distance is not None)
-    if not counts:
+def _distances(items: Sequence[UniverseLevel]) -> np.ndarray:
+    """The items' distances, -1 where a set cannot be solved; a selection's are read from its
+    tables, not from its puzzles."""
+    if isinstance(items, SetLevels):
+        return items.distances()
+    return np.array([-1 if item.distance is None else item.distance for item in items], dtype=np.int64)
+
+
+def histogram_svg(puzzle: Universe, distances: np.ndarray) -> str:
+    """A bar chart of puzzles by distance (-1: a set that cannot be solved, not charted), as
+    SVG text."""
+    solvable = distances[distances >= 0].astype(np.int64)
+    if not len(solvable):
         raise ExportError("no solvable puzzle to chart")
-    low, high = min(counts), max(counts)
+    low, high = int(solvable.min()), int(solvable.max())
+    counts = dict(enumerate(np.bincount(solvable).tolist()))
     width, height, left, bottom, top = 640, 320, 60, 40, 30
     step = (width - left - 20) / (high - low + 1)
     most = max(counts.values())
     drawing = drawsvg.Drawing(width, height, font_family="sans-serif", font_size=11)
     drawing.append(drawsvg.Rectangle(0, 0, width, height, fill="white"))
-    drawing.append(drawsvg.Text(f"{puzzle.name}: {len(items):,} puzzles by distance", 14, left, 20))
+    drawing.append(drawsvg.Text(f"{puzzle.name}: {len(distances):,} puzzles by distance", 14, left, 20))
     for d in range(low, high + 1):
         bar = (height - top - bottom) * counts.get(d, 0) / most
         x = left + (d - low) * step

@@ -106,7 +106,8 @@ class UniverseKind(Kind):
         found = results.verify(sample, seed)
         return found, f"{found.files:,} files of sets"
 
-    def selection(self, results: UniverseResults, keywords: dict[str, Any]) -> tuple[list[Any], int | None]:
+    def selection(self, results: UniverseResults,
+                  keywords: dict[str, Any]) -> tuple[Sequence[Any], int | None]:
         return results.selection(keywords)
 
     def count(self, results: UniverseResults, keywords: dict[str, Any]) -> tuple[int, dict[str, int]]:

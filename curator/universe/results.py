@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -98,6 +98,39 @@ class _Candidate:
     distance: int
     piece_set: int
     """Sets of equal numbers have the same vehicles of each kind and walls."""
+
+
+class SetLevels(Sequence[UniverseLevel]):
+    """The puzzles a selection lists, in its order, each read from the tables when it is asked
+    for: a selection of millions of sets costs an array of their numbers until they are listed,
+    and `distances` charts them without reading one."""
+
+    def __init__(self, results: UniverseResults, rows: np.ndarray) -> None:
+        self._results = results
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> UniverseLevel: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[UniverseLevel]: ...
+
+    def __getitem__(self, index: int | slice) -> UniverseLevel | list[UniverseLevel]:
+        if isinstance(index, slice):
+            return [self._results.level(int(r)) for r in self._rows[index]]
+        return self._results.level(int(self._rows[index]))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, so not hashable
+
+    def distances(self) -> np.ndarray:
+        """The listed puzzles' distances, in order; -1 where the set cannot be solved."""
+        return self._results.columns.distance[self._rows]
 
 
 class UniverseResults:
@@ -238,10 +271,11 @@ class UniverseResults:
         found, _ = self.selection(dict(solvable=solvable, minimal=minimal, unique=unique, distance=distance,
                                        cluster=cluster, pieces=pieces, walls=walls, counts=counts,
                                        hardest=hardest, sort=sort, sample=sample, seed=seed, limit=limit))
-        return found
+        return list(found)
 
-    def selection(self, keywords: dict[str, Any]) -> tuple[list[UniverseLevel], int]:
-        """The puzzles `select` lists for these keywords, and how many sets matched."""
+    def selection(self, keywords: dict[str, Any]) -> tuple[SetLevels, int]:
+        """The puzzles `select` lists for these keywords (read as they are listed), and how
+        many sets matched."""
         metric, descending = self._sort(keywords.get("sort"))
         keep = self.mask(keywords)
         if keywords.get("hardest"):
@@ -256,8 +290,7 @@ class UniverseResults:
             rows = np.sort(rng.choice(np.arange(matched) if rows is None else rows, keywords["sample"],
                                       replace=False))
         order = leading(self._metric(metric, rows), descending, keywords.get("limit"))
-        chosen = order if rows is None else rows[order]
-        return [self.level(int(r)) for r in chosen], matched
+        return SetLevels(self, order if rows is None else rows[order]), matched
 
     def pack(self, size: int, curve: str | Path | Curve = "linear", *, pool: int = POOL_SIZE, seed: int = 0,
              variety: Iterable[str] | None = VARIETY, solvable: bool | None = None,
@@ -457,7 +490,8 @@ class UniverseResults:
         if self.exports is None:
             raise SelectionError("these results were not opened through curator.open")
         curve = levels.record() if isinstance(levels, Pack) else None
-        return self.exports.write(format, self.puzzle, list(levels), path, curve)
+        listed = levels if isinstance(levels, SetLevels) else list(levels)
+        return self.exports.write(format, self.puzzle, listed, path, curve)
 
     def variants(self, board: Any, want: str = "", limit: int = 0) -> list[Any]:
         raise SelectionError("universe tables list no variants")
