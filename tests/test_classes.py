@@ -5,7 +5,8 @@ board is alike (`Board.alike` with the family's margin) gives the same moves, mo
 children that are alike under the same vector again, so the whole game is the same (the
 stored bits and solution counts agree too); the margins cannot be dropped. Then the classes
 `canonical=True` and `class_size` work with are compared with a plain closure
-(`reference.position_class`) over every position of small puzzles.
+(`reference.position_class`) over every position of small puzzles. The default run analyses
+some puzzles with fewer pieces (`SMALL`); `-m slow` runs them at full size too.
 """
 
 from __future__ import annotations
@@ -64,7 +65,33 @@ PUZZLES = {
     "jump-triangular": lambda: puzzle("jump", TRIANGLE, grid="triangular"),
     "fling-goal-cells": lambda: puzzle("fling", RECT, goal="pieces = 1\ncells = [[1, 1], [1, 2]]"),
     "capture-goal-piece": lambda: puzzle("capture", RECT, pieces=CHESS, goal="pieces = 1\npiece = 'Q'"),
+    "capture-goal-piece-qnpp": lambda: puzzle("capture", RECT, pieces="[pieces]\nQ = 1\nN = 1\nP = 2",
+                                              goal="pieces = 1\npiece = 'Q'"),
 }
+
+DEPTH = {"fling": 5, "fling-holed": 5, "capture": 4, "capture-holed": 3, "jump": 5, "jump-holed-diagonal": 4,
+         "jump-triangular": 6, "fling-goal-cells": 4, "capture-goal-piece": 3, "capture-goal-piece-qnpp": 3}
+"""The most pieces each puzzle is analysed with in its full-size case."""
+SMALL = {"fling-holed": ("fling-holed", 4), "capture": ("capture", 3), "jump": ("jump", 4),
+         "jump-holed-diagonal": ("jump-holed-diagonal", 3), "jump-triangular": ("jump-triangular", 4),
+         "capture-goal-piece": ("capture-goal-piece-qnpp", 3)}
+"""The default run's form of the slowest cases (puzzle, pieces); the full size runs with -m slow.
+The jump layers left out have no translations at all (the margin grows with the pegs: none with
+4 or more pegs on the rectangle, 3 or more with holes and diagonals or on triangles), so the layers
+kept still have both kinds; fling with holes keeps 150 positions of 4 balls with translations,
+capture 6000 of 3 pieces; without the rook the goal piece still has three types, one twice."""
+
+
+def cases(names, slow=()):
+    """Parameters (puzzle, pieces): the default-run form of each name, and its full size
+    as a slow case when that is larger (or the full size alone, slow, for the names in `slow`)."""
+    out = []
+    for name in names:
+        if name in SMALL and name not in slow:
+            out.append(pytest.param(*SMALL[name], id=f"{name}-small"))
+        out.append(pytest.param(name, DEPTH[name], id=name,
+                                marks=pytest.mark.slow if name in SMALL or name in slow else ()))
+    return out
 
 
 def positions(p, k):
@@ -122,13 +149,14 @@ def moves_moved(p, moves, vector):
 # ---------------------------------------------------------------------------------------
 
 
-ALIKE = ["fling", "fling-holed", "capture", pytest.param("capture-holed", marks=pytest.mark.slow), "jump",
-         "jump-holed-diagonal", "jump-triangular"]
+ALIKE = ["fling", "fling-holed", "capture", "capture-holed", "jump", "jump-holed-diagonal", "jump-triangular"]
+ALIKE_SLOW = ("capture-holed",)
 """capture with holes (8 s in these two tests, 10 s in the closure): capture on the plain board,
 and the other families with holes, cover it."""
 
 
-@pytest.mark.parametrize("name", ALIKE)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow if name in ALIKE_SLOW else ())
+                                  for name in ALIKE])
 def test_alike_translations_commute_with_moves(name):
     p = PUZZLES[name]()
     tables = p.rules.tables()
@@ -182,14 +210,18 @@ def test_goal_cells_rule_out_translations():
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory):
+    """`stores(name, pieces)`: the puzzle and its analysis up to `pieces` pieces, made once
+    for the tests that share them."""
     base = tmp_path_factory.mktemp("classes")
-    depth = {"fling": 5, "fling-holed": 5, "capture": 4, "capture-holed": 3, "jump": 5,
-             "jump-holed-diagonal": 4, "jump-triangular": 6, "fling-goal-cells": 4, "capture-goal-piece": 3}
-    out = {}
-    for name, make in PUZZLES.items():
-        p = make()
-        out[name] = (p, analyze(p, base / name, min(depth[name], p.max_pieces)))
-    return out
+    made = {}
+
+    def store(name, pieces):
+        if (name, pieces) not in made:
+            p = PUZZLES[name]()
+            made[name, pieces] = (p, analyze(p, base / f"{name}-{pieces}", min(pieces, p.max_pieces)))
+        return made[name, pieces]
+
+    return store
 
 
 def stored_positions(p, store):
@@ -203,9 +235,9 @@ def stored_positions(p, store):
     return out
 
 
-@pytest.mark.parametrize("name", ALIKE)
-def test_alike_translations_keep_bits_and_solution_counts(stores, name):
-    p, store = stores[name]
+@pytest.mark.parametrize("name, pieces", cases(ALIKE, slow=ALIKE_SLOW))
+def test_alike_translations_keep_bits_and_solution_counts(stores, name, pieces):
+    p, store = stores(name, pieces)
     table = stored_positions(p, store)
     explorer = Explorer(p, store.solvable_words())
     rng = random.Random(7)
@@ -242,19 +274,24 @@ def selected(store, f):
     return {(layer.key, int(r)) for layer, ranks in sel.matches(store, f) for r in ranks}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=[pytest.mark.slow] if name in ("capture", "capture-holed", "jump", "fling-holed")
-                 else [])
-    for name in PUZZLES
-])  # capture: 11 s, and with holes 10 s; the same board and pieces with a goal piece covers them
+@pytest.mark.parametrize("name, pieces", cases(
+    [name for name in PUZZLES if name != "capture-goal-piece-qnpp"],
+    slow=("capture", "capture-holed", "jump", "fling-holed"),
+))  # capture: 11 s, and with holes 10 s; the same board with a goal piece covers them
 # (and the other families with holes).
 # jump on a plain rectangle: 8 s; jump on a holed board with diagonals, and on triangles, cover it.
 # fling with holes: 6 s; fling on the rectangle (with and without goal cells), and the other
 # families with holes, cover it
-def test_classes_match_the_plain_closure(stores, name):
-    p, store = stores[name]
+def test_classes_match_the_plain_closure(stores, name, pieces):
+    p, store = stores(name, pieces)
     table = stored_positions(p, store)
     found = plain_classes(p, table)
+    # Not trivial at the smaller sizes: several classes, some of them grown by translations
+    # (none with goal cells), and positions both uniquely solvable and not.
+    assert len(set(found.values())) > 10
+    assert {bool(bits["unique"]) for _, _, bits in table.values()} == {False, True}
+    if p.goal.cells is None:
+        assert max(len(members) for members in found.values()) > len(p.symmetries())
     index = p.board.index
     middle = p.board.cells[p.board.size // 2]
     order = {position: (ref.centre_offset(p, position), table[position][1]) for position in table}
@@ -302,11 +339,11 @@ def test_classes_match_the_plain_closure(stores, name):
 def test_translations_merge_classes_of_each_family(stores):
     """Where moving pieces is allowed, classes are larger than symmetry orbits."""
     for name in ("fling", "fling-holed", "capture", "capture-holed", "jump", "jump-triangular"):
-        p, store = stores[name]
+        p, store = stores(*SMALL.get(name, (name, DEPTH[name])))
         sizes = [int(classes.class_sizes(p, layer, np.arange(layer.size)).max())
                  for layer in (r.layer for r in store.records())]
         assert max(sizes) > len(p.symmetries()), name
-    p, store = stores["fling-goal-cells"]
+    p, store = stores("fling-goal-cells", DEPTH["fling-goal-cells"])
     for record in store.records():
         sizes = classes.class_sizes(p, record.layer, np.arange(record.layer.size))
         assert sizes.max() <= len(p.symmetries())
