@@ -124,6 +124,7 @@ class TriangleTable:
     def __init__(self, directory: Path) -> None:
         store = LayerStore.open(directory)
         puzzle = store.puzzle()
+        symmetric = ref.Symmetric(puzzle)
         self.layers = {}
         for record in store.records():
             k = record.layer.pieces
@@ -137,7 +138,7 @@ class TriangleTable:
             for r, mask in enumerate(masks):  # each position's class, by the plain closure
                 if classes[r] < 0:
                     position = tuple((int(mask) >> c) & 1 for c in range(15))
-                    for member in ref.position_class(puzzle, position):
+                    for member in ref.position_class(symmetric, position):
                         classes[rank_of[sum(1 << c for c, v in enumerate(member) if v)]] = r
             bits = store.load(record.layer)
             props = {p: unpack(getattr(bits, p), len(combos)) for p in ("solvable", "unique", "all_moves")}
@@ -419,7 +420,9 @@ def test_both_kinds_have_the_same_shape_and_info_json(triangle, chess, eight):
 
 def test_count_equals_select_and_cli_count(triangle, table):
     cases = [
-        {"unique": True, "pieces": (5, 7)},
+        # Every match is selected and rated: 42 here (the README's 486 below are counted only),
+        # over three layers, the last without a match.
+        {"unique": True, "pieces": (8, 10)},
         {"unique": True, "pieces": (5, 7), "canonical": True},
         {"all_moves": True, "pieces": 6, "must_include": [(2, 1)]},
         {"solvable": False, "pieces": (3, 4), "must_exclude": [(0, 0), (4, 4)], "canonical": True},
@@ -543,6 +546,7 @@ def test_pieces_counts_and_cells_on_chess(chess):
     solvable_of = {pos: s for _, _, pos, s in rows}
     layer_order = {layer.key: (layer.pieces, layer.counts) for layer, _, _, _ in rows}
     classes: dict = {}  # each position's class, by the plain closure, worked out once
+    symmetric = ref.Symmetric(chess.puzzle)
     for inc, exc in (([(0, 0)], []), ([(1, 2), (3, 3)], [(0, 1)]), ([], [(2, 2), (1, 1), (0, 3)])):
         def cells_ok(pos):
             return all(pos[index[c]] for c in inc) and not any(pos[index[c]] for c in exc)
@@ -555,7 +559,7 @@ def test_pieces_counts_and_cells_on_chess(chess):
         for _, rank, p, _ in rows:
             if ok(p):
                 if p not in classes:  # the same class for every member (as in TriangleTable)
-                    found = ref.position_class(chess.puzzle, p)
+                    found = ref.position_class(symmetric, p)
                     classes.update(dict.fromkeys(found, found))
                 members = [q for q in classes[p] if q in rank_of and ok(q)]
                 if min((ref.centre_offset(chess.puzzle, q), rank_of[q][1]) for q in members)[1] == rank:
@@ -1143,7 +1147,7 @@ def test_solving_many_boards_keeps_memory_flat(chess, monkeypatch):
     puzzle = chess.puzzle
     tier = sum(layer.words * 8 for layer in StateSpace(puzzle).layers_with(CHESS_MAX))
     assert tier > 1 << 20
-    boards = chess_boards(puzzle, 24, CHESS_MAX + 1, seed=5)
+    boards = chess_boards(puzzle, 12, CHESS_MAX + 1, seed=5)
 
     one = curator.open(chess.directory)
     one.solve(boards[0])  # compiles and reads the tier once
@@ -1180,7 +1184,7 @@ def test_solving_many_boards_keeps_memory_flat(chess, monkeypatch):
         kept.append(self)
 
     monkeypatch.setattr(Explorer, "__init__", leaking)
-    leak_boards = boards[:10]
+    leak_boards = boards[:6]
     before = resident_bytes()
     for board in leak_boards:
         curator.open(chess.directory).solve(board)

@@ -74,13 +74,14 @@ class Case:
             if puzzle.goal.cells is None or {p[c] for c in puzzle.goal.cells} == set(puzzle.goal.cells)
         ]
         self.memo = {}
+        self.symmetric = ref.Symmetric(puzzle)
         self.classes = {}
         self.orders = {}
 
     def members(self, position):
         """The class of `position` (symmetries and alike translations), by plain search."""
         if position not in self.classes:
-            found = ref.position_class(self.puzzle, position)
+            found = ref.position_class(self.symmetric, position)
             for member in found:
                 self.classes[member] = found
         return self.classes[position]
