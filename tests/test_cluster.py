@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import cloudpickle
@@ -79,7 +80,6 @@ family = "capture"
 [pieces]
 K = 1
 Q = 1
-R = 1
 N = 1
 P = 2
 
@@ -89,9 +89,12 @@ pieces = 1
 
 
 def puzzle_named(name: str) -> Puzzle:
-    """A bundled puzzle, or the small capture puzzle above."""
+    """A bundled puzzle, or the small capture puzzle above ("capture-rook": with a rook too,
+    41 layers instead of 22)."""
     if name == "capture":
         return parse_puzzle(CAPTURE, "capture-4x4.toml")
+    if name == "capture-rook":
+        return parse_puzzle(CAPTURE.replace("N = 1", "R = 1\nN = 1"), "capture-4x4.toml")
     return load_puzzle(PUZZLES / f"{name}.toml")
 
 
@@ -214,10 +217,15 @@ def test_task_is_idempotent_and_matches_the_stored_words(tmp_path):
 # -- local and cluster runs store the same bits --------------------------------------------
 
 
+# Each layer costs the cluster a round trip or more, whatever its size: by default the
+# triangle up to 8 pegs (its largest layers, 13 tasks each) and the capture puzzle without
+# its rook (its top layers still several tasks each); in full with -m slow.
 @pytest.mark.parametrize(
     "name, max_pieces, task_words",
-    [("triangle", None, 8), ("fling", 5, None), ("capture", None, 64)],
-    ids=["triangle", "fling-5", "capture"],
+    [pytest.param("triangle", 8, 8, id="triangle-8"), pytest.param("fling", 5, None, id="fling-5"),
+     pytest.param("capture", None, 64, id="capture"),
+     pytest.param("triangle", None, 8, marks=pytest.mark.slow, id="triangle"),
+     pytest.param("capture-rook", None, 64, marks=pytest.mark.slow, id="capture-rook")],
 )
 def test_cluster_run_is_bit_identical(client, tmp_path, name, max_pieces, task_words):
     puzzle = puzzle_named(name)
@@ -304,11 +312,11 @@ def test_cli_scheduler_with_a_permutation_puzzle_is_a_usage_error(tmp_path):
 # -- a worker dies in the middle of a layer (last: its replacement compiles afresh) --------
 
 
-def dying_chunk(directory, counts, first, last, path, puzzle_sha256):
-    """`sweep_chunk`, except that the first task past the start of the 5-ball layer half
-    writes its chunk file and then kills its own worker process."""
+def dying_chunk(balls, directory, counts, first, last, path, puzzle_sha256):
+    """`sweep_chunk`, except that the first task past the start of the layer of `balls`
+    balls half writes its chunk file and then kills its own worker process."""
     marker = Path(directory).parent / "killed"
-    if sum(counts) == 5 and first > 0:
+    if sum(counts) == balls and first > 0:
         try:
             fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
@@ -324,10 +332,13 @@ def dying_chunk(directory, counts, first, last, path, puzzle_sha256):
     return sweep_chunk(directory, counts, first, last, path, puzzle_sha256)
 
 
-def test_worker_killed_mid_layer_changes_nothing(client, tmp_path):
+# The top layer dies: 4 balls (5,739 words, several tasks) by default, 5 with -m slow.
+@pytest.mark.parametrize("balls", [4, pytest.param(5, marks=pytest.mark.slow)])
+def test_worker_killed_mid_layer_changes_nothing(client, tmp_path, balls):
     puzzle = load_puzzle(PUZZLES / "fling.toml")
-    analyze(puzzle, tmp_path / "local", 5)
-    analyze(puzzle, tmp_path / "cluster", 5, executor=ClusterExecutor(client, task=dying_chunk))
+    analyze(puzzle, tmp_path / "local", balls)
+    analyze(puzzle, tmp_path / "cluster", balls,
+            executor=ClusterExecutor(client, task=partial(dying_chunk, balls)))
     pid = int((tmp_path / "killed").read_text())
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert_same_layers(tmp_path / "local", tmp_path / "cluster")
@@ -386,12 +397,16 @@ def stopping_chunk(directory, counts, first, last, path, puzzle_sha256):
     return counted_chunk(directory, counts, first, last, path, puzzle_sha256)
 
 
-def test_interrupted_layer_resumes_from_its_chunk_files(client, tmp_path):
+# Up to 8 pegs by default (the layers after the stopped one cost a round trip each), every
+# layer with -m slow.
+@pytest.mark.parametrize("max_pieces", [8, pytest.param(None, marks=pytest.mark.slow)])
+def test_interrupted_layer_resumes_from_its_chunk_files(client, tmp_path, max_pieces):
     puzzle = load_puzzle(PUZZLES / "triangle.toml")
-    analyze(puzzle, tmp_path / "local")
+    analyze(puzzle, tmp_path / "local", max_pieces)
     out = tmp_path / "cluster"
     with pytest.raises(ClusterError, match="layer k07, words 96..101: RuntimeError: stopped on purpose"):
-        analyze(puzzle, out, executor=ClusterExecutor(client, task=stopping_chunk, task_words=8))
+        analyze(puzzle, out, max_pieces,
+                executor=ClusterExecutor(client, task=stopping_chunk, task_words=8))
     assert ranges(out / CHUNKS, "k07") == [(first, first + 8) for first in range(0, STOP_FIRST, 8)]
     assert calls(tmp_path, "k07") == [(first, first + 8) for first in range(0, STOP_FIRST, 8)]
     assert "k07" not in layer_digests(out) and "k06" in layer_digests(out)
@@ -399,7 +414,7 @@ def test_interrupted_layer_resumes_from_its_chunk_files(client, tmp_path):
     (tmp_path / "calls").rename(tmp_path / "first-calls")
     warnings: list[str] = []
     recorder = Recorder()
-    analyze(puzzle, out, reporter=recorder, warn=warnings.append,
+    analyze(puzzle, out, max_pieces, reporter=recorder, warn=warnings.append,
             executor=ClusterExecutor(client, task=counted_chunk, task_words=8))
     assert calls(tmp_path, "k07") == [(STOP_FIRST, TRIANGLE_K07_WORDS)]
     assert calls(tmp_path, "k06") == []
@@ -555,8 +570,13 @@ def test_fling_through_7_balls_is_bit_identical(client, tmp_path):
     assert_same_layers(tmp_path / "local", tmp_path / "cluster")
 
 
-def test_a_universe_on_the_cluster_stores_what_one_machine_does(client, tmp_path):
-    data = Path(__file__).parent / "data" / "rush-hour-4x4.toml"
+# At most one wall by default (119 piece sets to search, not 199), up to two with -m slow.
+@pytest.mark.parametrize("walls", ["0..1", pytest.param("0..2", marks=pytest.mark.slow)])
+def test_a_universe_on_the_cluster_stores_what_one_machine_does(client, tmp_path, walls):
+    text = (Path(__file__).parent / "data" / "rush-hour-4x4.toml").read_text()
+    assert 'walls = "0..2"' in text
+    data = tmp_path / "rush-hour-4x4.toml"
+    data.write_text(text.replace('walls = "0..2"', f'walls = "{walls}"'))
     local = runner.invoke(app, ["analyze", str(data), "-o", str(tmp_path / "local"), "--workers", "1"])
     assert local.exit_code == 0, local.stderr
     remote = runner.invoke(app, ["analyze", str(data), "-o", str(tmp_path / "remote"), "--scheduler",
@@ -564,6 +584,6 @@ def test_a_universe_on_the_cluster_stores_what_one_machine_does(client, tmp_path
     assert remote.exit_code == 0, remote.stderr
     assert f"sweeping on {client.scheduler.address}" in remote.stderr
     names = sorted(p.name for p in (tmp_path / "local").glob("sets-*.sets"))
-    assert names == sorted(p.name for p in (tmp_path / "remote").glob("sets-*.sets")) and names
+    assert names == sorted(p.name for p in (tmp_path / "remote").glob("sets-*.sets")) and len(names) > 100
     for name in names:
         assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "remote" / name).read_bytes()

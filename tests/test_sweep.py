@@ -1,9 +1,10 @@
 """The compiled sweep agrees bit for bit with the plain reference solver in tests/reference.py.
 
-Every position of small boards is checked for all three properties; bigger boards are
-spot-checked, and the compiled move generators are compared with the reference rules on
-random positions. Bits of a layer are compared as arrays indexed by rank, where rank r is
-the position `unrank_placement(r, cells, counts)` and cell i is `puzzle.board.cells[i]`.
+Every position of small boards is checked for all three properties (some boards only up to
+a piece count by default, in full with -m slow); bigger boards are spot-checked, and the
+compiled move generators are compared with the reference rules on random positions. Bits
+of a layer are compared as arrays indexed by rank, where rank r is the position
+`unrank_placement(r, cells, counts)` and cell i is `puzzle.board.cells[i]`.
 """
 
 from __future__ import annotations
@@ -230,6 +231,14 @@ def assert_matches(puzzle: Puzzle, oracle: Oracle, computed: dict[Layer, LayerBi
     assert not problems, "\n".join(problems[:12])
 
 
+def assert_not_trivial(computed: dict[Layer, LayerBits]) -> None:
+    """The layers with the most pieces hold solvable and unsolvable positions (a case cut
+    short at a piece count still decides something there)."""
+    top = max(layer.pieces for layer in computed)
+    solvable = sum(bits.counts()["solvable"] for layer, bits in computed.items() if layer.pieces == top)
+    assert 0 < solvable < sum(layer.size for layer in computed if layer.pieces == top)
+
+
 def check_case(case: Case, max_pieces: int | None = None) -> dict[Layer, LayerBits]:
     puzzle = case.puzzle()
     oracle = oracle_for(case, puzzle)
@@ -289,8 +298,13 @@ def test_jump_every_position_matches_reference(case):
 FLING_CASES = [
     Case("fling-3x4", RECT_3x4, "fling"),
     Case("fling-3x4-once", RECT_3x4, "fling", goal={"final_step_once": True}),
-    Case("fling-4x4", RECT_4x4, "fling"),
-    Case("fling-4x4-once", RECT_4x4, "fling", goal={"final_step_once": True}),
+    # 16 cells: more than LINE_LOW_BITS, so the line kernel's layers come in several blocks.
+    # Up to 6 balls by default (an eighth of the positions), every layer with -m slow.
+    Case("fling-4x4-to-6", RECT_4x4, "fling", max_pieces=6),
+    Case("fling-4x4-once-to-6", RECT_4x4, "fling", goal={"final_step_once": True}, max_pieces=6),
+    pytest.param(Case("fling-4x4", RECT_4x4, "fling"), marks=pytest.mark.slow),
+    pytest.param(Case("fling-4x4-once", RECT_4x4, "fling", goal={"final_step_once": True}),
+                 marks=pytest.mark.slow),
     Case("fling-2x6-two-left-once", "......\n......", "fling",
          goal={"pieces": 2, "final_step_once": True}),
     Case("fling-1x9-cells", ".........", "fling", goal={"cells": [[0, 4]]}),
@@ -301,12 +315,16 @@ FLING_CASES = [
 
 @pytest.mark.parametrize("case", FLING_CASES, ids=lambda c: c.id)
 def test_fling_every_position_matches_reference(case):
-    check_case(case)
+    computed = check_case(case)
+    if case.max_pieces is not None:
+        assert_not_trivial(computed)
 
 
 CAPTURE_CASES = [
+    # Up to 4 pieces by default (half the positions of 5: every kind of piece still meets
+    # every other), up to 5 with -m slow; likewise the holed board below up to 3 and 4.
     Case("capture-3x3", "...\n...\n...", "capture", rules={"king_safe": False},
-         pieces={"K": 1, "Q": 1, "B": 1, "N": 1, "P": 2}, max_pieces=5),
+         pieces={"K": 1, "Q": 1, "B": 1, "N": 1, "P": 2}, max_pieces=4),
     Case("capture-3x3-king-safe-king-left", "...\n...\n...", "capture", rules={"king_safe": True},
          pieces={"P": 2, "R": 1, "K": 1, "N": 1}, goal={"piece": "K"}),
     # 4 pieces of 4 types on 16 cells: the top layer (43,680 positions) spans several chunks.
@@ -318,25 +336,41 @@ CAPTURE_CASES = [
          pieces={"P": 3, "K": 1, "B": 1}, goal={"pieces": 2, "final_step_once": True}),
     Case("capture-4x4-holes-on-cells", ".##.\n....\n....\n.#..", "capture",
          pieces={"Q": 1, "B": 1, "P": 2, "K": 1}, goal={"cells": [[0, 0], [3, 0], [2, 2]]},
-         max_pieces=4),
+         max_pieces=3),
+    pytest.param(Case("capture-3x3-to-5", "...\n...\n...", "capture", rules={"king_safe": False},
+                      pieces={"K": 1, "Q": 1, "B": 1, "N": 1, "P": 2}, max_pieces=5),
+                 marks=pytest.mark.slow),
+    pytest.param(Case("capture-4x4-holes-on-cells-to-4", ".##.\n....\n....\n.#..", "capture",
+                      pieces={"Q": 1, "B": 1, "P": 2, "K": 1},
+                      goal={"cells": [[0, 0], [3, 0], [2, 2]]}, max_pieces=4),
+                 marks=pytest.mark.slow),
 ]
 
 
 @pytest.mark.parametrize("case", CAPTURE_CASES, ids=lambda c: c.id)
 def test_capture_every_position_matches_reference(case):
-    check_case(case)
+    computed = check_case(case)
+    if case.max_pieces is not None:
+        assert_not_trivial(computed)
 
 
-def test_64_cell_boards_match_reference():
+BOARD_8x8 = "\n".join(["........"] * 8)
+JUMP_8x8 = Case("jump-8x8", BOARD_8x8, "jump", rules={"diagonal": True},
+                goal={"cells": [[7, 7], [0, 0], [3, 4]]})
+
+
+@pytest.mark.parametrize(("case", "max_pieces"), [
+    # Pegs jump onto and over cell 63 with two pegs already; three (41,664 positions for
+    # the reference) only with -m slow.
+    (JUMP_8x8, 2),
+    pytest.param(JUMP_8x8, 3, marks=pytest.mark.slow),
+    (Case("fling-8x8", BOARD_8x8, "fling", goal={"final_step_once": True}), 3),
+], ids=lambda c: getattr(c, "id", None))
+def test_64_cell_boards_match_reference(case, max_pieces):
     """Bit 63 is a cell: masks and goal cells use the whole 64-bit word."""
-    board = "\n".join(["........"] * 8)
-    for case in (
-        Case("jump-8x8", board, "jump", rules={"diagonal": True},
-             goal={"cells": [[7, 7], [0, 0], [3, 4]]}),
-        Case("fling-8x8", board, "fling", goal={"final_step_once": True}),
-    ):
-        computed = check_case(case, max_pieces=3)
-        assert any(unpack(b.solvable, b.layer)[-1] for b in computed.values() if b.layer.pieces == 1)
+    computed = check_case(case, max_pieces=max_pieces)
+    assert any(unpack(b.solvable, b.layer)[-1] for b in computed.values() if b.layer.pieces == 1)
+    assert_not_trivial(computed)
 
 
 def test_typed_sweep_with_large_piece_limits():
@@ -647,8 +681,12 @@ CHILDREN_CASES = [
     (Case("fling-7x8", "\n".join(["......."] * 8), "fling"), 400),
     (Case("fling-8x8", "\n".join(["........"] * 8), "fling"), 300),
     (Case("fling-1x7", ".......", "fling"), 200),
+    # The reference's captures on 64 cells are the slowest: 100 boards, 300 with -m slow.
     (Case("chess-8x8", "\n".join(["........"] * 8), "capture",
-          pieces={"K": 8, "Q": 8, "R": 8, "B": 8, "N": 8, "P": 8}), 300),
+          pieces={"K": 8, "Q": 8, "R": 8, "B": 8, "N": 8, "P": 8}), 100),
+    pytest.param(Case("chess-8x8-more", "\n".join(["........"] * 8), "capture",
+                      pieces={"K": 8, "Q": 8, "R": 8, "B": 8, "N": 8, "P": 8}), 300,
+                 marks=pytest.mark.slow),
     (Case("chess-holes-king-safe", "..#...\n......\n.#..#.\n......\n...#..", "capture",
           rules={"king_safe": True}, pieces={"P": 5, "K": 3, "N": 4, "B": 4, "Q": 3, "R": 3}), 300),
 ]
@@ -752,20 +790,26 @@ def kernel_bits(puzzle: Puzzle, layer: Layer, below: LayerBits, kind: str, step_
         return sweep._words(threads, run, args, layer.size, first, last)
 
 
+DRAWS = [(density, step_once) for density in (0.25, 0.5, 0.75) for step_once in (False, True)]
+
+
 def assert_kernels_agree(puzzle: Puzzle, pieces: list[int], seed: int, first_word: int = 0,
-                         fast: str = "patterns") -> int:
+                         fast: str = "patterns", every: bool = True) -> int:
     """The fast kernel (the split-rank one unless told) gives the general kernel's words on
     every layer of `pieces`, for step_once both ways and children a quarter, half and three
-    quarters solvable. Returns how many positions were compared."""
+    quarters solvable: all six on every layer, or with every=False one of the six per layer
+    in turn from one the seed picks (each of them on some layer when there are six layers or
+    more). Returns how many positions were compared."""
     rng = np.random.default_rng(seed)
     space = StateSpace(puzzle)
     compared = 0
-    for k in pieces:
+    for i, k in enumerate(pieces):
         (layer,) = space.layers_with(k)
         (child_layer,) = space.layers_with(k - 1)
-        for density in (0.25, 0.5, 0.75):
+        draws = DRAWS if every else [DRAWS[(seed + i) % len(DRAWS)]]
+        for density in dict.fromkeys(d for d, _ in draws):
             below = random_child_bits(child_layer, rng, density)
-            for step_once in (False, True):
+            for step_once in (s for d, s in draws if d == density):
                 first = min(first_word, layer.words - 1)
                 want = kernel_bits(puzzle, layer, below, "masks", step_once, first)
                 got = kernel_bits(puzzle, layer, below, fast, step_once, first)
@@ -803,14 +847,22 @@ SMALL_SPLITS = [
 ]
 
 
+# Every layer of the board with one of the six draws of child bits each by default, all six
+# on every layer with -m slow (the slowest of these kernel comparisons).
+EVERY_DRAW = pytest.mark.parametrize("every", [False, pytest.param(True, marks=pytest.mark.slow)],
+                                     ids=["sampled", "every-draw"])
+
+
+@EVERY_DRAW
 @pytest.mark.parametrize(("case", "splits"), SMALL_SPLITS, ids=lambda c: getattr(c, "id", ""))
-def test_split_kernel_equals_general_kernel_with_small_blocks(monkeypatch, case, splits):
+def test_split_kernel_equals_general_kernel_with_small_blocks(monkeypatch, case, splits, every):
     puzzle = case.puzzle()
     cells = puzzle.board.size
     for low_bits, run_bits in splits:
         monkeypatch.setattr(sweep, "LOW_BITS", low_bits)
         monkeypatch.setattr(sweep, "RUN_BITS", run_bits)
-        assert_kernels_agree(puzzle, list(range(1, cells + 1)), seed=low_bits * 10 + run_bits)
+        assert_kernels_agree(puzzle, list(range(1, cells + 1)), seed=low_bits * 10 + run_bits,
+                             every=every)
 
 
 def test_split_kernel_with_byte_gather_equals_general_kernel(monkeypatch):
@@ -853,24 +905,26 @@ def test_line_kernel_equals_general_kernel_from_a_later_word():
     assert_kernels_agree(puzzle, [5], seed=7, first_word=58000, fast="lines")
 
 
+@EVERY_DRAW
 @pytest.mark.parametrize(("art", "pieces"), [
     (FLING_HOLES, range(2, 21)),  # segments cut by holes, and rows of two lengths
     (".........", range(2, 10)),  # one segment of 9 cells
     ("\n".join(["........"] * 8), [2, 3, 61, 62, 63, 64]),  # bit 63 is a cell
 ], ids=["holes", "1x9", "8x8"])
-def test_line_kernel_equals_general_kernel_on_other_boards(art, pieces):
+def test_line_kernel_equals_general_kernel_on_other_boards(art, pieces, every):
     puzzle = Case("fling", art, "fling").puzzle()
-    assert_kernels_agree(puzzle, list(pieces), seed=len(art), fast="lines")
+    assert_kernels_agree(puzzle, list(pieces), seed=len(art), fast="lines", every=every)
 
 
+@EVERY_DRAW
 @pytest.mark.parametrize("low_bits", [0, 1, 4, 7, 12, 25])
-def test_line_kernel_equals_general_kernel_with_other_blocks(monkeypatch, low_bits):
+def test_line_kernel_equals_general_kernel_with_other_blocks(monkeypatch, low_bits, every):
     # Blocks of every position alone (0) up to one block for the whole layer (25).
     monkeypatch.setattr(sweep, "LINE_LOW_BITS", low_bits)
     assert_kernels_agree(Case("fling", FLING_HOLES, "fling").puzzle(), [2, 5, 11, 19], seed=low_bits,
-                         fast="lines")
+                         fast="lines", every=every)
     assert_kernels_agree(Case("fling", RECT_4x4, "fling").puzzle(), list(range(2, 17)),
-                         seed=low_bits + 100, first_word=3, fast="lines")
+                         seed=low_bits + 100, first_word=3, fast="lines", every=every)
 
 
 def test_line_kernel_with_byte_gather_equals_general_kernel(monkeypatch):
