@@ -116,15 +116,15 @@ def histogram_svg(puzzle: Universe, distances: np.ndarray) -> str:
     if not len(solvable):
         raise ExportError("no solvable puzzle to chart")
     low, high = int(solvable.min()), int(solvable.max())
-    counts = dict(enumerate(np.bincount(solvable).tolist()))
+    counts = np.bincount(solvable)
     width, height, left, bottom, top = 640, 320, 60, 40, 30
     step = (width - left - 20) / (high - low + 1)
-    most = max(counts.values())
+    most = int(counts.max())
     drawing = drawsvg.Drawing(width, height, font_family="sans-serif", font_size=11)
     drawing.append(drawsvg.Rectangle(0, 0, width, height, fill="white"))
     drawing.append(drawsvg.Text(f"{puzzle.name}: {len(distances):,} puzzles by distance", 14, left, 20))
     for d in range(low, high + 1):
-        bar = (height - top - bottom) * counts.get(d, 0) / most
+        bar = (height - top - bottom) * int(counts[d]) / most
         x = left + (d - low) * step
         drawing.append(drawsvg.Rectangle(x + 1, height - bottom - bar, max(1.0, step - 2), bar,
                                          fill="#4a7bb7"))
