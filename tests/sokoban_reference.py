@@ -56,8 +56,13 @@ class Reference:
     def positions(self) -> set:
         out = set()
         for boxes in combinations(sorted(self.floor), len(self.start_boxes)):
+            region: set = set()  # pushes: a player in a region found already adds nothing new
             for player in self.floor - set(boxes):
-                out.add(self.state(frozenset(boxes), player))
+                if player not in region:
+                    position = self.state(frozenset(boxes), player)
+                    out.add(position)
+                    if self.metric == "pushes":
+                        region |= position[1]
         return out
 
     def step(self, boxes: frozenset, player, letter: str):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -116,17 +115,7 @@ class Remembered(Reference):
         self.every: set | None = None
 
     def positions(self) -> set:
-        if self.every is None and self.metric == "pushes":
-            # A player anywhere in a region found already gives that same position again.
-            self.every = set()
-            for boxes in combinations(sorted(self.floor), len(self.start_boxes)):
-                seen: set = set()
-                for player in self.floor - set(boxes):
-                    if player not in seen:
-                        position = self.state(frozenset(boxes), player)
-                        seen |= position[1]
-                        self.every.add(position)
-        elif self.every is None:
+        if self.every is None:
             self.every = super().positions()
         return self.every
 
