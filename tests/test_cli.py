@@ -37,6 +37,24 @@ def test_help_wraps_each_paragraph_as_the_terminal_allows_and_shows_brackets(mon
     assert "levels players have graded (--graded) or playtested in the workspace" in listing
 
 
+
+def test_every_help_text_keeps_its_brackets():
+    """rich reads "[word ...]" as a style and drops it: a default such as "[all]" written
+    without its backslash vanished from --help."""
+    import typer.main
+    from rich.text import Text
+
+    group = typer.main.get_command(app)
+    context = group.make_context("curator", [], resilient_parsing=True)
+    commands = [group, *(group.get_command(context, name) for name in group.list_commands(context))]
+    texts = [(command.name, param.name, param.help) for command in commands for param in command.params
+             if getattr(param, "help", None)]
+    texts += [(command.name, "", command.help) for command in commands if command.help]
+    assert len(texts) > 80
+    eaten = [(command, name) for command, name, text in texts
+             if Text.from_markup(text).plain != text.replace("\\[", "[")]
+    assert eaten == []
+
 def test_serve_names_a_port_it_cannot_take_before_it_starts(tmp_path):
     import socket
 

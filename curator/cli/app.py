@@ -628,7 +628,7 @@ def variants_command(
     want: str | None = typer.Option(
         None, "--want", metavar="|".join(WANTS),
         help="Uniquely solvable variants, solvable ones, or solvable and harder than the position "
-        "[unique; solvable on distance tables, which know no unique solutions].",
+        "\\[unique; solvable on distance tables, which know no unique solutions].",
     ),
     limit: str | None = typer.Option(
         None, "--limit", metavar="N", help=f"List the first N variants, hardest first [{VARIANT_LIMIT}].",
@@ -816,7 +816,7 @@ def pack_command(
     variety: str | None = typer.Option(
         None, "--variety", metavar="RULES",
         help="Variety rules to keep, comma-separated (layered: counts, share, openings; sliding, Sokoban: "
-        "sets; universes: piece-sets); none: the curve alone [all].",
+        "sets; universes: piece-sets); none: the curve alone \\[all].",
     ),
     fmt: str = typer.Option(
         ..., "--format", "-f", metavar="|".join(FORMATS), help="What to write (as for export)."
