@@ -25,7 +25,8 @@ import curator
 from curator.arrange import CURVES
 from curator.export.sliding import pack_dict
 from curator.web import folders as web_folders
-from curator.web.app import SEARCH_ABOVE, create_app
+from curator.web.app import create_app
+from curator.web.work import SEARCH_ABOVE
 from tests.served import fake_serving
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,10 +13,8 @@ import io
 import math
 import re
 import tempfile
-import time
 import zipfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -38,14 +36,21 @@ from curator.options import parse_cells, parse_counts, parse_range
 from curator.picture import picture, svg_text, universe_picture
 from curator.version import __version__
 from curator.web import database, models
+from curator.web.editor import router as editor
 from curator.web.folders import Busy, Entry, Folders
 from curator.web.guard import Guard, hosts_for
+from curator.web.work import (
+    TooLong,
+    layered_of,
+    level_json,
+    played,
+    position_within_reach,
+    sliding_of,
+    work,
+)
 from curator.workspace_db import WorkspaceDB
 
 STATIC = Path(__file__).parent / "static"
-SEARCH_ABOVE = 2
-"""Positions may have this many pieces more than the largest stored layer (searched, not
-looked up), so that no request starts an unbounded search."""
 PACK_TYPES = {"json": "application/json", "html": "text/html; charset=utf-8",
               "csv": "text/csv; charset=utf-8", "zip": "application/zip"}
 TIME_LIMIT = 20.0
@@ -76,8 +81,6 @@ def create_app(directories: Sequence[str | Path], host: str = "127.0.0.1", allow
     app.state.time_limit = time_limit
     app.include_router(router)
     database.install(app, db)
-    from curator.web.editor import router as editor  # it builds on this module's helpers
-
     app.include_router(editor)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_api_route("/", _page, include_in_schema=False)
@@ -104,10 +107,6 @@ def _known_query(request: Request) -> None:
 
 def _page() -> FileResponse:
     return FileResponse(STATIC / "index.html")
-
-
-class TooLong(Exception):
-    """A request worked on a folder for longer than the app's time limit."""
 
 
 def _answer(request: Request, status: int, text: str) -> JSONResponse:
@@ -155,78 +154,6 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
 # -- folders --------------------------------------------------------------------------------
 
 
-def _entry(request: Request, folder: int) -> tuple[Folders, Entry]:
-    folders: Folders = request.app.state.folders
-    entry = folders.entry(folder)
-    if entry is None:
-        raise HTTPException(404, f"no folder {folder} (there are {len(folders.entries)}, from 0)")
-    return folders, entry
-
-
-class Deadline:
-    """When a request's work on a folder must be done; `check` raises TooLong after that."""
-
-    def __init__(self, entry: Entry, seconds: float) -> None:
-        self.entry = entry
-        self.seconds = seconds
-        self.end = time.monotonic() + seconds
-
-    def left(self) -> float:
-        return self.end - time.monotonic()
-
-    def check(self, done: int = 0, total: int = 0) -> None:
-        """Raise TooLong if the time is up (also a `progress(done, total)` callback)."""
-        if time.monotonic() > self.end:
-            raise TooLong(f"{self.entry.label}: the request took longer than {self.seconds:g} s, the most "
-                          "one may take; ask for less (a smaller pool, sample or limit)")
-
-    def each(self, make: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
-        """`make` of every item in order, the time checked before each."""
-        out = []
-        for item in items:
-            self.check()
-            out.append(make(item))
-        return out
-
-
-@contextmanager
-def _work(request: Request, folder: int) -> Iterator[tuple[Entry, Any, Deadline]]:
-    """The folder's entry, its results (held under the folder's lock) and the deadline of
-    the request's work on it; 404 for an unknown folder, 503 when it stays busy too long."""
-    folders, entry = _entry(request, folder)
-    deadline = Deadline(entry, request.app.state.time_limit)
-    with folders.results(folder, wait=deadline.left()) as results:
-        yield entry, results, deadline
-
-
-ROUTES = {"pieces": "", "blocks": "sliding/", "universe": "universe/"}
-"""Where the levels of each way of playing are, under /api/folders/{id}/."""
-
-
-def _played(results: Any, entry: Entry, workspace: str) -> Any:
-    """`results`, if their kind plays its levels the way `workspace` names; 422 saying where
-    its levels are otherwise."""
-    kind = catalogue.kind_for(results)
-    if kind.workspace == workspace:
-        return results
-    if workspace == "pieces" and kind.workspace is not None:
-        raise HTTPException(422, f"{entry.label} holds {kind.held}: their levels are "
-                                 f"under /api/folders/{entry.id}/{ROUTES[kind.workspace]}")
-    if workspace == "pieces":
-        raise HTTPException(422, f"{entry.label} holds {kind.held}: it has no levels to "
-                                 "select or play here")
-    wanted = " or ".join(other.held for other in catalogue.kinds() if other.workspace == workspace)
-    raise HTTPException(422, f"{entry.label} holds {kind.held}, not {wanted}")
-
-
-def _layered(results: Any, entry: Entry) -> LayeredResults:
-    return _played(results, entry, "pieces")
-
-
-def _sliding(results: Any, entry: Entry) -> GoalResults:
-    return _played(results, entry, "blocks")
-
-
 def _folder(entry: Entry, results: Any) -> dict[str, Any]:
     kind = catalogue.kind_for(results)
     return {"id": entry.id, "name": entry.name, "kind": results.kind, "held": kind.held,
@@ -249,7 +176,7 @@ def folder_detail(request: Request, folder: int) -> dict[str, Any]:
     board; positions per distance of a distance table; positions, unique and all-moves ones
     per distance of goal tables (sliding blocks, Sokoban), with their counts and what it
     takes to draw and play them."""
-    with _work(request, folder) as (entry, results, _):
+    with work(request, folder) as (entry, results, _):
         return {**_folder(entry, results), "complete": results.complete,
                 **catalogue.kind_for(results).detail(results)}
 
@@ -281,22 +208,16 @@ def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, An
     return {**keywords, "sample": query.sample, "seed": query.seed, "sort": query.sort, "limit": query.limit}
 
 
-def _level(level: Any) -> dict[str, Any]:
-    """A level as the API returns it (figures that are not finite numbers become null)."""
-    data = {**level.to_json(), "position": list(level.position)}
-    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in data.items()}
-
-
 @router.get("/folders/{folder}/levels", response_model=models.Selection)
 def levels(request: Request, folder: int, query: Annotated[models.LevelQuery, Query()]) -> dict[str, Any]:
     """Levels chosen as `curator select` chooses them: filter, keep canonical ones, sample,
     rate, sort, limit. At most 200 positions get metrics in one request."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
         chosen = layered.selection(**_keywords(layered, query), cap=models.MAX_LEVELS,
                                    progress=deadline.check)
         return {"puzzle": layered.puzzle.name, "matched": chosen.matched,
-                "levels": [_level(level) for level in chosen.levels]}
+                "levels": [level_json(level) for level in chosen.levels]}
 
 
 @router.post("/folders/{folder}/arrange", response_model=models.Arrangement)
@@ -305,26 +226,15 @@ def arrange(request: Request, folder: int, body: models.ArrangeIn) -> dict[str, 
     drawn (one per class) and rated, and `size` of them follow the curve from easy to hard,
     each with the difficulty its slot aimed at. A POST with a JSON body (it computes): 503
     when rating the pool takes longer than one request may."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
         pack = layered.pack(body.size, body.curve.value, pool=body.pool, seed=body.seed,
                             canonical=body.canonical, progress=deadline.check, **_filters(layered, body))
         return {"puzzle": layered.puzzle.name, "curve": pack.curve, "pool": pack.pool,
-                "levels": [{**_level(slot.level), "target": slot.target} for slot in pack.slots]}
+                "levels": [{**level_json(slot.level), "target": slot.target} for slot in pack.slots]}
 
 
 # -- positions and play ---------------------------------------------------------------------
-
-
-def _position(results: LayeredResults, board: str | Sequence[int]) -> tuple[int, ...]:
-    """A position of the puzzle within reach of the stored layers (see SEARCH_ABOVE)."""
-    position = results.position(board)
-    top = max((row["pieces"] for row in results.layers), default=results.puzzle.goal.pieces)
-    pieces = sum(1 for v in position if v)
-    if pieces > top + SEARCH_ABOVE:
-        raise SelectionError(f"position has {pieces} pieces; this workspace answers positions of up to "
-                             f"{top + SEARCH_ABOVE} (the stored layers reach {top})")
-    return position
 
 
 def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any]:
@@ -340,17 +250,17 @@ def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any
 def position_report(request: Request, folder: int, body: models.PositionIn) -> dict[str, Any]:
     """Where a position stands: goal reached, solvable (stored bits, or a search above the
     stored layers), and every legal move with whether it keeps the position solvable."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
-        return _report(layered, _position(layered, body.position))
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
+        return _report(layered, position_within_reach(layered, body.position))
 
 
 @router.post("/folders/{folder}/move", response_model=models.PositionReport)
 def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, Any]:
     """Play one move: the report of the position it leads to; 422 if it is not legal."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
-        position = _position(layered, body.position)
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
+        position = position_within_reach(layered, body.position)
         wanted = (body.move.from_, body.move.to)
         for cell in wanted:
             if cell not in layered.puzzle.board.index:
@@ -370,8 +280,8 @@ def position_picture(
                                    description="One entry per cell, comma-separated: 0 empty, t type t.")],
 ) -> Response:
     """The picture of a position as SVG (the drawing the exports use)."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
         board = layered.position([int(v) for v in position.split(",")])
         svg = svg_text(picture(layered.puzzle, board))
     return Response(svg, media_type="image/svg+xml")
@@ -386,9 +296,10 @@ def pack(request: Request, folder: int, body: models.PackIn,
          format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these positions, in order, as a level pack (docs/level-pack.md) or an
     HTML gallery, to download; with the curve they follow if the pack was arranged."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
-        chosen = deadline.each(lambda board: layered.solve(_position(layered, board)), body.positions)
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
+        chosen = deadline.each(lambda board: layered.solve(position_within_reach(layered, board)),
+                               body.positions)
         curve = _curve(body.curve, chosen)
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             target = Path(scratch) / f"pack.{format}"
@@ -426,8 +337,8 @@ def sliding_levels(request: Request, folder: int,
     """Levels chosen as `curator select` chooses them on goal tables: solvable, unsolved
     positions passing the filters, farthest from the goal first, then by rank;
     sampled, then limited. At most 200 levels in one request."""
-    with _work(request, folder) as (entry, results, deadline):
-        sliding = _sliding(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        sliding = sliding_of(results, entry)
         keywords: dict[str, Any] = {name: getattr(query, name) for name in ("unique", "all_moves", "hardest")}
         for name in ("distance", "cluster"):
             if getattr(query, name) is not None:
@@ -454,8 +365,8 @@ def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dic
     """Where a drawn position stands: its distance to the goal (null if it cannot be
     solved), flags, connected set, a shortest solution, whether the goal is reached, and
     every legal move with the distance it leads to."""
-    with _work(request, folder) as (entry, results, deadline):
-        sliding = _sliding(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        sliding = sliding_of(results, entry)
         return _sliding_report(sliding, sliding.position(body.board))
 
 
@@ -465,8 +376,8 @@ def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dic
     """Play one move (the cell of what moves before and after: a piece's anchor, the Sokoban
     keeper), or the way a tilt puzzle's board tilts: the report of the position it leads to;
     422 if it is not legal."""
-    with _work(request, folder) as (entry, results, deadline):
-        sliding = _sliding(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        sliding = sliding_of(results, entry)
         if (body.move is None) == (body.tilt is None):
             raise SelectionError("give the move (from, to) or the tilt (up, right, down, left), one of them")
         if body.tilt is not None:
@@ -482,8 +393,8 @@ def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
                  format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these ranks, in order, as the kind's level pack (curator-sliding-pack/1,
     curator-sokoban-pack/1, ...; docs/level-pack.md) or an HTML gallery, to download."""
-    with _work(request, folder) as (entry, results, deadline):
-        sliding = _sliding(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        sliding = sliding_of(results, entry)
         chosen = deadline.each(sliding.show, body.ranks)
         with tempfile.TemporaryDirectory(prefix="curator-pack-") as scratch:
             (target,) = sliding.export(chosen, Path(scratch) / f"pack.{format}", format)
@@ -495,7 +406,7 @@ def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
 
 
 def _universe(results: Any, entry: Entry) -> Any:
-    return _played(results, entry, "universe")
+    return played(results, entry, "universe")
 
 
 def _universe_filters(results: Any, filters: models.UniverseFilters) -> dict[str, Any]:
@@ -532,7 +443,7 @@ def universe_puzzles(request: Request, folder: int,
     """Puzzles chosen as `curator select` chooses them on universe tables: one per connected
     set (its farthest position), passing the filters, farthest first unless `sort` says
     otherwise; sampled, then limited. At most 200 puzzles in one request."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         chosen, matched = universe.selection(_universe_keywords(universe, query))
         return {"puzzle": universe.puzzle.name, "matched": matched,
@@ -553,7 +464,7 @@ def universe_position(request: Request, folder: int, body: models.BoardIn) -> di
     every legal move with the distance it leads to. The distances are measured by exploring
     the position's connected set, which the folder keeps until a position of another set is
     asked about. 422 saying why for a drawing that is no position of the universe."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         return _universe_report(universe, universe.play(body.board))
 
@@ -562,7 +473,7 @@ def universe_position(request: Request, folder: int, body: models.BoardIn) -> di
 def universe_move(request: Request, folder: int, body: models.UniverseMoveIn) -> dict[str, Any]:
     """Play one move (a vehicle's first cell before and after): the report of the position it
     leads to; 422 if it is not legal."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         return _universe_report(universe, universe.move(body.board, body.move.from_, body.move.to))
 
@@ -575,7 +486,7 @@ def universe_arrange(request: Request, folder: int, body: models.UniverseArrange
     short to long, each with the distance its slot aimed at; with the variety rule
     `piece-sets`, from as many piece sets as the curve allows. A POST with a JSON body (it
     computes)."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         variety = None if body.variety == "none" else (body.variety,)
         pack = universe.pack(body.size, body.curve.value, pool=body.pool, seed=body.seed, variety=variety,
@@ -598,7 +509,7 @@ def universe_pack(request: Request, folder: int, body: models.UniversePackIn,
     """The puzzles of these stored sets, in order, as `curator pack` writes them: json
     (curator-universe-puzzles/1) or csv, with the curve they follow if the pack was arranged,
     or toml, one sliding-block puzzle file per puzzle (puzzle-0001.toml, ...) in a zip."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         universe = _universe(results, entry)
         chosen = deadline.each(universe.level, body.ranks)
         arranged = _universe_curve(body.curve, chosen)

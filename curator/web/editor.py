@@ -18,7 +18,7 @@ from curator.distance.puzzle import state_text
 from curator.kind import Search
 from curator.picture import picture, state_picture, svg_text
 from curator.web import models
-from curator.web.app import _layered, _level, _position, _work
+from curator.web.work import layered_of, level_json, position_within_reach, work
 
 router = APIRouter(prefix="/api", responses={
     404: {"model": models.Problem, "description": "No such folder."},
@@ -34,16 +34,16 @@ def drawn_level(request: Request, folder: int, body: models.DrawnIn) -> dict[str
     unique, all moves, solutions, first moves, difficulty, the player figures and one
     solution; with its picture. From the stored bits, or a search above the stored layers.
     The position is given as one entry per cell, or drawn like the board art."""
-    with _work(request, folder) as (entry, results, deadline):
-        layered = _layered(results, entry)
+    with work(request, folder) as (entry, results, deadline):
+        layered = layered_of(results, entry)
         given = body.position if body.position is not None else body.board
         if given is None or (body.position is not None and body.board is not None):
             raise SelectionError("give the position (one entry per cell) or the board (a drawing), "
                                  "one of them")
-        position = _position(layered, given)
+        position = position_within_reach(layered, given)
         level = layered.solve(position, progress=deadline.check)
         svg = svg_text(picture(layered.puzzle, position), standalone=False, id_prefix="drawn")
-        return {**_level(level), "goal": level.pieces == layered.puzzle.goal.pieces and level.solvable,
+        return {**level_json(level), "goal": level.pieces == layered.puzzle.goal.pieces and level.solvable,
                 "picture": svg}
 
 
@@ -61,7 +61,7 @@ def state_position(request: Request, folder: int, body: models.StateIn) -> dict[
     """Where a state of a permutation puzzle stands: its distance to the solved state (null
     if the moves never reach it), one shortest solution, its picture, and every legal move
     with the state and distance it leads to. 422 saying why for a text that is no state."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         kind = catalogue.kind_for(results)
         if _editing(kind) != "states":
             raise SelectionError(f"{entry.label} holds {kind.held}, not a distance table")
@@ -100,7 +100,7 @@ def variants(request: Request, folder: int, body: models.VariantsIn) -> dict[str
     are uniquely solvable, solvable, or harder than the position, hardest first, with their
     figures. Layered positions are given as `position`, sliding-block and Sokoban ones as a
     drawing (`board`), states of a distance table as their line of text (`board`)."""
-    with _work(request, folder) as (entry, results, deadline):
+    with work(request, folder) as (entry, results, deadline):
         kind = catalogue.kind_for(results)
         way = _editing(kind)
         if not kind.variant_wants or way is None:
@@ -110,7 +110,7 @@ def variants(request: Request, folder: int, body: models.VariantsIn) -> dict[str
         if way == "pieces":
             if body.position is None:
                 raise SelectionError("position: give the position, one entry per cell")
-            given: Any = _position(_layered(results, entry), body.position)
+            given: Any = position_within_reach(layered_of(results, entry), body.position)
         else:
             if body.board is None:
                 wanted = "a drawing, rows joined by '/'" if way == "blocks" else "'SET p0 p1 ...; SET ...'"
@@ -132,7 +132,7 @@ def _item(results: Any, workspace: str, item: Any) -> dict[str, Any]:
     from `picture`), sliding-block levels with their picture, states of a distance table with
     their picture and their line of text (`board`)."""
     if workspace == "pieces":
-        return _level(item)
+        return level_json(item)
     if workspace == "states":
         return {**item.to_json(), "board": _state_line(results.puzzle, item.position),
                 "picture": _state_svg(results.puzzle, item.position, f"variant{item.rank}")}
