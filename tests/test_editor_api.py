@@ -88,6 +88,8 @@ def test_variants_of_each_kind(client, folders):
             (1, {"position": [0]}, "board: give the position as a drawing"),
             (0, {"position": position, "want": "easier"}, "want"),
             (0, {"position": position, "limit": 0}, "limit"),
+            (0, {"position": position, "limit": "2"}, "limit: Input should be a valid integer"),
+            (0, {"position": position, "limit": True}, "limit: Input should be a valid integer"),
             (1, {"board": "LL./.L./..B"}, "board")]:
         bad = client.post(f"/api/folders/{folder}/variants", json=body)
         assert bad.status_code == 422 and line in bad.json()["detail"], bad.text

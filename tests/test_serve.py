@@ -361,25 +361,30 @@ def test_typed_arrangements_take_counts(client, chess):
 
 
 @pytest.mark.parametrize("query, words", [
-    ({"size": "0"}, "size"),
-    ({"size": "201"}, "size"),
+    ({"size": 0}, "size"),
+    ({"size": 201}, "size"),
     ({"size": "many"}, "size"),
+    ({"size": "3"}, "size: Input should be a valid integer"),
+    ({"size": True}, "size: Input should be a valid integer"),
+    ({"size": 3.0}, "size: Input should be a valid integer"),
+    ({"size": 3, "pool": "100"}, "pool: Input should be a valid integer"),
+    ({"size": 3, "seed": True}, "seed: Input should be a valid integer"),
     ({}, "size"),
-    ({"size": "5", "pool": "3"}, "size 5 is larger than pool 3"),
-    ({"size": "40", "pool": "100", "pieces": "2"}, "larger than the pool of"),
-    ({"size": "3", "pool": "0"}, "pool"),
-    ({"size": "3", "pool": "5001"}, "pool"),
-    ({"size": "3", "seed": "-1"}, "seed"),
-    ({"size": "3", "curve": "zigzag"}, "curve"),
-    ({"size": "3", "curve": "/etc/passwd"}, "curve"),
-    ({"size": "3", "curve": "packs/fling-shipped.json"}, "curve"),
-    ({"size": "3", "curve": "../../packs/fling-shipped.json"}, "curve"),
-    ({"size": "3", "canonical": "false"}, "one level per class"),
-    ({"size": "3", "pieces": "x"}, "pieces must look like"),
-    ({"size": "3", "sample": "3"}, "sample"),
-    ({"size": "3", "difficulty": "1..3"}, "difficulty"),
-    ({"size": "3", "sort": "difficulty"}, "sort"),
-    ({"size": "3", "limit": "3"}, "limit"),
+    ({"size": 5, "pool": 3}, "size 5 is larger than pool 3"),
+    ({"size": 40, "pool": 100, "pieces": "2"}, "larger than the pool of"),
+    ({"size": 3, "pool": 0}, "pool"),
+    ({"size": 3, "pool": 5001}, "pool"),
+    ({"size": 3, "seed": -1}, "seed"),
+    ({"size": 3, "curve": "zigzag"}, "curve"),
+    ({"size": 3, "curve": "/etc/passwd"}, "curve"),
+    ({"size": 3, "curve": "packs/fling-shipped.json"}, "curve"),
+    ({"size": 3, "curve": "../../packs/fling-shipped.json"}, "curve"),
+    ({"size": 3, "canonical": "false"}, "one level per class"),
+    ({"size": 3, "pieces": "x"}, "pieces must look like"),
+    ({"size": 3, "sample": "3"}, "sample"),
+    ({"size": 3, "difficulty": "1..3"}, "difficulty"),
+    ({"size": 3, "sort": "difficulty"}, "sort"),
+    ({"size": 3, "limit": "3"}, "limit"),
 ])
 def test_bad_arrangements_get_one_line(client, query, words):
     assert words in problem(client.post("/api/folders/0/arrange", json=query))
@@ -450,6 +455,11 @@ def test_bad_requests_in_other_shapes(client):
     assert problem(client.post("/api/folders/0/position", content=b"[]" * 10,
                                headers={"Content-Type": "application/json"}))
     assert problem(client.get("/api/folders/0/position"), 405)
+    json_type = {"Content-Type": "application/json"}
+    undecodable = client.post("/api/folders/0/position", content=b"\xff", headers=json_type)
+    assert problem(undecodable) == "body (not JSON): not UTF-8 text"
+    too_deep = client.post("/api/folders/0/position", content=b"[" * 100_000, headers=json_type)
+    assert problem(too_deep) == "body (not JSON): nested too deeply"
 
 
 def test_illegal_moves_are_refused(client, triangle):

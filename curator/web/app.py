@@ -132,8 +132,20 @@ def _error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(MemoryError, lambda request, exc: _answer(request, 503, "out of memory"))
     # Starlette types a handler as taking any exception; it passes this one only its own kind.
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
-    app.add_exception_handler(StarletteHTTPException, lambda request, exc: _answer(
-        request, exc.status_code, str(exc.detail)))
+    # Starlette types a handler as taking any exception; it passes this one only its own kind.
+    app.add_exception_handler(StarletteHTTPException, _http_problem)  # type: ignore[arg-type]
+
+
+def _http_problem(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    """An HTTP error as one line. FastAPI answers a body it cannot decode at all (bytes that
+    are not UTF-8, nesting too deep to parse) with a bare 400; that is a body that is not JSON,
+    422 like any other."""
+    cause = exc.__cause__
+    if exc.status_code == 400 and isinstance(cause, ValueError | RecursionError):
+        why = ("not UTF-8 text" if isinstance(cause, UnicodeDecodeError)
+               else "nested too deeply" if isinstance(cause, RecursionError) else str(cause))
+        return _answer(request, 422, f"body (not JSON): {why}")
+    return _answer(request, exc.status_code, str(exc.detail))
 
 
 def _damaged(request: Request, exc: DamagedResults) -> JSONResponse:

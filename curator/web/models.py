@@ -399,10 +399,10 @@ class ArrangeIn(LevelFilters):
     """The options of `curator pack`, as a JSON body: the filters (text ones in the syntax of
     `select`), the pack's size and curve, and its pool."""
 
-    size: int = Field(ge=1, le=MAX_PACK, description="Levels in the pack.")
+    size: StrictInt = Field(ge=1, le=MAX_PACK, description="Levels in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How difficulty rises over the pack.")
-    pool: int = Field(POOL, ge=1, le=MAX_POOL, description="Candidate levels drawn and rated.")
-    seed: int = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
+    pool: StrictInt = Field(POOL, ge=1, le=MAX_POOL, description="Candidate levels drawn and rated.")
+    seed: StrictInt = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
     canonical: bool = Field(True, description="Always true: a pack keeps one level per class.")
 
 
@@ -641,10 +641,10 @@ class UniverseArrangeIn(UniverseFilters):
     `select`, the pack's size and curve, its pool, seed and variety rule (a pack takes only
     sets that can be solved)."""
 
-    size: int = Field(ge=1, le=MAX_PACK, description="Puzzles in the pack.")
+    size: StrictInt = Field(ge=1, le=MAX_PACK, description="Puzzles in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How the distance rises over the pack.")
-    pool: int = Field(MAX_POOL, ge=1, le=MAX_POOL, description="Matching sets drawn as candidates.")
-    seed: int = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
+    pool: StrictInt = Field(MAX_POOL, ge=1, le=MAX_POOL, description="Matching sets drawn as candidates.")
+    seed: StrictInt = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
     variety: Literal["piece-sets", "none"] = Field(
         "piece-sets", description="piece-sets: puzzles of as many piece sets as the curve allows; none: "
                                   "the nearest puzzle to each slot's target.")
@@ -746,7 +746,7 @@ class VariantsIn(Request):
     board: str | None = Field(None, min_length=1, max_length=MAX_DRAWING)
     want: Literal["unique", "solvable", "harder"] = Field(
         "unique", description="Uniquely solvable variants, solvable ones, or solvable and harder ones.")
-    limit: int = Field(20, ge=1, le=MAX_VARIANTS, description="List the first N, hardest first.")
+    limit: StrictInt = Field(20, ge=1, le=MAX_VARIANTS, description="List the first N, hardest first.")
 
 
 class VariantList(BaseModel):
