@@ -94,6 +94,15 @@ class NoSuchPack(WorkspaceError):
     """No pack has this id."""
 
 
+class WorkspaceBusy(Exception):
+    """Another program held the database's write lock for longer than `BUSY_MS`: nothing
+    was written, and the same change may be sent again."""
+
+
+BUSY_MS = 5_000
+"""How long a change waits for another program's write lock before WorkspaceBusy."""
+
+
 @dataclass(frozen=True)
 class PuzzleKey:
     """The puzzle levels belong to: its name and the sha256 of its file, as a results
@@ -229,7 +238,7 @@ class WorkspaceDB:
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{where}: cannot open the workspace database ({_reason(exc)})") from None
         try:
-            self._db.execute("PRAGMA busy_timeout = 5000")
+            self._db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             self._db.execute("PRAGMA foreign_keys = ON")
             if not read_only and self.path is not None:
                 self._db.execute("PRAGMA journal_mode = WAL")
@@ -295,13 +304,32 @@ class WorkspaceDB:
         """The connection inside one write transaction (committed at the end, rolled back
         on any error), held by this thread alone."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise self._failed(exc) from None
             try:
                 yield self._db
-            except BaseException:
+            except BaseException as exc:
                 self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise self._failed(exc) from None
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._db.execute("ROLLBACK")
+                raise self._failed(exc) from None
+
+    def _failed(self, exc: sqlite3.Error) -> Exception:
+        """What a change that SQLite refused raises: WorkspaceBusy while another program holds
+        the write lock, StoreError (one line naming the file) otherwise."""
+        where = ":memory:" if self.path is None else str(self.path)
+        text = str(exc)
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+            return WorkspaceBusy(f"{where}: the workspace database is locked by another program; nothing "
+                                 f"was written (try again once it lets go)")
+        return StoreError(f"{where}: cannot write the workspace database ({_reason(exc)})")
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -347,10 +375,15 @@ class WorkspaceDB:
                          "WHERE packs.id = ?", (pack_id,)).fetchone()
         if row is None:
             raise NoSuchPack(f"no pack {pack_id}")
-        levels = tuple(PackLevel(level, json.loads(data)) for level, data in db.execute(
-            "SELECT level, data FROM pack_levels WHERE pack = ? ORDER BY slot", (pack_id,)))
-        curve = None if row[4] is None else json.loads(row[4])
-        return Pack(row[0], PuzzleKey(row[1], row[2]), row[3], levels, curve, row[5], row[6])
+        what = f"{_db_name(db)}: pack {pack_id}"
+        rows = db.execute("SELECT slot, level, data FROM pack_levels WHERE pack = ? ORDER BY slot",
+                          (pack_id,))
+        levels = tuple(PackLevel(_text(level, f"{what}, slot {slot}: level"),
+                                 _stored_object(data, f"{what}, slot {slot}: data"))
+                       for slot, level, data in rows)
+        curve = None if row[4] is None else _stored_object(row[4], f"{what}: curve")
+        return Pack(row[0], PuzzleKey(row[1], row[2]), _text(row[3], f"{what}: name"), levels, curve,
+                    row[5], row[6])
 
     def create_pack(self, puzzle: PuzzleKey, name: str) -> Pack:
         """A new empty pack of `puzzle`; WorkspaceError if the name is empty, too long or
@@ -522,6 +555,33 @@ class WorkspaceDB:
             grouped.setdefault((key, play.level), []).append(play)
         return [figures_of(key, level, plays) for (key, level), plays in
                 sorted(grouped.items(), key=lambda item: (item[0][0].name, item[0][0].sha256, item[0][1]))]
+
+
+def _db_name(db: sqlite3.Connection) -> str:
+    """The file of a connection's main database (":memory:" for one in memory)."""
+    return next((row[2] or ":memory:" for row in db.execute("PRAGMA database_list") if row[1] == "main"),
+                ":memory:")
+
+
+def _text(value: Any, what: str) -> str:
+    """A stored text value; StoreError naming `what` if it is not text (the file was edited by
+    something else)."""
+    if not isinstance(value, str):
+        raise StoreError(f"{what} is {value!r}, not text (damaged workspace database)")
+    return value
+
+
+def _stored_object(text: Any, what: str) -> dict[str, Any]:
+    """A stored JSON object (a pack's curve, a level's data); StoreError naming `what` if it
+    is not one (the file was edited by something else)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, dict):
+        shown = text if not isinstance(text, str) or len(text) <= 40 else text[:40] + "..."
+        raise StoreError(f"{what} is {shown!r}, not a JSON object (damaged workspace database)")
+    return value
 
 
 def _play_puzzle(row: Sequence[Any], what: str) -> PuzzleKey:

@@ -148,7 +148,12 @@ def test_a_pack_keeps_only_json_it_can_give_back(client):
             ("POST", "levels", {"level": a, "data": deep}, "data: nested at most 32 deep"),
             ("PUT", "levels", {"levels": [], "curve": deep}, "curve"),
             ("PUT", "levels", {"levels": [{"level": a}], "curve": bogus}, "curve"),
-            ("PUT", "levels", {"levels": [{"level": a}], "curve": {**linear, "extra": 1}}, "extra")):
+            ("PUT", "levels", {"levels": [{"level": a}], "curve": {**linear, "extra": 1}}, "extra"),
+            ("PUT", "levels", {"levels": [{"level": a}], "curve": {**linear, "targets": [1, 2, 3]}},
+             "curve: 3 targets for 1 levels (one per level)"),
+            ("PUT", "levels", {"levels": [], "curve": linear}, "curve: 1 targets for 0 levels"),
+            ("PUT", "levels", {"levels": [{"level": "1" + ",0" * 13 + ",1"}], "curve": linear},
+             "curve: level 1 cannot be solved")):
         answer = client.request(method, f"/api/packs/{pack['id']}/{path}", json=body)
         assert answer.status_code == 422 and words in answer.json()["detail"], answer.text
     nan = client.put(f"/api/packs/{pack['id']}/levels", headers=JSON,
@@ -295,6 +300,20 @@ def test_another_version_of_the_puzzle_file_is_named(triangle, tmp_path):
     assert pack["problem"].endswith("folder 0 (triangle) holds another version of triangle")
     assert later.get("/api/folders/0/packs").json() == []
     later.app.state.db.close()
+
+
+def test_a_pack_whose_folder_is_damaged_names_the_damage(triangle, tmp_path):
+    copy = tmp_path / "triangle"
+    shutil.copytree(triangle.directory, copy)
+    served = client_on([copy], tmp_path / "kept.sqlite")
+    served.post("/api/folders/0/packs", json={"name": "mine"}).raise_for_status()
+    manifest = copy / "manifest.json"
+    manifest.write_text(manifest.read_text()[:60])  # cut short, as by a full disk
+    (pack,) = served.get("/api/packs").json()
+    assert pack["folder"] is None
+    assert pack["problem"].startswith("folder 0 (triangle) cannot be read now (")
+    assert "manifest.json" in pack["problem"] and str(tmp_path) not in pack["problem"]
+    served.app.state.db.close()
 
 
 def test_every_drawing_of_one_sokoban_position_is_one_level(base):

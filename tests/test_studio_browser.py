@@ -214,3 +214,42 @@ def test_a_played_level_shows_its_playtest_figures(triangle, open_page, tmp_path
         assert chances == sorted(chances)
     finally:
         stop(process)
+
+
+def test_a_play_finished_while_another_program_locks_the_database_is_sent_again(triangle, browser, tmp_path):
+    import sqlite3
+
+    database = tmp_path / "workspace.sqlite"
+    process, url = start(triangle.directory, "--db", database)
+    context = served_context(browser, viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector("#layer-table tbody tr")
+        find_levels(page, solvable="true", pieces="2", sample="1", seed="1")
+        page.locator("figure.level button.play").first.click()
+        page.wait_for_selector("#board svg")
+        page.click("#hint")
+        other = sqlite3.connect(database, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # held past the server's wait for it
+        page.locator("#board .hint-from").first.click()
+        page.locator("#board .hint-to").first.click()
+        page.wait_for_function("() => document.querySelector('#message').textContent"
+                               ".includes('locked by another program')")
+        assert "the play is sent again in 2 s" in page.locator("#message").inner_text()
+        assert get(f"{url}/api/folders/0/playtests")["levels"] == []
+        other.execute("ROLLBACK")
+        other.close()
+        deadline = time.monotonic() + 20
+        while not get(f"{url}/api/folders/0/playtests")["levels"]:
+            assert time.monotonic() < deadline, "the play was not sent again"
+            time.sleep(0.2)
+        (level,) = get(f"{url}/api/folders/0/playtests")["levels"]
+        assert (level["plays"], level["solved"]) == (1, 1)
+        assert errors == []
+    finally:
+        context.close()
+        stop(process)
+        assert "Traceback" not in process.stderr.read()

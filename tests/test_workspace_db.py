@@ -160,7 +160,7 @@ def test_packs_last_across_reopening(tmp_path):
         assert [p.puzzle for p in db.packs()] == [FLING, TRIANGLE, TRIANGLE]
     with WorkspaceDB(path, read_only=True) as db:
         assert len(db.packs()) == 3
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(StoreError, match="cannot write the workspace database .attempt to write a read"):
             db.create_pack(FLING, "more")
 
 
@@ -303,6 +303,46 @@ def test_plays_another_program_damaged_are_named_not_summed(tmp_path, change, wo
     said = "" if "damaged" in words else " (damaged workspace database)"
     assert str(caught.value) == f"{path}: {words}{said}"
 
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ("UPDATE pack_levels SET data = 'oops' WHERE slot = 1",
+     "pack 1, slot 1: data is 'oops', not a JSON object"),
+    ("UPDATE pack_levels SET data = '[1, 2]' WHERE slot = 0",
+     "pack 1, slot 0: data is '[1, 2]', not a JSON object"),
+    ("UPDATE pack_levels SET level = x'41' WHERE slot = 0", "pack 1, slot 0: level is b'A', not text"),
+    ("UPDATE packs SET curve = '[1' WHERE id = 1", "pack 1: curve is '[1', not a JSON object"),
+])
+def test_packs_another_program_damaged_are_named(tmp_path, change, words):
+    path = tmp_path / "kept.sqlite"
+    with WorkspaceDB(path) as db:
+        pack = db.create_pack(TRIANGLE, "kept")
+        db.set_levels(pack.id, [PackLevel("0,1,1", {"at": 0}), PackLevel("1,0,1")], {"name": "linear"})
+    with sqlite3.connect(path) as raw:
+        raw.execute(change)
+    raw.close()
+    with WorkspaceDB(path, read_only=True) as db:
+        for read in (db.packs, lambda: db.pack(pack.id)):
+            with pytest.raises(StoreError) as caught:
+                read()
+            assert str(caught.value) == f"{path}: {words} (damaged workspace database)"
+
+
+def test_a_change_while_another_program_holds_the_lock_is_refused_whole(tmp_path, monkeypatch):
+    from curator import workspace_db
+
+    monkeypatch.setattr(workspace_db, "BUSY_MS", 50)
+    path = tmp_path / "kept.sqlite"
+    with WorkspaceDB(path) as db:
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(workspace_db.WorkspaceBusy, match="locked by another program; nothing was"):
+            db.record_play(TRIANGLE, Play("1" + ",0" * 14, 10, 1, 1, 0, 0, 0, True))
+        other.execute("ROLLBACK")
+        other.close()
+        assert db.plays() == []
+        db.record_play(TRIANGLE, Play("1" + ",0" * 14, 10, 1, 1, 0, 0, 0, True))
+        assert len(db.plays()) == 1
 
 def test_a_play_whose_puzzle_is_gone_is_named_not_dropped(tmp_path):
     path = tmp_path / "kept.sqlite"

@@ -4,7 +4,8 @@
 over `curator.open`'s results; every error is JSON {"detail": "one line"} that names folders
 by index and puzzle, never by path: 404 for an unknown folder, 422 for a bad request, 421,
 403 and 415 for requests from elsewhere (see `curator.web.guard`), 503 for a request over
-its time or a folder busy for that long, 500 for damaged stored results.
+its time, a folder busy for that long or a workspace database locked by another program, 500
+for damaged stored results.
 """
 
 from __future__ import annotations

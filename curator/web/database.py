@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,11 +22,22 @@ from curator.common.errors import SearchTooLarge, SelectionError, StoreError, on
 from curator.common.files import MANIFEST, read_manifest
 from curator.web import database_models as models
 from curator.web.folders import Entry, Folders
-from curator.workspace_db import NoSuchPack, Pack, PackLevel, Play, PuzzleKey, WorkspaceDB, WorkspaceError
+from curator.workspace_db import (
+    NoSuchPack,
+    Pack,
+    PackLevel,
+    Play,
+    PuzzleKey,
+    WorkspaceBusy,
+    WorkspaceDB,
+    WorkspaceError,
+)
 
 router = APIRouter(prefix="/api", tags=["workspace database"], responses={
     404: {"description": "No such folder or pack."},
     422: {"description": "A bad request: the one line says what is wrong."},
+    503: {"description": "Another program held the database's write lock too long: nothing was "
+                         "written; send the change again."},
 })
 
 
@@ -33,7 +45,7 @@ def install(app: FastAPI, db: WorkspaceDB | None) -> None:
     """Serve the database's endpoints from `app` (a database in memory if `db` is None)."""
     app.state.db = WorkspaceDB(None) if db is None else db
     app.include_router(router)
-    for kind, status in ((NoSuchPack, 404), (WorkspaceError, 422)):
+    for kind, status in ((NoSuchPack, 404), (WorkspaceError, 422), (WorkspaceBusy, 503)):
         app.add_exception_handler(kind, _problem(status))
 
 
@@ -56,25 +68,37 @@ def puzzle_key(directory: Path) -> PuzzleKey:
     return PuzzleKey(str(manifest.get("puzzle", "")), str(manifest.get("puzzle_sha256", "")))
 
 
-def _served(folders: Folders) -> list[tuple[Entry, PuzzleKey]]:
-    """The served folders whose levels the workspace keeps, with their puzzles as their
-    manifests say now."""
+@dataclass(frozen=True)
+class _Served:
+    """A served folder whose levels the workspace keeps, with its puzzle as its manifest says
+    now; `key` None if the manifest cannot be read now, `problem` saying why."""
+
+    entry: Entry
+    key: PuzzleKey | None
+    problem: str = ""
+
+
+def _served(folders: Folders) -> list[_Served]:
+    """The served folders whose levels the workspace keeps, as they are now."""
     found = []
     for entry in folders.entries:
         if catalogue.kind_named(entry.kind).workspace is None:
             continue
         try:
-            found.append((entry, puzzle_key(entry.path)))
-        except StoreError:
-            continue
+            found.append(_Served(entry, puzzle_key(entry.path)))
+        except StoreError as exc:
+            found.append(_Served(entry, None, folders.public(str(exc))))
     return found
 
 
-def _pack_out(pack: Pack, served: list[tuple[Entry, PuzzleKey]]) -> dict[str, Any]:
-    folder = next((entry.id for entry, key in served if key == pack.puzzle), None)
+def _pack_out(pack: Pack, served: list[_Served]) -> dict[str, Any]:
+    folder = next((s.entry.id for s in served if s.key == pack.puzzle), None)
     problem = None
-    if folder is None:
-        others = [entry.label for entry, key in served if key.name == pack.puzzle.name]
+    unread = [s for s in served if s.key is None and s.entry.puzzle == pack.puzzle.name]
+    if folder is None and unread:
+        problem = f"{unread[0].entry.label} cannot be read now ({unread[0].problem})"
+    elif folder is None:
+        others = [s.entry.label for s in served if s.key is not None and s.key.name == pack.puzzle.name]
         problem = (f"no folder served here holds the puzzle file of this pack ({pack.puzzle.name}, sha256 "
                    f"{pack.puzzle.sha256[:12]}...): its results folder was removed or analyzed again for "
                    "another puzzle file")
@@ -197,9 +221,18 @@ def add_level(request: Request, pack: Number, body: models.AddLevelIn) -> dict[s
 
 @router.put("/packs/{pack}/levels", response_model=models.PackOut)
 def set_levels(request: Request, pack: Number, body: models.SetLevelsIn) -> dict[str, Any]:
-    """Replace a pack's levels (in order) and the record of the curve they follow."""
+    """Replace a pack's levels (in order) and the record of the curve they follow: one target
+    per level, every level solvable (as the pack's download checks it)."""
+    if body.curve is not None and len(body.curve.targets) != len(body.levels):
+        raise SelectionError(f"curve: {len(body.curve.targets)} targets for {len(body.levels)} levels "
+                             "(one per level)")
     with _pack_folder(request, pack) as (_, results):
         items = [PackLevel(level_key(results, item.level), item.data) for item in body.levels]
+        if body.curve is not None:
+            for number, item in enumerate(items, start=1):
+                if not _can_be_solved(results, item.level):
+                    raise SelectionError(f"curve: level {number} cannot be solved, so it cannot stand in an "
+                                         "arranged pack")
     curve = None if body.curve is None else body.curve.model_dump()
     return _answer(request, _db(request).set_levels(pack, items, curve))
 

@@ -27,7 +27,7 @@ async function api(path, options = {}) {
   if (!response.ok) {
     let detail = response.statusText;
     try { detail = (await response.json()).detail; } catch (_) { /* not JSON */ }
-    throw new Error(detail);
+    throw Object.assign(new Error(detail), {status: response.status});
   }
   return response;
 }

@@ -309,6 +309,21 @@
                    undos: 0, resets: 0, hints: 0, done: false};
   }
 
+  // Seconds to wait before sending a play again while the database is busy (503: another
+  // program holds its write lock), so that a passing lock loses no play.
+  const PLAY_RETRIES = [2, 4, 8, 16];
+
+  function sendPlay(path, body, attempt = 0) {
+    const sent = api(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                            body: JSON.stringify(body), keepalive: true});
+    return sent.catch((error) => {
+      if (error.status !== 503 || attempt >= PLAY_RETRIES.length) throw error;
+      say(`${error.message}; the play is sent again in ${PLAY_RETRIES[attempt]} s`, true);
+      return new Promise((resolve) => setTimeout(resolve, PLAY_RETRIES[attempt] * 1000))
+        .then(() => sendPlay(path, body, attempt + 1));
+    });
+  }
+
   function finishPlay(solved, explicit = false) {
     // A play ends at the goal, or when the player gives up: by the button, or by leaving a
     // level on which they made a move.
@@ -318,9 +333,7 @@
     const body = {level: record.level, seconds: Math.round((performance.now() - record.started) / 10) / 100,
                   moves: record.moves, moves_at_end: Math.min(record.atEnd, record.moves), undos: record.undos,
                   resets: record.resets, hints: record.hints, solved};
-    const path = `/api/folders/${record.folder}/playtests`;
-    const sent = api(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
-                            keepalive: true});
+    const sent = sendPlay(`/api/folders/${record.folder}/playtests`, body);
     sent.then(() => {
       if (state.folder && state.folder.id === record.folder) return loadLevelFacts();
       return null;
