@@ -509,7 +509,7 @@ class GoalResults(DistanceResultsBase):
         files written (see the kind's exporter). A `Pack` keeps its curve in json, csv, html,
         ldtk and tiled."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return self._exports().write(format, self.puzzle, list(levels), path, curve)
+        return self._exports(path).write(format, self.puzzle, list(levels), path, curve)
 
 
 def _rank(item: Any, results: GoalResults) -> int:

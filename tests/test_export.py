@@ -122,6 +122,21 @@ def test_svg_single_file_for_one_level(tmp_path):
     with pytest.raises(ValueError, match="notes.txt: is a file, not a folder; levels are written one"):
         write_svg(puzzle, levels, taken)
     assert taken.read_text() == "mine"
+    with pytest.raises(ValueError, match="one.png: ends in .png, but these are .svg files"):
+        write_svg(puzzle, levels[:1], tmp_path / "one.png")
+    assert not (tmp_path / "one.png").exists()
+
+
+def test_a_folder_exported_into_again_holds_the_new_export_alone(tmp_path):
+    puzzle, levels = make_levels("triangle")
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "level-0002.png").write_bytes(b"another format's")
+    (folder / "notes.txt").write_text("mine")
+    assert len(write_svg(puzzle, levels, folder)) == 4
+    assert len(write_svg(puzzle, levels[:2], folder)) == 2
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "level-0001.svg", "level-0002.png", "level-0002.svg", "notes.txt"]
 
 
 # -- PNG --------------------------------------------------------------------------------------
@@ -255,6 +270,11 @@ def test_one_tiled_map_and_a_packs_targets(tmp_path):
     assert [level["fields"]["target"] for level in read_ldtk(project)] == [1.0, 2.0, 3.0, 4.0]
     maps = write_tiled(puzzle, levels, tmp_path / "maps", curve)
     assert [level["fields"]["target"] for level in read_tiled(maps[:-1])] == [1.0, 2.0, 3.0, 4.0]
+    uneven = PackCurve("linear", 10, (1 / 3, 2.0, 3.0, 4.0), tuple(level.difficulty for level in levels))
+    (project,) = write_ldtk(puzzle, levels, tmp_path / "pack.ldtk", uneven)
+    fields = [level["fields"] for level in read_ldtk(project)]
+    assert fields[0]["target"] == 0.333
+    assert all(f["difficulty"] is None or f["difficulty"] == round(f["difficulty"], 3) for f in fields)
 
 
 # -- HTML -------------------------------------------------------------------------------------
@@ -431,6 +451,22 @@ def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
                "-o", tmp_path / "one.svg")
     assert one.exit_code == 0, one.output
     assert ET.parse(tmp_path / "one.svg").getroot().tag == f"{SVG}svg"
+    for out, words in ((tmp_path / "x.json", "x.json: ends in .json, but this is a .csv file"),
+                       (tmp_path, "is a folder; this export is one .csv file")):
+        refused = _cli("export", triangle_results, "--solvable", "--limit", "2", "-f", "csv", "-o", out)
+        assert refused.exit_code == 2 and words in refused.output, refused.output
+
+
+def test_an_export_never_goes_into_the_results_folder(triangle_results):
+    from pathlib import Path
+
+    manifest = Path(triangle_results) / "manifest.json"
+    kept = manifest.read_bytes()
+    for out in (manifest, Path(triangle_results) / "levels.json"):
+        refused = _cli("export", triangle_results, "--solvable", "--limit", "2", "-f", "json", "-o", out)
+        assert refused.exit_code == 2 and "inside the results folder" in refused.output, refused.output
+    assert manifest.read_bytes() == kept
+    assert not (Path(triangle_results) / "levels.json").exists()
 
 
 def test_play_refuses_levels_that_reach_too_many_positions(triangle_results, tmp_path, monkeypatch):

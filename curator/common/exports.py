@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from curator.common.errors import StoreError
+from curator.common.errors import SelectionError, StoreError
 
 
 class Exports(Protocol):
@@ -27,9 +27,16 @@ class Exporting:
     directory: Path
     exports: Exports | None = None
 
-    def _exports(self) -> Exports:
-        """The exporters; StoreError if the results were opened without them."""
+    def _exports(self, path: str | Path) -> Exports:
+        """The exporters, to write to `path`; StoreError if the results were opened without
+        them, SelectionError if `path` lies in the results folder (a file written there could
+        replace a stored table, or the manifest)."""
         if self.exports is None:
             raise StoreError(f"{self.directory}: these results were opened without their exporters; "
                              "open them with curator.open to write files")
+        folder = self.directory.resolve()
+        target = Path(path).resolve()
+        if target == folder or folder in target.parents:
+            raise SelectionError(f"{path}: inside the results folder {self.directory}, where an export could "
+                                 "replace its stored tables; write it elsewhere")
         return self.exports

@@ -223,4 +223,4 @@ class DistanceResults(DistanceResultsBase):
     def export(self, levels: Sequence[DistanceLevel], path: str | Path, format: str = "json") -> list[Path]:
         """Write positions as a position pack (json), csv, svg or png pictures, or an html
         gallery; return the files written (see `curator.export.distance`)."""
-        return self._exports().write(format, self.puzzle, list(levels), path)
+        return self._exports(path).write(format, self.puzzle, list(levels), path)

@@ -22,7 +22,6 @@ playable page are written from what each kind makes of its levels (`curator.expo
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,12 +29,13 @@ from typing import Any
 import numpy as np
 
 from curator.arrange import PackCurve
+from curator.common.figures import difficulty_value
 from curator.export import ldtk, play, tiled
 from curator.export.engines import PIECE, Figure, Piece, Stage, box_cells, with_targets
 from curator.export.gallery import METRICS, metric_texts, move_texts, plural, write_html
 from curator.export.pack import save_pack
 from curator.export.table import write_csv
-from curator.export.writing import ExportError, write_pictures
+from curator.export.writing import ExportError, one_file, write_pictures
 from curator.layered.level import Level, PuzzleLike, moves_text
 from curator.layered.search import Explorer, Graph
 from curator.picture import Picture, picture
@@ -78,9 +78,8 @@ def _figures(level: Level) -> tuple[Figure, ...]:
     rated), the moves of its solution, its flags and counts; numbers that can exceed 32 bits
     as strings of digits."""
     r = level.report
-    difficulty = float(level.difficulty)
     return (
-        Figure("difficulty", "float", difficulty if math.isfinite(difficulty) else None),
+        Figure("difficulty", "float", difficulty_value(level.difficulty)),
         Figure("moves", "int", len(r.solution)),
         Figure("unique", "bool", bool(r.unique)),
         Figure("solvable", "bool", bool(r.solvable)),
@@ -204,8 +203,9 @@ WRITERS: dict[str, Callable[[PuzzleLike, Sequence[Level], str | Path], list[Path
 FORMATS = tuple(WRITERS)
 CURVE_FORMATS = ("json", "csv", "html", "ldtk", "tiled")
 """The formats that record a pack's difficulty curve (pictures are just in pack order)."""
-ONE_FILE = ("json", "csv", "html", "ldtk", "play")
-"""The formats written as one file."""
+ONE_FILE = {"json": (".json",), "csv": (".csv",), "html": (".html",), "ldtk": (".ldtk", ".json"),
+            "play": (".html",)}
+"""The formats written as one file, and the suffixes that file may have."""
 SUFFIXES = {"svg": ".svg", "png": ".png", "tiled": ".tmj"}
 """The suffix of the one file a format written one file per level writes for one level."""
 
@@ -220,7 +220,9 @@ def write(fmt: str, puzzle: Any, items: Sequence[Any], path: str | Path,
     if fmt not in writers:
         raise ExportError(f"format must be one of {', '.join(writers)}, got {fmt!r}")
     path = Path(path)
-    if fmt in ONE_FILE or path.suffix.lower() == SUFFIXES.get(fmt):
+    if fmt in ONE_FILE:
+        path = one_file(path, ONE_FILE[fmt])
+    elif path.suffix.lower() == SUFFIXES.get(fmt):
         path.parent.mkdir(parents=True, exist_ok=True)
     if curve is not None and fmt in CURVE_FORMATS:
         return writers[fmt](puzzle, items, path, curve=curve)

@@ -17,6 +17,7 @@ from typing import Any
 
 from curator.arrange import PackCurve
 from curator.common.board import Board
+from curator.common.figures import difficulty_value
 from curator.export.writing import ExportError
 
 FLOOR, WALL, GOAL = 1, 2, 3
@@ -138,7 +139,8 @@ def with_targets(figures: list[tuple[Figure, ...]], curve: PackCurve | None) -> 
     at) when the levels come with the curve they were arranged by."""
     if curve is None:
         return figures
-    return [(*own, Figure("target", "float", float(target))) for own, target in zip(figures, curve.targets)]
+    return [(*own, Figure("target", "float", difficulty_value(target)))
+            for own, target in zip(figures, curve.targets)]
 
 
 def check_stages(stages: Sequence[Stage]) -> None:

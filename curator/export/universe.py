@@ -23,14 +23,23 @@ import numpy as np
 
 from curator.arrange import PackCurve
 from curator.common.files import atomic_write
-from curator.export.writing import ExportError, file_targets, json_text, pack_head, write_table, write_text
+from curator.export.writing import (
+    ExportError,
+    file_targets,
+    json_text,
+    one_file,
+    pack_head,
+    write_table,
+    write_text,
+)
 from curator.universe.puzzle import WALL, Universe
 from curator.universe.results import SetLevels, UniverseLevel
 
 FORMATS = ("json", "csv", "toml", "histogram")
 PUZZLES_FORMAT = "curator-universe-puzzles/1"
-ONE_FILE = ("json", "csv", "histogram")
-"""The formats written as one file (its folder is made if missing)."""
+ONE_FILE = {"json": (".json",), "csv": (".csv",), "histogram": (".svg",)}
+"""The formats written as one file (its folder is made if missing), and the suffixes that file
+may have."""
 COLUMNS = ("rank", "distance", "cluster", "pieces", "walls", "minimal", "unique", "board")
 
 
@@ -42,7 +51,7 @@ def write(fmt: str, puzzle: Universe, items: Sequence[UniverseLevel], path: str 
     if curve is not None and len(curve.targets) != len(items):
         raise ExportError(f"the curve has {len(curve.targets)} slots for {len(items)} puzzles")
     if fmt in ONE_FILE:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        path = one_file(path, ONE_FILE[fmt])
     if fmt == "json":
         return write_text(path, json_text({**pack_head(PUZZLES_FORMAT), "universe": universe_dict(puzzle),
                                            **({} if curve is None else {"curve": curve.to_json()}),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -79,16 +80,45 @@ def write_pictures(
 def file_targets(count: int, out: str | Path, suffix: str, noun: str = "level") -> list[Path]:
     """Where `count` items written one per file go: NOUN-0001.SUFFIX, ... in the folder
     `out` (made if missing), or the file `out` itself if it ends in `suffix` and there is
-    exactly one item (ExportError if there are more)."""
+    exactly one item (ExportError if there are more, or if `out` ends in the suffix of
+    another kind of file). Files NOUN-NNNN.SUFFIX numbered above `count` that an earlier
+    export left in the folder are removed, so that the folder holds this export alone."""
     out = Path(out)
-    if out.suffix.lower() == suffix:
+    given = out.suffix.lower()
+    if given == suffix:
         if count != 1:
             raise ExportError(
                 f"{out}: one {suffix} file holds one {noun}, got {count}; give a folder for them"
             )
         return [out]
+    if given in FILE_SUFFIXES:
+        raise ExportError(f"{out}: ends in {given}, but these are {suffix} files; give a file ending in "
+                          f"{suffix} for one {noun}, or a folder")
     if out.exists() and not out.is_dir():
         raise ExportError(f"{out}: is a file, not a folder; {noun}s are written one per {suffix} file into "
                           f"a folder (or give a file ending in {suffix} for one {noun})")
     out.mkdir(parents=True, exist_ok=True)
+    numbered = re.compile(rf"{re.escape(noun)}-(\d{{4,}}){re.escape(suffix)}")
+    for old in out.iterdir():
+        match = numbered.fullmatch(old.name)
+        if match and int(match.group(1)) > count and old.is_file():
+            old.unlink()
     return [out / f"{noun}-{n:04d}{suffix}" for n in range(1, count + 1)]
+
+
+FILE_SUFFIXES = (".json", ".csv", ".html", ".svg", ".png", ".ldtk", ".tmj", ".toml")
+"""The suffixes of the files exports write."""
+
+
+def one_file(out: str | Path, suffixes: tuple[str, ...]) -> Path:
+    """The file `out` that an export written as one file goes to, its folder made if missing;
+    ExportError if `out` ends in the suffix of another kind of file than `suffixes` names
+    (any other name is taken as given)."""
+    out = Path(out)
+    given = out.suffix.lower()
+    if given in FILE_SUFFIXES and given not in suffixes:
+        raise ExportError(f"{out}: ends in {given}, but this is a {' or '.join(suffixes)} file")
+    if out.is_dir():
+        raise ExportError(f"{out}: is a folder; this export is one {suffixes[0]} file")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out

@@ -371,7 +371,7 @@ class LayeredResults(Exporting):
         files written (see `curator.export`). A `Pack` keeps its curve in json, csv, html,
         ldtk and tiled."""
         curve = levels.record() if isinstance(levels, Pack) else None
-        return self._exports().write(format, self.puzzle, list(levels), path, curve)
+        return self._exports(path).write(format, self.puzzle, list(levels), path, curve)
 
 
 def puzzle_results(puzzle: Puzzle, directory: Path | None, name: Naming | None = None,

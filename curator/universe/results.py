@@ -18,7 +18,7 @@ import numpy as np
 from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, check_pack_sizes, read_curve, variety_rules
 from curator.common.difficulty import WALKED_DEFAULT, walked_terms
 from curator.common.errors import SelectionError, StoreError
-from curator.common.exports import Exports
+from curator.common.exports import Exporting, Exports
 from curator.common.files import Verification
 from curator.common.keywords import Naming, same_name
 from curator.picture import Picture, universe_picture
@@ -133,7 +133,7 @@ class SetLevels(Sequence[UniverseLevel]):
         return self._results.columns.distance[self._rows]
 
 
-class UniverseResults:
+class UniverseResults(Exporting):
     """The stored tables of one universe, opened with `curator.open`."""
 
     kind = "universe"
@@ -487,11 +487,9 @@ class UniverseResults:
     def export(self, levels: Sequence[Any], path: str | Path, format: str = "json") -> list[Path]:
         """Write puzzles as json, csv, toml (one sliding-block file each) or a histogram; a
         `Pack` keeps its curve in json and csv."""
-        if self.exports is None:
-            raise SelectionError("these results were not opened through curator.open")
         curve = levels.record() if isinstance(levels, Pack) else None
         listed = levels if isinstance(levels, SetLevels) else list(levels)
-        return self.exports.write(format, self.puzzle, listed, path, curve)
+        return self._exports(path).write(format, self.puzzle, listed, path, curve)
 
     def variants(self, board: Any, want: str = "", limit: int = 0) -> list[Any]:
         raise SelectionError("universe tables list no variants")
