@@ -92,6 +92,12 @@ def test_bad_options_exit_2(db_path):
         result = invoke("playtests", db_path, *args)
         assert result.exit_code == 2
         assert args[1] in error_line(result.stderr)
+    kept = Path(db_path).read_bytes()
+    for output in (db_path, f"{db_path}-wal"):
+        result = invoke("playtests", db_path, "--output", output)
+        assert result.exit_code == 2
+        assert "is the workspace database itself" in error_line(result.stderr)
+    assert Path(db_path).read_bytes() == kept
 
 
 def test_serve_names_its_database(tmp_path):

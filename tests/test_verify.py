@@ -359,6 +359,9 @@ def test_bad_sample(analyzed):
     assert "--sample must be at least 0" in error_line(result.stderr)
     result = invoke("verify", analyzed["triangle"], "--sample", "many")
     assert result.exit_code == 2
+    result = invoke("verify", analyzed["triangle"], "--seed", -1)
+    assert result.exit_code == 2
+    assert error_line(result.stderr) == "error: --seed must be at least 0, got -1"
 
 
 @given(st.data())

@@ -365,6 +365,8 @@ def verify_command(
     """
     if sample < 0:
         raise UsageError(f"--sample must be at least 0, got {sample}")
+    if seed < 0:
+        raise UsageError(f"--seed must be at least 0, got {seed}")
     kind, results = _open(directory)
     verdict = kind.verify(results, sample, seed)
     for line in verdict.lines:
@@ -967,7 +969,12 @@ def playtests_command(
         raise UsageError(f"--format must be csv or json, got {fmt!r}")
     if per not in ("level", "play"):
         raise UsageError(f"--per must be level or play, got {per!r}")
-    with WorkspaceDB(db if db is not None else default_db_path(), read_only=True) as kept:
+    db = db if db is not None else default_db_path()
+    kept_files = {Path(f"{db.resolve()}{end}") for end in ("", "-wal", "-shm")}
+    if output is not None and output.resolve() in kept_files:
+        raise UsageError(f"--output {output}: is the workspace database itself (or its journal); "
+                         "give another file")
+    with WorkspaceDB(db, read_only=True) as kept:
         if per == "level":
             fields, rows = FIGURE_FIELDS, [figures_json(figures) for figures in kept.figures()]
         else:
