@@ -127,16 +127,17 @@ def read_board(value: str, puzzle: Any) -> Any:
         except (InputRefused, OSError, UnicodeDecodeError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise SelectionError(f"--board: {value}: cannot be read ({why})") from None
-        return puzzle.parse(text, "--board")
+        return puzzle.parse(text, f"--board {value}")
     try:
         return puzzle.parse(value, "--board")
     except SelectionError as exc:
         if "\n" in value or not ("." in value or "/" in value):
             raise
+        why = str(exc).removeprefix("--board: ")
         if path.is_dir():
-            raise SelectionError(f"--board: {value} is a folder, not a file; as a drawing: {exc}") from None
+            raise SelectionError(f"--board: {value} is a folder, not a file; as a drawing: {why}") from None
         if not path.exists():
-            raise SelectionError(f"--board: no file {value!r}, and as a drawing: {exc}") from None
+            raise SelectionError(f"--board: no file {value!r}, and as a drawing: {why}") from None
         raise
 
 

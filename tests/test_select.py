@@ -452,6 +452,14 @@ def test_bad_drawings_are_refused(tmp_path):
     drawn = tmp_path / "board.txt"
     drawn.write_text("K...\n.Q..\n....\n...P\n")
     assert options.read_board(str(drawn), chess) == parse_drawing("K.../.Q../..../...P", chess)
+    drawn.write_text("KK..\n....\n....\n....\n")
+    with pytest.raises(sel.SelectionError) as caught:
+        options.read_board(str(drawn), chess)
+    assert str(caught.value) == f"--board {drawn}: 2 pieces 'K', the puzzle has 1"
+    with pytest.raises(sel.SelectionError) as caught:
+        options.read_board("x.../....", chess)
+    assert str(caught.value) == ("--board: no file 'x.../....', and as a drawing: unexpected 'x' at line 1, "
+                                 "column 1 (use '.', 'K', 'Q', 'R', 'B', 'N', 'P')")
 
 
 def test_spearman_with_ties():

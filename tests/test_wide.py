@@ -143,6 +143,10 @@ def test_a_layer_past_64_bit_ranks_is_refused_before_the_analysis():
     assert sweep_depth(puzzle, 11) == 11
     with pytest.raises(SelectionError, match=r"^max_pieces: the layer of 12 pieces has "
                                              r"127,[0-9,]+ positions, more than a 64-bit rank holds"):
+        sweep_depth(puzzle, 12)
+    # The file sets no max_pieces: the file is named, not an option never given.
+    with pytest.raises(SelectionError, match=rf"^{puzzle.source}: the layer of 12 pieces .* \(the file sets "
+                                             r"no max_pieces, so every layer is swept: set max_pieces"):
         sweep_depth(puzzle, None)
 
 

@@ -126,6 +126,9 @@ def sweep_depth(puzzle: Puzzle, max_pieces: int | None, name: Naming = same_name
         )
     problem = layer_past_ranks(puzzle.board.size, puzzle.piece_types, puzzle.piece_limits,
                                puzzle.goal.pieces, depth)
+    if problem and max_pieces is None:
+        raise SelectionError(f"{puzzle.source}: {problem} (the file sets no max_pieces, so every layer is "
+                             f"swept: set max_pieces, or give {name('max_pieces')})")
     if problem:
         raise SelectionError(f"{name('max_pieces')}: {problem}")
     return depth

@@ -133,7 +133,7 @@ class Puzzle:
     def parse(self, drawing: str, what: str = "board drawing") -> tuple[int, ...]:
         """The position a drawing shows (see `parse_drawing`); SelectionError if it does not
         fit the puzzle."""
-        return parse_drawing(drawing, self)
+        return parse_drawing(drawing, self, what)
 
     def translation_margin(self, pieces: int) -> int | None:
         """How far around the pieces of a position with `pieces` pieces the board must look
@@ -145,7 +145,7 @@ class Puzzle:
         return self.rules.translation_margin(pieces, self.goal.pieces)
 
 
-def parse_drawing(text: str, puzzle: Puzzle) -> tuple[int, ...]:
+def parse_drawing(text: str, puzzle: Puzzle, what: str = "board drawing") -> tuple[int, ...]:
     """A position drawn like the board art: `.` empty, `o` a piece (one-type puzzles) or piece
     letters (typed puzzles), spaces (or `#`) where the board has no cell. Rows are lines, or
     separated by `/` in one line. Returns one entry per cell (0 empty, t = type t).
@@ -168,23 +168,23 @@ def parse_drawing(text: str, puzzle: Puzzle) -> tuple[int, ...]:
             else:
                 allowed = ", ".join(repr(s) for s in symbols)
                 raise SelectionError(
-                    f"board drawing: unexpected {ch!r} at line {y + 1}, column {x + 1} (use {allowed})"
+                    f"{what}: unexpected {ch!r} at line {y + 1}, column {x + 1} (use {allowed})"
                 )
         art.append("".join(row))
     try:
         drawn = Board.from_art(puzzle.board.grid, "\n".join(art))
     except BoardError as exc:
-        raise SelectionError(f"board drawing: {exc}")
+        raise SelectionError(f"{what}: {exc}")
     if drawn.cells != puzzle.board.cells:
         raise SelectionError(
-            f"board drawing: its {drawn.size} cells do not have the shape of the {puzzle.name} board "
+            f"{what}: its {drawn.size} cells do not have the shape of the {puzzle.name} board "
             f"({puzzle.board.size} cells, {puzzle.board.rows} rows)"
         )
     position = tuple(found)
     for t, limit in enumerate(puzzle.piece_limits, start=1):
         if position.count(t) > limit:
             raise SelectionError(
-                f"board drawing: {position.count(t)} pieces {puzzle.piece_types[t - 1]!r}, "
+                f"{what}: {position.count(t)} pieces {puzzle.piece_types[t - 1]!r}, "
                 f"the puzzle has {limit}"
             )
     return position
