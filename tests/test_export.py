@@ -451,8 +451,10 @@ def test_export_command_refuses_bad_requests(triangle_results, tmp_path):
                "-o", tmp_path / "one.svg")
     assert one.exit_code == 0, one.output
     assert ET.parse(tmp_path / "one.svg").getroot().tag == f"{SVG}svg"
+    (tmp_path / "afile").write_text("mine")
     for out, words in ((tmp_path / "x.json", "x.json: ends in .json, but this is a .csv file"),
-                       (tmp_path, "is a folder; this export is one .csv file")):
+                       (tmp_path, "is a folder; this export is one .csv file"),
+                       (tmp_path / "afile" / "l.csv", f"{tmp_path}/afile is a file, not a folder")):
         refused = _cli("export", triangle_results, "--solvable", "--limit", "2", "-f", "csv", "-o", out)
         assert refused.exit_code == 2 and words in refused.output, refused.output
 

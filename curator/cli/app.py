@@ -785,9 +785,20 @@ def export_command(
     given = _parsed(selection)
     kind, results = _open(directory)
     _format(kind, fmt)
+    _check_place(out_path, "--out")
     items, _ = _selected(kind, results, given)
     _note_player(results)
     _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
+
+
+def _check_place(path: Path, option: str) -> None:
+    """Refuse a file to write whose way goes through a file (a file where a folder must be),
+    before any work is done."""
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise UsageError(f"{option} {path}: {folder} is a file, not a folder")
+            return
 
 
 def _write(results: Results, items: Any, fmt: str, out_path: Path, what: str) -> None:
@@ -848,6 +859,7 @@ def pack_command(
         packers = " or ".join(other.held for other in catalogue.kinds() if other.pack_options)
         raise UsageError(f"{directory} holds {kind.held}; pack takes {packers}")
     _format(kind, fmt)
+    _check_place(out_path, "--out")
     keywords = _keywords(kind, results, given, kind.pack_options)
     if variety is not None:
         keywords["variety"] = parse_names(variety)
@@ -974,6 +986,8 @@ def playtests_command(
     if output is not None and output.resolve() in kept_files:
         raise UsageError(f"--output {output}: is the workspace database itself (or its journal); "
                          "give another file")
+    if output is not None:
+        _check_place(output, "--output")
     with WorkspaceDB(db, read_only=True) as kept:
         if per == "level":
             fields, rows = FIGURE_FIELDS, [figures_json(figures) for figures in kept.figures()]
