@@ -506,3 +506,23 @@ def test_difficulty_orders_shipped_levels_like_the_game(shipped):
     fourteen = [(n, level.difficulty) for n, balls, level in shipped if len(balls) == 14]
     assert len({d for _, d in fourteen}) > 10
     assert metrics.spearman([d for _, d in fourteen], [n for n, _ in fourteen]) > 0.1
+
+
+def test_a_tier_an_analysis_left_unfinished_is_not_selected_from(tmp_path):
+    from curator.common.errors import SelectionError as Refused
+    from curator.layered.store import LayerStore
+
+    puzzle = parse_puzzle(CHESS_5_PIECES)
+    analyze(puzzle, tmp_path / "chess", max_pieces=4, workers=1)
+    store = LayerStore.open(tmp_path / "chess")
+    tiers = {k: [e for e in store.manifest["layers"] if e["pieces"] == k] for k in (3, 4)}
+    assert len(tiers[4]) > 1
+    # As a run stopped after the first of the 4-piece layers leaves it:
+    store.manifest["layers"] = [e for e in store.manifest["layers"] if e["key"] != tiers[4][-1]["key"]]
+    store.manifest["complete"] = False
+    store.write_manifest()
+    partial = LayerStore.open(tmp_path / "chess")
+    assert {layer.pieces for layer in sel.selected_layers(partial, puzzle, sel.Filters())} == {1, 2, 3}
+    assert len(sel.selected_layers(partial, puzzle, sel.Filters(pieces=(3, 3)))) == len(tiers[3])
+    with pytest.raises(Refused, match="pieces 4: .* holds layers with 1..3 pieces"):
+        sel.selected_layers(partial, puzzle, sel.Filters(pieces=(4, 4)))

@@ -55,7 +55,7 @@ from curator.layered.level import PLAY_FIGURES, Level
 from curator.layered.metrics import describe
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
-from curator.layered.space import Layer
+from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerStore
 
 BLOCK_WORDS = 1 << 15
@@ -337,7 +337,10 @@ def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list
     layers = sorted((r.layer for r in store.records()), key=lambda layer: (layer.pieces, layer.counts))
     if not layers:
         raise StoreError(f"{store.directory}: no layers have been computed")
-    stored = sorted({layer.pieces for layer in layers})
+    space = StateSpace(puzzle)
+    stored = sorted(k for k in {layer.pieces for layer in layers}
+                    if len(space.layers_with(k)) == sum(1 for layer in layers if layer.pieces == k))
+    layers = [layer for layer in layers if layer.pieces in stored]  # a tier an analysis left unfinished
     if filters.pieces is not None:
         lo, hi = filters.pieces
         if any(k not in stored for k in range(lo, hi + 1)):
