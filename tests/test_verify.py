@@ -123,7 +123,10 @@ def test_cli_passes_clean_results(analyzed):
 @pytest.mark.parametrize("prop", ["solvable", "unique", "all_moves"])
 def test_tampered_bit_with_fixed_checksum_is_listed(copy, prop):
     directory = copy("triangle")
-    rank = 1234
+    # A flip that leaves unique and all-moves positions solvable (verify checks that whole).
+    rank = next(r for r in range(1234, 3003) if (
+        bit(directory, "k05", "solvable", r) if prop != "solvable"
+        else not bit(directory, "k05", "unique", r) and not bit(directory, "k05", "all_moves", r)))
     was = bit(directory, "k05", prop, rank)
     flip_bit(directory, "k05", prop, rank)
     fix_manifest(directory, "k05", prop)
@@ -133,20 +136,20 @@ def test_tampered_bit_with_fixed_checksum_is_listed(copy, prop):
     assert result.exit_code == 1
     line = error_line(result.stderr)
     assert line.startswith("error: verification failed: 6 layers, 18 files, ")
-    listed = [x for x in result.stderr.split("\n") if x.startswith("k05 rank 1234: ")]
+    listed = [x for x in result.stderr.split("\n") if x.startswith(f"k05 rank {rank}: ")]
     assert len(listed) == 1
-    stored, derived = listed[0].removeprefix("k05 rank 1234: stored ").split(", re-derived ")
+    stored, derived = listed[0].removeprefix(f"k05 rank {rank}: stored ").split(", re-derived ")
     assert f"{prop}={int(not was)}" in stored.split() and f"{prop}={int(was)}" in derived.split()
 
     found = verify(directory, sample=EVERY)
     bad = {(b.layer, b.rank) for b in found.bad_ranks}
-    assert ("k05", 1234) in bad
-    (mine,) = [b for b in found.bad_ranks if (b.layer, b.rank) == ("k05", 1234)]
+    assert ("k05", rank) in bad
+    (mine,) = [b for b in found.bad_ranks if (b.layer, b.rank) == ("k05", rank)]
     index = ["solvable", "unique", "all_moves"].index(prop)
     assert mine.stored[index] != was and mine.derived[index] == was
     assert all(b.layer in ("k05", "k06") for b in found.bad_ranks), "only the layer and its parents"
     if prop == "all_moves":
-        assert bad == {("k05", 1234)}, "nothing reads all_moves"
+        assert bad == {("k05", rank)}, "nothing reads all_moves"
 
 
 def test_tampered_typed_layer(copy):
@@ -155,7 +158,8 @@ def test_tampered_typed_layer(copy):
     record = next(r for r in store.records() if r.layer.pieces == 3 and r.entry["solvable"])
     key = record.layer.key
     bits = store.load(record.layer)
-    rank = int(np.flatnonzero(np.unpackbits(bits.solvable.view(np.uint8), bitorder="little"))[0])
+    only_solvable = bits.solvable & ~bits.unique & ~bits.all_moves  # a flip verify's whole checks miss
+    rank = int(np.flatnonzero(np.unpackbits(only_solvable.view(np.uint8), bitorder="little"))[0])
     flip_bit(directory, key, "solvable", rank)
     fix_manifest(directory, key, "solvable")
     found = verify(directory, sample=EVERY)
@@ -270,6 +274,17 @@ def test_padding_bits_must_be_zero(copy):
         f"{directory / 'k02.solvable.bits'}: padding bits beyond the layer's 105 positions are set"
     ]
 
+
+
+@pytest.mark.parametrize("prop", ["unique", "all_moves"])
+def test_a_position_unique_or_all_moves_must_be_solvable(copy, prop):
+    directory = copy("triangle")
+    rank = next(r for r in range(455) if not bit(directory, "k04", "solvable", r))
+    flip_bit(directory, "k04", prop, rank)
+    fix_manifest(directory, "k04", prop)
+    found = verify(directory, sample=0)
+    said = f"{directory / f'k04.{prop}.bits'}: marks 1 positions {prop} that are not solvable"
+    assert found.problems == [said]
 
 def test_changed_puzzle_copy_is_refused(copy):
     directory = copy("triangle")

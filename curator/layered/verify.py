@@ -135,7 +135,8 @@ def _check_complete(store: LayerStore, space: StateSpace, records: list[Layer], 
 
 
 def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | None:
-    """Padding bits zero and the manifest's counts equal to the files' bit counts."""
+    """Padding bits zero, the manifest's counts equal to the files' bit counts, and no position
+    unique or all-moves that is not solvable."""
     entry = cast(LayerRecord, store.record(layer)).entry  # one of the records
     spare = layer.words * 64 - layer.size
     for prop, words in bits.arrays().items():
@@ -145,6 +146,12 @@ def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | N
         count = count_bits(words)
         if entry.get(prop) != count:
             return f"{path}: holds {count:,} set bits, the manifest says {entry.get(prop)!r}"
+    arrays = bits.arrays()
+    for prop in ("unique", "all_moves"):
+        stray = count_bits(arrays[prop] & ~arrays["solvable"])
+        if stray:
+            path = store.directory / entry["files"][prop]["path"]
+            return f"{path}: marks {stray:,} positions {prop} that are not solvable"
     return None
 
 
