@@ -1,6 +1,6 @@
 """Reading the level editors' files back with the readers game developers use, ldtkpy (LDtk
 projects) and pytiled-parser (Tiled maps), into one plain shape the tests compare with the
-levels: per level its name, the rows of its board (1 floor, 2 wall, 3 goal), its pieces as
+levels: per level its name, the rows of its board (1 floor, 2 wall, 3 goal, 4 exit), its pieces as
 sorted (row, col, letter, width, height) in cells, and its fields or properties."""
 
 from __future__ import annotations
@@ -13,13 +13,16 @@ import pytiled_parser
 from ldtkpy.api import ldtk_json_from_dict
 
 CELL = 32
-FLOOR, WALL, GOAL = 1, 2, 3
+FLOOR, WALL, GOAL, EXIT = 1, 2, 3, 4
 
 
-def box(board, goal) -> list[list[int]]:
-    """The rows a board's box should have: its cells floor (goal cells goal), the rest wall."""
-    goal = set(goal or ())
-    return [[GOAL if board.index.get((r, c)) in goal else FLOOR if (r, c) in board.index else WALL
+def box(board, goal, exits=()) -> list[list[int]]:
+    """The rows a board's box should have: its cells floor (goal cells goal, exits exit), the
+    rest wall."""
+    goal, exits = set(goal or ()), set(exits)
+    kind = {True: EXIT, False: GOAL}
+    return [[kind[board.index[(r, c)] in exits] if board.index.get((r, c)) in goal | exits
+             else FLOOR if (r, c) in board.index else WALL
              for c in range(board.cols)] for r in range(board.rows)]
 
 
@@ -73,7 +76,7 @@ def read_tiled(paths: list[Path]) -> list[dict]:
         tiled = pytiled_parser.parse_map(path)
         assert tiled.tile_size == (CELL, CELL) and tiled.orientation == "orthogonal"
         (tileset,) = tiled.tilesets.values()
-        assert (path.parent / tileset.image).is_file() and tileset.tile_count == 3
+        assert (path.parent / tileset.image).is_file() and tileset.tile_count == 4
         board, pieces_layer = tiled.layers
         assert (board.name, pieces_layer.name) == ("board", "pieces")
         assert (len(board.data), len(board.data[0])) == (tiled.map_size.height, tiled.map_size.width)

@@ -242,7 +242,7 @@ def test_tiled_maps_read_back_with_pytiled_parser(name, tmp_path):
     paths = write_tiled(puzzle, levels, tmp_path / "maps")
     names = [f"level-{n:04d}.tmj" for n in range(1, len(levels) + 1)]
     assert [p.name for p in paths] == [*names, "tiles.png"]
-    assert Image.open(paths[-1]).size == (3 * 32, 32)
+    assert Image.open(paths[-1]).size == (4 * 32, 32)
     found = read_tiled(paths[:-1])
     for number, (got, level) in enumerate(zip(found, levels), start=1):
         assert got["cells"] == box(puzzle.board, puzzle.goal.cells)

@@ -23,7 +23,7 @@ from curator.sliding.puzzle import load_sliding_puzzle, parse_sliding_puzzle
 from curator.sliding.select import move_text
 from curator.sliding.store import TABLES
 from tests.cli_helpers import error_line, invoke
-from tests.engine_readers import WALL, box, read_ldtk, read_tiled
+from tests.engine_readers import EXIT, WALL, box, read_ldtk, read_tiled
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -295,7 +295,8 @@ def _check_engine_files(results, levels, tmp_path):
     for got in (read_ldtk(project), read_tiled(maps[:-1])):
         assert len(got) == len(levels)
         for number, (found, level) in enumerate(zip(got, levels), start=1):
-            assert found["cells"] == box(puzzle.board, puzzle.goal_cells)
+            assert found["cells"] == box(puzzle.board, puzzle.goal_cells, puzzle.exits)
+            assert found["fields"]["goal"] == puzzle.goal_text
             assert found["pieces"] == _blocks(puzzle, level)
             fields = found["fields"]
             assert fields["title"].endswith(f"level {number} (distance {level.distance})")
@@ -312,7 +313,7 @@ def _check_engine_files(results, levels, tmp_path):
                  if e["fieldInstances"][1]["__value"]}
         assert goals == {(int(o.coordinates.y) // 32, int(o.coordinates.x) // 32) for o in entities
                          if o.properties["goal"]}
-        assert {o.name for o in entities if o.properties["goal"]} == {puzzle.goal_letter}
+        assert {o.name for o in entities if o.properties["goal"]} == {puzzle.goal_letter} - {""}
         assert {o.class_ for o in entities} == {"Block"}
     return raw
 
@@ -346,6 +347,15 @@ cells = [[0, 0], [1, -1], [1, 0]]
 piece = "L"
 cells = [[2, 3]]
 """
+
+
+def test_engine_files_of_tilt_levels_keep_the_exit_and_what_solves_them(tmp_path):
+    results = curator.analyze(PUZZLES / "tilt.toml", tmp_path / "tilt")
+    levels = results.select(hardest=True, limit=2)
+    _check_engine_files(results, levels, tmp_path)
+    (first, *_) = read_ldtk(tmp_path / "levels.ldtk")
+    assert first["cells"][2][2] == EXIT
+    assert first["fields"]["goal"] == "every G out through an exit; B stays on the board"
 
 
 def test_engine_files_keep_walls_and_shapes_wider_below(tmp_path):

@@ -2,7 +2,7 @@
 `curator.export.tiled`) hold of a level, whatever kind of puzzle it comes from: a `Stage`.
 
 Each kind's exporter turns its levels into stages: the board's box of rows x columns, each
-cell a floor, a wall (inside the box but not on the board) or a goal cell; its pieces, each
+cell a floor, a wall (inside the box but not on the board), a goal cell or an exit; its pieces, each
 at its anchor cell (its first cell in row-major order) with its letter and shape; the level's
 figures (difficulty, moves, unique, ...) and one solution as text, one entry per move.
 """
@@ -20,10 +20,11 @@ from curator.common.board import Board
 from curator.common.figures import difficulty_value
 from curator.export.writing import ExportError
 
-FLOOR, WALL, GOAL = 1, 2, 3
-"""What a cell of the board's box is: on the board, not on it, or on it and in the goal."""
-CELL_NAMES = {FLOOR: "floor", WALL: "wall", GOAL: "goal"}
-CELL_COLOURS = {FLOOR: "#d9d4c7", WALL: "#3d3b38", GOAL: "#f0c419"}
+FLOOR, WALL, GOAL, EXIT = 1, 2, 3, 4
+"""What a cell of the board's box is: on the board, not on it, on it and in the goal, or on it
+and an exit pieces drop out through (a tilt puzzle's)."""
+CELL_NAMES = {FLOOR: "floor", WALL: "wall", GOAL: "goal", EXIT: "exit"}
+CELL_COLOURS = {FLOOR: "#d9d4c7", WALL: "#3d3b38", GOAL: "#f0c419", EXIT: "#1d1c1a"}
 """Colours of the cells in an editor (and of the tileset image of Tiled maps)."""
 CELL = 32
 """Pixels per cell in the editors' grids."""
@@ -124,13 +125,14 @@ StagesOf = Callable[[Any, Sequence[Any], PackCurve | None], list[Stage]]
 Writer = Callable[..., list[Path]]
 
 
-def box_cells(board: Board, goal: Sequence[int] | frozenset[int] | None) -> tuple[tuple[int, ...], ...]:
-    """The rows of a board's box: FLOOR for its cells, GOAL for those of `goal` (cell
-    indices), WALL for the rest."""
-    marked = set(goal or ())
+def box_cells(board: Board, goal: Sequence[int] | frozenset[int] | None, exits: Sequence[int] = ()
+              ) -> tuple[tuple[int, ...], ...]:
+    """The rows of a board's box: FLOOR for its cells, GOAL for those of `goal` and EXIT for
+    those of `exits` (cell indices), WALL for the rest."""
+    marked, out = set(goal or ()), set(exits)
     rows = [[WALL] * board.cols for _ in range(board.rows)]
     for i, (r, c) in enumerate(board.cells):
-        rows[r][c] = GOAL if i in marked else FLOOR
+        rows[r][c] = EXIT if i in out else GOAL if i in marked else FLOOR
     return tuple(tuple(row) for row in rows)
 
 

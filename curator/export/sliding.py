@@ -22,7 +22,7 @@ from typing import Any
 
 from curator.arrange import PackCurve
 from curator.export import play
-from curator.export.engines import BLOCK, Piece, Stage, box_cells
+from curator.export.engines import BLOCK, Figure, Piece, Stage, box_cells
 from curator.export.goals import COLUMNS, GoalExports, Level, engine_figures, level_title, play_figures
 from curator.picture import BLOCK_GAP, UNIT, block_colour, block_picture
 from curator.sliding.puzzle import FAMILY, SlidingPuzzle
@@ -65,17 +65,18 @@ def rules_line(puzzle: SlidingPuzzle) -> str:
 
 
 def stages(puzzle: SlidingPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> list[Stage]:
-    """The levels as the editors' files hold them: the board's box (walls, goal cells), one
-    block per piece (the goal's piece marked), the figures (difficulty: the player model's
-    effort) and the solution's moves."""
+    """The levels as the editors' files hold them: the board's box (walls, goal cells, exits),
+    one block per piece (the goal's piece marked), what solves it (`goal`), the figures
+    (difficulty: the player model's effort) and the solution's moves."""
     board = puzzle.board
-    cells = box_cells(board, puzzle.goal_cells)
+    cells = box_cells(board, puzzle.goal_cells, puzzle.exits)
+    goal = Figure("goal", "string", puzzle.goal_text)
     return [
         Stage(number, level_title(puzzle, number, level), board.grid, cells,
               tuple(Piece(group.letter, board.cells[anchor][0], board.cells[anchor][1], group.shape.cells,
                           group.letter == puzzle.goal_letter)
                     for group, anchors in zip(puzzle.groups, level.position) for anchor in anchors),
-              own, tuple(level.solution))
+              (goal, *own), tuple(level.solution))
         for number, (level, own) in enumerate(zip(levels, engine_figures(levels, curve)), start=1)
     ]
 

@@ -158,6 +158,19 @@ class SlidingPuzzle:
     cells (see `mask_words`)."""
 
     @property
+    def goal_text(self) -> str:
+        """What solves a position, in a few words: "R onto the goal cells", "every G out through
+        an exit; B stays on the board"."""
+        parts = []
+        if self.goal_letter:
+            parts.append(f"{self.goal_letter} onto the goal cells")
+        if self.out:
+            parts.append(f"every {' '.join(self.out)} out through an exit")
+        if self.keep:
+            parts.append(f"{' '.join(self.keep)} {'stays' if len(self.keep) == 1 else 'stay'} on the board")
+        return "; ".join(parts)
+
+    @property
     def rules_text(self) -> str:
         """The move rule in a few words: "until_blocked moves, edge falls, line metric"."""
         if self.move == "tilt":
