@@ -36,7 +36,7 @@ from curator.export.gallery import METRICS, metric_texts, move_texts, plural, wr
 from curator.export.pack import save_pack
 from curator.export.table import write_csv
 from curator.export.writing import ExportError, one_file, write_pictures
-from curator.layered.level import Level, PuzzleLike, moves_text
+from curator.layered.level import Level, PuzzleLike, move_entries
 from curator.layered.search import Explorer, Graph
 from curator.picture import Picture, picture
 from curator.rules.base import decode_move
@@ -104,7 +104,7 @@ def stages(puzzle: PuzzleLike, levels: Sequence[Level], curve: PackCurve | None 
         Stage(number, level_title(puzzle, number, level), board.grid, cells,
               tuple(Piece(puzzle.piece_types[t - 1], *board.cells[i])
                     for i, t in enumerate(level.position) if t),
-              own, tuple(moves_text(puzzle, level.report.solution).split()))
+              own, tuple(move_entries(puzzle, level.report.solution, level.position)))
         for number, (level, own) in enumerate(zip(levels, figures), start=1)
     ]
 

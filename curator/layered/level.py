@@ -206,13 +206,19 @@ def cell_text(cell: tuple[int, int]) -> str:
 def moves_text(puzzle: PuzzleLike, moves: Sequence[Move], position: Sequence[int] | None = None) -> str:
     """Moves as "r,c>r,c r,c>r,c"; with several piece types and the `position` they start
     from, each names the piece it moves: "R 1,0>2,0 Q 3,3>1,1"."""
+    return " ".join(move_entries(puzzle, moves, position))
+
+
+def move_entries(puzzle: PuzzleLike, moves: Sequence[Move], position: Sequence[int] | None = None
+               ) -> list[str]:
+    """Each move as `moves_text` writes it: "r,c>r,c", or "R 1,0>2,0" naming the piece."""
     cells = puzzle.board.cells
     texts = [f"{cell_text(cells[a])}>{cell_text(cells[b])}" for a, b in moves]
     if len(puzzle.piece_types) > 1 and position is not None:
         before = replay(puzzle, position, moves)
         texts = [f"{puzzle.piece_types[here[a] - 1]} {text}"
                  for here, (a, _), text in zip(before, moves, texts)]
-    return " ".join(texts)
+    return texts
 
 
 def difficulty_text(value: float) -> str:
