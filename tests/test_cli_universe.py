@@ -102,6 +102,7 @@ def test_json_csv_and_histogram_exports(folder, tmp_path):
     with (tmp_path / "p.csv").open() as handle:
         rows = list(csv.DictReader(handle))
     assert [int(r["distance"]) for r in rows] == [p["distance"] for p in pack["puzzles"]]
+    assert [r["minimal"] for r in rows] == [str(p["minimal"]).lower() for p in pack["puzzles"]]  # true/false
 
 
 def test_the_histogram_charts_a_selection_without_reading_its_puzzles(folder, tmp_path, monkeypatch):

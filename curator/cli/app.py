@@ -868,7 +868,8 @@ def pack_command(
                          progress)
     _note_player(results)
     _show(kind.pack_report(results, pack))
-    _write(results, pack, fmt, out_path, f"{len(pack)} levels from a pool of {pack.pool:,}")
+    levels = f"{len(pack)} level{'' if len(pack) == 1 else 's'}"
+    _write(results, pack, fmt, out_path, f"{levels} from a pool of {pack.pool:,}")
 
 
 def _shown(path: Path) -> str:

@@ -73,7 +73,7 @@ def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return "true" if value else "false"
     return str(value)
 
 
