@@ -104,6 +104,13 @@ def test_options_that_would_be_ignored_are_refused(stores, args, message):
     assert error_line(result.stderr) == f"error: {message}"
 
 
+def test_distances_of_layered_results_point_to_select(stores):
+    result = run("distances", stores / "triangle", "--distance", "1")
+    assert result.exit_code == 2
+    assert error_line(result.stderr) == (f"error: {stores / 'triangle'} holds layered results, which have no "
+                                         "distances to pick by; `curator select` lists their levels")
+
+
 def test_show_draws_a_position_with_its_bits(stores):
     puzzle = load_puzzle(TRIANGLE)
     store = LayerStore.open(stores / "triangle")

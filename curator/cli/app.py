@@ -552,7 +552,11 @@ def distances_command(
 ) -> None:
     """Same as `curator select DIR --distance A..B`: positions with an optimal solution."""
     given = _parsed({"distance": distance, "sample": sample, "seed": seed, "limit": limit})
-    _print_selection(*_open(directory), given, as_json)
+    kind, results = _open(directory)
+    if "distance" not in kind.selection_options:
+        raise UsageError(f"{directory} holds {kind.held}, which have no distances to pick by; "
+                         "`curator select` lists their levels")
+    _print_selection(kind, results, given, as_json)
 
 
 @app.command("solve")
