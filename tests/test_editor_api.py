@@ -130,6 +130,7 @@ def test_states_of_a_distance_table(client, folders):
     for folder, body, line in [(2, {"board": "tiles 0 1 2 3 4 4"}, "board: not a state of sliding-2x3"),
                                (2, {"board": "blocks 0 1"}, "give every piece set once"),
                                (2, {"board": "tiles 0 1 2 3 4 5; tiles 1 0 2 3 4 5"}, "tiles is given twice"),
+                               (2, {"board": ";" * 999}, "board: a part between ';' names no piece set"),
                                (1, {"board": "tiles 0 1 2 3 4 5"}, "not a distance table")]:
         bad = client.post(f"/api/folders/{folder}/distance/position", json=body)
         assert bad.status_code == 422 and line in bad.json()["detail"], bad.text

@@ -212,6 +212,9 @@ class PermutationPuzzle:
         for chunk in (c.strip() for c in text.split(";")):
             name, _, rest = chunk.partition(" ")
             perm, _, ori = rest.partition("/")
+            if not name:
+                raise SelectionError(f"{what}: a part between ';' names no piece set; give every piece set "
+                                     "once, as 'SET p0 p1 ... / o0 o1 ...; SET ...'")
             if name in parts:
                 raise SelectionError(f"{what}: {name} is given twice; give every piece set once")
             try:
