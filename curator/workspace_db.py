@@ -220,7 +220,7 @@ class WorkspaceDB:
     def __init__(self, path: str | Path | None, read_only: bool = False) -> None:
         self.path = None if path is None else Path(path)
         self._lock = threading.Lock()
-        where = ":memory:" if self.path is None else str(self.path)
+        where = self.where
         if self.path is not None and self.path.is_dir():
             raise StoreError(f"{where}: cannot open the workspace database (a folder, not a file)")
         try:
@@ -250,10 +250,15 @@ class WorkspaceDB:
             self._db.close()
             raise
 
+    @property
+    def where(self) -> str:
+        """The database as messages name it: its file, or ":memory:"."""
+        return ":memory:" if self.path is None else str(self.path)
+
     def _migrate(self, read_only: bool) -> None:
         """Bring the schema to `SCHEMA_VERSION`, one version at a time, each in one
         transaction; refuse a database of a newer schema, or of an older one when reading."""
-        where = ":memory:" if self.path is None else str(self.path)
+        where = self.where
         version = self.schema_version()
         if version > SCHEMA_VERSION:
             raise StoreError(f"{where}: written by a newer curator (schema {version}; this one reads up to "
@@ -324,7 +329,7 @@ class WorkspaceDB:
     def _failed(self, exc: sqlite3.Error) -> Exception:
         """What a change that SQLite refused raises: WorkspaceBusy while another program holds
         the write lock, StoreError (one line naming the file) otherwise."""
-        where = ":memory:" if self.path is None else str(self.path)
+        where = self.where
         text = str(exc)
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return WorkspaceBusy(f"{where}: the workspace database is locked by another program; nothing "
@@ -368,14 +373,13 @@ class WorkspaceDB:
         with self._reading() as db:
             return self._pack(db, pack_id)
 
-    @staticmethod
-    def _pack(db: sqlite3.Connection, pack_id: int) -> Pack:
+    def _pack(self, db: sqlite3.Connection, pack_id: int) -> Pack:
         row = db.execute("SELECT packs.id, puzzles.name, puzzles.sha256, packs.name, packs.curve, "
                          "packs.created, packs.updated FROM packs JOIN puzzles ON puzzles.id = packs.puzzle "
                          "WHERE packs.id = ?", (pack_id,)).fetchone()
         if row is None:
             raise NoSuchPack(f"no pack {pack_id}")
-        what = f"{_db_name(db)}: pack {pack_id}"
+        what = f"{self.where}: pack {pack_id}"
         rows = db.execute("SELECT slot, level, data FROM pack_levels WHERE pack = ? ORDER BY slot",
                           (pack_id,))
         levels = tuple(PackLevel(_text(level, f"{what}, slot {slot}: level"),
@@ -538,7 +542,7 @@ class WorkspaceDB:
         if puzzle is not None:
             query += " WHERE puzzles.name = ? AND puzzles.sha256 = ?"
             arguments = (puzzle.name, puzzle.sha256)
-        where = ":memory:" if self.path is None else str(self.path)
+        where = self.where
         try:
             with self._reading() as db:
                 rows = db.execute(query + " ORDER BY plays.id", arguments).fetchall()
@@ -555,12 +559,6 @@ class WorkspaceDB:
             grouped.setdefault((key, play.level), []).append(play)
         return [figures_of(key, level, plays) for (key, level), plays in
                 sorted(grouped.items(), key=lambda item: (item[0][0].name, item[0][0].sha256, item[0][1]))]
-
-
-def _db_name(db: sqlite3.Connection) -> str:
-    """The file of a connection's main database (":memory:" for one in memory)."""
-    return next((row[2] or ":memory:" for row in db.execute("PRAGMA database_list") if row[1] == "main"),
-                ":memory:")
 
 
 def _text(value: Any, what: str) -> str:
