@@ -987,11 +987,10 @@ def playtests_command(
     if per not in ("level", "play"):
         raise UsageError(f"--per must be level or play, got {per!r}")
     db = db if db is not None else default_db_path()
-    kept_files = {Path(f"{db.resolve()}{end}") for end in ("", "-wal", "-shm")}
-    if output is not None and output.resolve() in kept_files:
-        raise UsageError(f"--output {output}: is the workspace database itself (or its journal); "
-                         "give another file")
     if output is not None:
+        if output.resolve() in {Path(f"{db.resolve()}{end}") for end in ("", "-wal", "-shm")}:
+            raise UsageError(f"--output {output}: is the workspace database itself (or its journal); "
+                             "give another file")
         _check_place(output, "--output")
     with WorkspaceDB(db, read_only=True) as kept:
         if per == "level":
