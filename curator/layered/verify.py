@@ -22,6 +22,7 @@ import numpy as np
 from curator.common.errors import StoreError
 from curator.common.files import DEFAULT_SAMPLE, Verification
 from curator.layered.bits import PROPERTIES, LayerBits, count_bits
+from curator.layered.packed import BLOCK_WORDS, PackedWords
 from curator.layered.puzzle import Puzzle
 from curator.layered.space import Layer, StateSpace
 from curator.layered.store import LayerRecord, LayerStore
@@ -148,11 +149,20 @@ def _check_contents(store: LayerStore, layer: Layer, bits: LayerBits) -> str | N
             return f"{path}: holds {count:,} set bits, the manifest says {entry.get(prop)!r}"
     arrays = bits.arrays()
     for prop in ("unique", "all_moves"):
-        stray = count_bits(arrays[prop] & ~arrays["solvable"])
+        stray = _outside(arrays[prop], arrays["solvable"], layer.words)
         if stray:
             path = store.directory / entry["files"][prop]["path"]
             return f"{path}: marks {stray:,} positions {prop} that are not solvable"
     return None
+
+
+def _outside(marked: np.ndarray | PackedWords, solvable: np.ndarray | PackedWords, words: int) -> int:
+    """Positions set in `marked` and not in `solvable`, a block of words at a time (a packed
+    file's blocks are decoded one by one)."""
+    def block(words_of: np.ndarray | PackedWords, lo: int) -> np.ndarray:
+        return np.asarray(words_of[lo:lo + BLOCK_WORDS])
+
+    return sum(count_bits(block(marked, lo) & ~block(solvable, lo)) for lo in range(0, words, BLOCK_WORDS))
 
 
 def _load(store: LayerStore, layer: Layer, child: bool) -> LayerBits:
