@@ -134,6 +134,10 @@ def test_show_names_typed_layers_by_key(stores):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["layer"] == "k02-K1Q1" and sorted(c[2] for c in data["cells"]) == ["K", "Q"]
+    both = run("show", stores / "chess", 3, "--layer", "k02-K1Q1", "--pieces", "3")
+    assert both.exit_code == 2
+    assert error_line(both.stderr) == ("error: --layer k02-K1Q1 holds 2 pieces, not --pieces 3; "
+                                       "give one of the two")
 
 
 def test_solve_inline_file_and_stored(stores, tmp_path):

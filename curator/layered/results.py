@@ -335,7 +335,10 @@ class LayeredResults(Exporting):
         layers = [r.layer for r in self.store.records()]
         if key is not None:
             for layer in layers:
-                if layer.key == key and (pieces is None or layer.pieces == pieces):
+                if layer.key == key and pieces not in (None, layer.pieces):
+                    raise SelectionError(f"{self._name('layer')} {key} holds {layer.pieces} pieces, not "
+                                         f"{self._name('pieces')} {pieces}; give one of the two")
+                if layer.key == key:
                     return layer
             known = sorted(layer.key for layer in layers if pieces is None or layer.pieces == pieces)
             shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
