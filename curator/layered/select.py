@@ -55,7 +55,7 @@ from curator.layered.level import PLAY_FIGURES, Level
 from curator.layered.metrics import describe
 from curator.layered.puzzle import Puzzle
 from curator.layered.search import Explorer
-from curator.layered.space import Layer, StateSpace
+from curator.layered.space import Layer
 from curator.layered.store import LayerStore
 
 BLOCK_WORDS = 1 << 15
@@ -335,12 +335,10 @@ class Matcher:
 def selected_layers(store: LayerStore, puzzle: Puzzle, filters: Filters) -> list[Layer]:
     """The stored layers the piece filters allow, by piece count then count vector."""
     layers = sorted((r.layer for r in store.records()), key=lambda layer: (layer.pieces, layer.counts))
+    stored = store.whole_tiers(puzzle, layers[-1].pieces) if layers else []
+    layers = [layer for layer in layers if layer.pieces in stored]  # not a tier an analysis left unfinished
     if not layers:
         raise StoreError(f"{store.directory}: no layers have been computed")
-    space = StateSpace(puzzle)
-    stored = sorted(k for k in {layer.pieces for layer in layers}
-                    if len(space.layers_with(k)) == sum(1 for layer in layers if layer.pieces == k))
-    layers = [layer for layer in layers if layer.pieces in stored]  # a tier an analysis left unfinished
     if filters.pieces is not None:
         lo, hi = filters.pieces
         if any(k not in stored for k in range(lo, hi + 1)):

@@ -167,6 +167,13 @@ class LayerStore(ResultsFolder):
             return str(exc)
         return None
 
+    def whole_tiers(self, puzzle: Puzzle, max_pieces: int) -> list[int]:
+        """The piece counts, from the goal's up to `max_pieces`, whose every layer is recorded
+        (an interrupted analysis leaves the layers of its last one part done)."""
+        done = {e["key"] for e in self.manifest.get("layers", [])}
+        return [tier[0].pieces for tier in StateSpace(puzzle).tiers(max_pieces)
+                if all(layer.key in done for layer in tier)]
+
     def owns(self, name: str) -> bool:
         return super().owns(name) or (name.endswith(tuple(ENCODINGS.values())) and "/" not in name)
 
@@ -241,9 +248,7 @@ class LayerStore(ResultsFolder):
         return Layer(tuple(entry["counts"][t] for t in types), self.manifest["cells"], types)
 
     def _complete(self, puzzle: Puzzle, max_pieces: int) -> bool:
-        done = {e["key"] for e in self.manifest.get("layers", [])}
-        wanted = [layer.key for tier in StateSpace(puzzle).tiers(max_pieces) for layer in tier]
-        return all(key in done for key in wanted)
+        return len(self.whole_tiers(puzzle, max_pieces)) == max_pieces - puzzle.goal.pieces + 1
 
     def _check_files(self, record: LayerRecord, full: bool, properties: tuple[str, ...] = PROPERTIES) -> None:
         """Sizes (and with `full`, checksums) of the layer's files against the manifest. A

@@ -18,7 +18,7 @@ import numpy as np
 from curator.arrange import POOL_SIZE, Curve, Pack, arrange_sets, check_pack_sizes, read_curve, variety_rules
 from curator.common.difficulty import WALKED_DEFAULT, walked_terms
 from curator.common.errors import SelectionError, StoreError
-from curator.common.exports import Exporting, Exports
+from curator.common.exports import Exporting
 from curator.common.files import Verification
 from curator.common.keywords import Naming, same_name
 from curator.picture import Picture, universe_picture
@@ -142,7 +142,6 @@ class UniverseResults(Exporting):
         self.store = store
         self.directory = store.directory
         self.name = name
-        self.exports: Exports | None = None
 
     @classmethod
     def open(cls, directory: Path, name: Naming = same_name) -> UniverseResults:
