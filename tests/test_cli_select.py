@@ -231,10 +231,14 @@ def test_bad_arguments_exit_2_with_one_line(stores, args):
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
 
 
-def test_missing_results_are_a_usage_error_and_an_empty_folder_a_failure(tmp_path):
+def test_missing_results_or_a_file_are_a_usage_error_and_an_empty_folder_a_failure(tmp_path):
     result = run("select", tmp_path / "nothing", "--unique")
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {tmp_path / 'nothing'}: no such folder"
+    (tmp_path / "file").write_text("not results\n")
+    result = run("select", tmp_path / "file", "--unique")
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(f"error: {tmp_path / 'file'}: is a file, not a folder;")
     result = run("select", tmp_path, "--unique")
     assert result.exit_code == 1
     assert len(result.stderr.strip().splitlines()) == 1

@@ -825,6 +825,16 @@ def test_serve_runs_each_folders_first_listing_before_it_listens(klotski, eight,
     assert warmed == ["sliding", "distance", "layers"] and kinds == [None] * 3
 
 
+def test_warming_layered_results_lists_variants_as_the_editor_does(triangle, monkeypatch):
+    kind = curator.catalogue.kind_for(triangle)
+    asked = []
+    real = type(kind).variants
+    monkeypatch.setattr(type(kind), "variants", lambda self, results, position, want, limit, *rest: (
+        asked.append((len(position), want, limit)), real(self, results, position, want, limit, *rest))[1])
+    kind.warm(triangle)
+    assert asked == [(triangle.puzzle.board.size, "unique", 1)]
+
+
 # -- tilt and Lunar Lockout in the sliding view ------------------------------------------------
 
 @pytest.fixture(scope="module")

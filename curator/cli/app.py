@@ -230,10 +230,13 @@ def _open(directory: Path) -> tuple[Kind, Results]:
 
 
 def _existing(directory: Path) -> Path:
-    """`directory`, if the path names something: a path that names nothing is a usage error
+    """`directory`, if it is a folder: a path that names nothing, or a file, is a usage error
     (exit 2), as a missing puzzle file is."""
     if not directory.exists():
         raise UsageError(f"{directory}: no such folder")
+    if not directory.is_dir():
+        raise UsageError(f"{directory}: is a file, not a folder; "
+                         "give the results folder `curator analyze` wrote")
     return directory
 
 

@@ -159,6 +159,13 @@ class LayeredKind(Kind):
             return solve_position(puzzle, position, search=search), None
         return stored.solve(position, search.search_limit, search.progress, search.note), stored.directory
 
+    def warm(self, results: LayeredResults) -> None:
+        """Select one level and list its variants: the workspace's editor runs the variants'
+        code too, which would otherwise compile on its first request after an install."""
+        levels, _ = self.selection(results, {"limit": 1})
+        if levels:
+            self.variants(results, levels[0].position, self.variant_wants[0], 1)
+
     def variants(self, results: LayeredResults, position: Any, want: str, limit: int,
                  search: Search | None = None, progress: Callable[[int, int], None] | None = None,
                  ) -> Variants:
