@@ -104,6 +104,16 @@ def test_options_that_would_be_ignored_are_refused(stores, args, message):
     assert error_line(result.stderr) == f"error: {message}"
 
 
+@pytest.mark.parametrize("fmt", ["json", "csv", "svg", "html", "ldtk", "tiled", "play"])
+def test_an_export_that_matches_nothing_writes_nothing_and_says_where_matches_are(stores, tmp_path, fmt):
+    out = tmp_path / f"levels.{fmt}"
+    result = run("export", stores / "triangle", "--unique", "--pieces", "10", "-f", fmt, "-o", out)
+    assert result.exit_code == 2, result.output
+    assert error_line(result.stderr) == ("error: no level matches the selection, so nothing was written "
+                                         "(positions with --unique are stored with 1..9 pieces)")
+    assert not out.exists()
+
+
 def test_distances_of_layered_results_point_to_select(stores):
     result = run("distances", stores / "triangle", "--distance", "1")
     assert result.exit_code == 2

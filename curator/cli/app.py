@@ -19,7 +19,7 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -441,12 +441,6 @@ def _flag(name: str, value: object) -> str:
     return ("--no-" if value is False else "--") + name.replace("_", "-")
 
 
-def _selected(kind: Kind, results: Results, given: dict[str, Any]) -> tuple[Sequence[Any], int | None]:
-    """The items `select` lists for the options given (`_parsed`), and how many positions
-    matched."""
-    return kind.selection(results, _keywords(kind, results, given, kind.selection_options))
-
-
 @app.command("select")
 @friendly_errors
 def select_command(
@@ -793,8 +787,13 @@ def export_command(
     kind, results = _open(directory)
     _format(kind, fmt)
     _check_place(out_path, "--out")
-    items, _ = _selected(kind, results, given)
+    keywords = _keywords(kind, results, given, kind.selection_options)
+    items, matched = kind.selection(results, keywords)
     _note_player(results)
+    if not items:
+        note = kind.nearest(results, keywords, option_name) if matched == 0 else None
+        raise UsageError(f"no {kind.item_noun} matches the selection, so nothing was written"
+                         + (f" ({note})" if note else ""))
     _write(results, items, fmt, out_path, f"{len(items)} {kind.item_noun}{'' if len(items) == 1 else 's'}")
 
 
