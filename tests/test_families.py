@@ -21,7 +21,7 @@ import curator
 from curator import catalogue
 from curator.common.errors import PuzzleError
 from curator.layered.puzzle import parse_puzzle
-from curator.rules import registry
+from curator.rules import Rules, registry
 from curator.rules.jump import JumpRules
 
 MODULE = '''\
@@ -105,7 +105,7 @@ def test_an_installed_family_is_named_listed_and_described(site):
         parse_puzzle(munch_puzzle("munched"), "munch.toml")
     assert str(caught.value) == ("munch.toml: rules.family: unknown family 'munched' "
                                  "(did you mean `munch`? expected one of capture, fling, jump, munch)")
-    with pytest.raises(PuzzleError, match=r"rules\.greedy: must be a bool"):
+    with pytest.raises(PuzzleError, match=r"rules\.greedy: must be true or false"):
         parse_puzzle(munch_puzzle().replace('family = "munch"', 'family = "munch"\ngreedy = 1'), "munch.toml")
 
 
@@ -189,6 +189,81 @@ def test_a_plugin_that_cannot_be_used_is_one_line_when_named_and_a_warning_when_
     failed = invoke("analyze", site / "broken.toml", "-o", site / "out")
     assert failed.exit_code == 2
     assert error_line(failed.stderr).endswith("raised RuntimeError: first line\\nsecond line")
+
+
+BROKEN_MOVES = '''\
+import numba
+import numpy as np
+
+from munch_b import MunchRules, munch_children
+
+
+@numba.njit(cache=True)
+def overcounting(mask, tables, out_masks, out_moves):
+    count = munch_children(mask, tables, out_masks, out_moves)
+    return count + 600 if count else 0
+
+
+@numba.njit(cache=True)
+def sliding(mask, tables, out_masks, out_moves):
+    count = munch_children(mask, tables, out_masks, out_moves)
+    for j in range(count):
+        out_masks[j] = mask
+    return count
+
+
+@numba.njit(cache=True)
+def halving(mask, tables, out_masks, out_moves):
+    return munch_children(mask, tables, out_masks, out_moves) / 2
+
+
+def uncompiled(mask, tables, out_masks, out_moves):
+    return 0
+
+
+def made(name, children, tables=None):
+    base = (MunchRules,)
+    body = {"family": name, "children": property(lambda self: children)}
+    if tables is not None:
+        body["tables"] = lambda self: tables(MunchRules.tables(self))
+    return type(name.title(), base, body)
+
+
+Overcount = made("overcount", overcounting)
+Slide2 = made("slide2", sliding)
+Half = made("half", halving)
+Plain = made("plain", uncompiled)
+Bare = made("bare", munch_children, lambda tables: tables[0])
+'''
+"""Families whose `children` breaks the contract in one way each, on munch's tables."""
+
+START = "from the position 1011111 (one digit a cell), "
+BROKEN_MOVES_SAID = {
+    "overcount": START + "children returned 608; it must return how many moves it wrote, 0 to 512",
+    "slide2": START + "move 0 leaves 6 pieces of 6; every move removes exactly one piece",
+    "half": START + "children returned 4.0; it must return how many moves it wrote, 0 to 512",
+    "plain": "children must be a @numba.njit function, not a function",
+    "bare": "tables() must return a tuple of numpy arrays, not ndarray",
+}
+
+
+def test_a_family_whose_moves_break_the_contract_is_one_line_before_any_sweep(site):
+    # without the check, these crash the sweep (a count past the buffers), store wrong
+    # tables (a move that removes no piece) or end in a compiler traceback
+    modules = {**munch_package("munch_b"), "broken_moves.py": BROKEN_MOVES}
+    install(site, "curator-broken-moves", "0.1", modules,
+            {name: f"broken_moves:{name.title()}" for name in BROKEN_MOVES_SAID})
+    for name, said in BROKEN_MOVES_SAID.items():
+        with pytest.raises(PuzzleError) as caught:
+            parse_puzzle(munch_puzzle(name), "broken.toml")
+        assert str(caught.value) == f"broken.toml: rules.family: family {name!r}: {said}"
+
+
+def test_a_typed_family_that_names_no_sweep_kernel_runs_on_the_typed_one():
+    typed = type("Typed", (Rules,), {"family": "typed", "typed": True})
+    untyped = type("Untyped", (Rules,), {"family": "untyped"})
+    fast = type("Fast", (typed,), {"sweep_kernel": "captures"})
+    assert (typed.sweep_kernel, untyped.sweep_kernel, fast.sweep_kernel) == ("boards", "masks", "captures")
 
 
 def test_two_packages_adding_one_family_are_named_together(site):

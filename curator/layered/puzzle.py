@@ -17,7 +17,7 @@ from curator.common.difficulty import DEFAULT, Player
 from curator.common.errors import SelectionError
 from curator.common.ranking import RANK_LIMIT, multinomial
 from curator.common.reading import PuzzleFile, TableReader, puzzle_file, read_puzzle_file
-from curator.rules import FamilyError, ParamError, Rules, find_family
+from curator.rules import FamilyError, ParamError, Rules, check_moves, find_family
 
 BINARY_PIECE = "o"
 EMPTY = "."
@@ -219,7 +219,7 @@ class _Reader(TableReader):
         title = self.title(data, name)
         board = self.board(self.get(data, "board", dict, ""))
         piece_types, limits = self.pieces(data, board)
-        rules = self.rules(found, self.get(data, "rules", dict, ""), board, piece_types)
+        rules = self.rules(found, self.get(data, "rules", dict, ""), board, piece_types, limits)
         goal = self.goal(self.get(data, "goal", dict, "", {}), board, piece_types, limits)
         total = sum(limits)
         max_pieces = self.get(data, "max_pieces", int, "", total)
@@ -261,7 +261,8 @@ class _Reader(TableReader):
             raise self.fail("pieces", f"{sum(table.values())} pieces do not fit on {board.size} cells")
         return tuple(table), tuple(table.values())
 
-    def rules(self, kind: type[Rules], table: dict, board: Board, piece_types: tuple[str, ...]) -> Rules:
+    def rules(self, kind: type[Rules], table: dict, board: Board, piece_types: tuple[str, ...],
+              limits: tuple[int, ...]) -> Rules:
         family = kind.family
         typed = piece_types != (BINARY_PIECE,)
         if kind.typed != typed:
@@ -269,9 +270,14 @@ class _Reader(TableReader):
             raise self.fail("pieces", f"family {family!r} {need}")
         params = {k: v for k, v in table.items() if k != "family"}
         try:
-            return kind.from_params(board, piece_types, params)
+            rules = kind.from_params(board, piece_types, params)
         except ParamError as exc:
             raise self.fail(f"rules.{exc.key}", str(exc))
+        try:
+            check_moves(rules, limits)
+        except FamilyError as exc:
+            raise self.fail("rules.family", str(exc))
+        return rules
 
     def goal(self, table: dict, board: Board, piece_types: tuple[str, ...], limits: tuple[int, ...]) -> Goal:
         self.only(table, GOAL_KEYS, "goal")

@@ -62,7 +62,7 @@ import numpy as np
 from curator.common.board import Board, Transform
 from curator.common.difficulty import Player
 from curator.common.ranking import WORD_CELLS, from_words, highest_bit, lowest_bit, mask_words, to_words
-from curator.common.reading import unknown
+from curator.common.reading import KIND_NAMES, unknown
 
 MAX_CHILDREN = 512
 """Upper bound on the number of moves from one position, for the kernels' buffers."""
@@ -132,8 +132,8 @@ class Rules(ABC):
     """Whether its puzzles have typed pieces (a [pieces] table; the typed `children`)."""
     sweep_kernel: ClassVar[str] = "masks"
     """The sweep kernel this family runs on (see `SWEEP_KERNELS`): "masks" or
-    "boards" (the general ones, for untyped and typed families), or a fast path the family
-    describes ("patterns", "lines", "captures")."""
+    "boards" (the general ones, for untyped and typed families: the default by `typed`), or
+    a fast path the family describes ("patterns", "lines", "captures")."""
     params: ClassVar[dict[str, type]] = {}
     """Parameter names the family accepts in [rules], with their types (bool, int, float, str)."""
     wide: ClassVar[bool] = False
@@ -149,6 +149,13 @@ class Rules(ABC):
     """The piece letters in [pieces] order (type t is letter t - 1), or ("o",) if untyped."""
     options: dict[str, Any]
     """The [rules] parameters given (less `family`), as checked by `from_params`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A typed family that names no sweep kernel runs on the general typed one."""
+        super().__init_subclass__(**kwargs)
+        named = any("sweep_kernel" in vars(c) for c in cls.__mro__ if c is not Rules)
+        if cls.typed is True and not named:
+            cls.sweep_kernel = "boards"
 
     def __init__(self, board: Board, piece_types: tuple[str, ...], **params: Any) -> None:
         self.board = board
@@ -166,7 +173,8 @@ class Rules(ABC):
                 raise ParamError(key, unknown(f"parameter for family {cls.family!r}", key, cls.params))
             expected = cls.params[key]
             if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-                raise ParamError(key, f"must be a {expected.__name__}, got {value!r}")
+                named = KIND_NAMES.get(expected, f"a {expected.__name__}")
+                raise ParamError(key, f"must be {named}, got {value!r}")
         if board.size > WORD_CELLS and not cls.wide:
             raise ParamError("family", f"family {cls.family!r} plays on at most {WORD_CELLS} cells "
                                        f"(its moves use one-word masks); the board has {board.size}")
@@ -211,8 +219,21 @@ class Rules(ABC):
         passed to save rebuilding them on every call.
         """
         tables = self.tables() if tables is None else tables
-        generate: Callable[..., int] = self.children  # MaskChildren or BoardChildren, by `typed`
+        count, masks, boards, _, moves = self.generated(position, tables)
         n = len(position)
+        if boards is not None:
+            kids = [tuple(int(v) for v in boards[j]) for j in range(count)]
+        else:
+            ints = [int(masks[j]) if self.mask_words == 1 else from_words(masks[j]) for j in range(count)]
+            kids = [tuple((m >> i) & 1 for i in range(n)) for m in ints]
+        return [(decode_move(moves[j]), kids[j]) for j in range(count)]
+
+    def generated(self, position: tuple[int, ...], tables: Tables
+                  ) -> tuple[Any, np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray]:
+        """`children` called on `position` (one entry per cell) as it is, unchecked: what it
+        returned (the move count), and its out_masks, out_boards and out_removed (None if
+        untyped) and out_moves."""
+        generate: Callable[..., Any] = self.children  # MaskChildren or BoardChildren, by `typed`
         moves = np.empty(MAX_CHILDREN, dtype=np.int64)
         value = sum(1 << i for i, v in enumerate(position) if v)
         mask: np.uint64 | np.ndarray
@@ -222,17 +243,12 @@ class Rules(ABC):
         else:
             masks = np.empty((MAX_CHILDREN, self.mask_words), dtype=np.uint64)
             mask = to_words(value, self.mask_words)
-        if self.typed:
-            boards = np.empty((MAX_CHILDREN, n), dtype=np.int8)
-            removed = np.empty(MAX_CHILDREN, dtype=np.int64)
-            board = np.array(position, dtype=np.int8)
-            count = generate(mask, board, tables, masks, boards, removed, moves)
-            kids = [tuple(int(v) for v in boards[j]) for j in range(count)]
-        else:
-            count = generate(mask, tables, masks, moves)
-            ints = [int(masks[j]) if self.mask_words == 1 else from_words(masks[j]) for j in range(count)]
-            kids = [tuple((m >> i) & 1 for i in range(n)) for m in ints]
-        return [(decode_move(moves[j]), kids[j]) for j in range(count)]
+        if not self.typed:
+            return generate(mask, tables, masks, moves), masks, None, None, moves
+        boards = np.empty((MAX_CHILDREN, len(position)), dtype=np.int8)
+        removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+        count = generate(mask, np.array(position, dtype=np.int8), tables, masks, boards, removed, moves)
+        return count, masks, boards, removed, moves
 
     def mask_moves(self) -> list[tuple[int, int]]:
         """Optional fast path, for families on the "patterns" kernel, whose every move is a

@@ -26,11 +26,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+
 from curator.common.difficulty import Player
 from curator.common.errors import one_line
 from curator.common.ranking import MAX_CELLS, WORD_CELLS
 from curator.common.reading import unknown
-from curator.rules.base import SWEEP_KERNELS, Rules
+from curator.rules.base import MAX_CHILDREN, SWEEP_KERNELS, Rules
 from curator.rules.capture import CaptureRules
 from curator.rules.fling import FlingRules
 from curator.rules.jump import JumpRules
@@ -266,6 +269,73 @@ def _problem(name: str, loaded: Any) -> str | None:
     if not (loaded.player is None or isinstance(loaded.player, Player)):
         return (f"is not usable: {loaded.__qualname__}.player must be None or a "
                 "curator.common.difficulty.Player")
+    return None
+
+
+def check_moves(rules: Rules, limits: tuple[int, ...], samples: int = 8) -> None:
+    """FamilyError (one line) if an installed family's bound rules break the contract on a
+    few positions drawn from the board and piece `limits` (at most so many of each type):
+    `tables` is not a tuple of arrays, `children` is not compiled, fails, returns no count
+    or more than MAX_CHILDREN, or makes a move that does not remove exactly one piece.
+    Built-in families are tested instead. The sweep trusts `children` on every position;
+    this catches a broken one before it crashes a sweep or stores wrong tables.
+
+    >>> from curator.rules.jump import JumpRules
+    >>> from curator.common.board import Board
+    >>> check_moves(JumpRules(Board.from_art("square", "...."), ("o",)), (4,))  # built in: trusted
+    """
+    if type(rules).family in BUILT_IN and BUILT_IN[type(rules).family] is type(rules):
+        return
+    name = f"family {type(rules).family!r}"
+    tables = rules.tables()
+    if not (isinstance(tables, tuple | list) and all(isinstance(t, np.ndarray) for t in tables)):
+        raise FamilyError(f"{name}: tables() must return a tuple of numpy arrays, "
+                          f"not {type(tables).__name__}")
+    if not isinstance(rules.children, Dispatcher):
+        raise FamilyError(f"{name}: children must be a @numba.njit function, "
+                          f"not a {type(rules.children).__name__}")
+    random = np.random.default_rng(0)
+    size = rules.board.size
+    for i in range(samples):
+        position = _sample(random, size, limits, size - 1 if i == 0 else int(random.integers(1, size)))
+        problem = _move_problem(rules, tuple(tables), position)
+        if problem:
+            raise FamilyError(f"{name}: from the position {''.join(map(str, position))} "
+                              f"(one digit a cell), {problem}")
+
+
+def _sample(random: np.random.Generator, size: int, limits: tuple[int, ...], pieces: int) -> tuple[int, ...]:
+    """A position of `pieces` pieces (at most the limits allow) on random cells, each of a
+    type drawn from what the limits leave."""
+    kinds = random.permutation(np.repeat(np.arange(1, len(limits) + 1), limits))[:pieces]
+    position = np.zeros(size, np.int64)
+    position[random.choice(size, size=len(kinds), replace=False)] = kinds
+    return tuple(int(v) for v in position)
+
+
+def _move_problem(rules: Rules, tables: tuple[np.ndarray, ...], position: tuple[int, ...]) -> str | None:
+    """What is wrong with the moves `children` generates from `position`, if anything."""
+    try:
+        count, masks, boards, removed, moves = rules.generated(position, tables)
+    except Exception as exc:  # a plug-in's compiled code failing to type or run is its problem
+        return f"calling children raised {_exception(exc).splitlines()[0]}"
+    if not isinstance(count, int | np.integer) or isinstance(count, bool) or not 0 <= count <= MAX_CHILDREN:
+        return f"children returned {count!r}; it must return how many moves it wrote, 0 to {MAX_CHILDREN}"
+    pieces = sum(1 for v in position if v)
+    for j in range(int(count)):
+        words = [int(w) for w in np.atleast_1d(masks[j])]
+        left = sum(w.bit_count() for w in words)
+        if boards is not None and removed is not None:
+            cells = {i for i in range(len(position)) if (words[i // 64] >> (i % 64)) & 1}
+            if cells != {int(i) for i in np.flatnonzero(boards[j])}:
+                return f"move {j} gives a mask that differs from its board"
+            if not 1 <= removed[j] <= len(rules.piece_types):
+                return f"move {j} says it removed a piece of type {int(removed[j])}"
+        if left != pieces - 1:
+            return f"move {j} leaves {left} pieces of {pieces}; every move removes exactly one piece"
+        start, end = divmod(int(moves[j]), 256)
+        if not (0 <= start < len(position) and 0 <= end < len(position)):
+            return f"move {j} is encoded as {int(moves[j])}, which names no cells of the board"
     return None
 
 
