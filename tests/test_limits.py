@@ -18,10 +18,11 @@ import pytest
 from cli_helpers import error_line, invoke
 
 from curator.common.errors import PuzzleError
-from curator.common.reading import MAX_INPUT, MAX_TITLE, read_text
+from curator.common.reading import MAX_INPUT, MAX_PACK_INPUT, MAX_TITLE, read_text
 from curator.common.resources import TIME_LIMIT
 from curator.distance.analysis import sweep_needs
 from curator.distance.puzzle import parse_permutation_puzzle
+from curator.export.pack import load_pack
 from curator.layered.puzzle import parse_puzzle
 from curator.sliding.puzzle import parse_sliding_puzzle
 from curator.sokoban.puzzle import parse_sokoban_puzzle
@@ -89,13 +90,28 @@ def test_option_files_are_bounded_too(tmp_path, fifo):
         assert result.exit_code == 2
         assert "cannot be read (not a regular file" in error_line(result.stderr)
     big = tmp_path / "curve.json"
-    big.write_text(" " * (MAX_INPUT + 1))
+    big.write_text(" " * (MAX_PACK_INPUT + 1))
     for curve in ("/dev/zero", str(fifo), str(big)):
         result = invoke("pack", output, "--size", "2", "--curve", curve, "--format", "json", "--out",
                         tmp_path / "p.json")
         assert result.exit_code == 2
         line = error_line(result.stderr)
         assert "curve" in line and ("not a regular file" in line or "at most" in line or "neither" in line)
+
+
+def test_a_level_pack_past_a_puzzle_files_limit_is_read_back(tmp_path):
+    # curator writes packs of up to 2,000 levels, some MB: each must be read as a curve
+    output, pack = tmp_path / "out", tmp_path / "pack.json"
+    assert invoke("analyze", ROOT / "puzzles" / "triangle.toml", "--output", output, "--max-pieces", "6",
+                  "--workers", "1").exit_code == 0
+    assert invoke("export", output, "--unique", "--pieces", "4..6", "--limit", "3", "-f", "json",
+                  "-o", pack).exit_code == 0
+    text = pack.read_text()
+    pack.write_text(text[:-2] + " " * (2 * MAX_INPUT) + text[-2:])  # still the same JSON
+    assert len(load_pack(pack)[1]) == 3
+    result = invoke("pack", output, "--size", "2", "--unique", "--curve", pack, "--format", "json",
+                    "--out", tmp_path / "p.json")
+    assert result.exit_code == 0, result.output
 
 
 # -- numbers and text in puzzle files ----------------------------------------------------------------

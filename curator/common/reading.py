@@ -25,8 +25,12 @@ from curator.common.board import Board
 from curator.common.errors import PuzzleError
 
 MAX_INPUT = 1 << 20
-"""Most bytes of a file people write (a puzzle file, a board drawing, a level pack or curve):
-1 MiB, far more than any of them needs, so that no input makes a reader use much memory."""
+"""Most bytes of a file people write (a puzzle file, a board drawing): 1 MiB, far more than
+any of them needs, so that no input makes a reader use much memory."""
+MAX_PACK_INPUT = 64 << 20
+"""Most bytes of a level pack (also read as a curve or as graded levels): 64 MiB, several
+times the largest curator writes (at most 2,000 levels, a few KiB each), so that every pack
+it writes can be read back."""
 
 
 class InputRefused(ValueError):
@@ -55,10 +59,11 @@ def read_input(path: str | Path, limit: int = MAX_INPUT) -> str:
     return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
-    """The text of a file (see `read_input`); `error` naming the file if it cannot be read."""
+def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError, limit: int = MAX_INPUT) -> str:
+    """The text of a file of at most `limit` bytes (see `read_input`); `error` naming the file
+    if it cannot be read."""
     try:
-        return read_input(path)
+        return read_input(path, limit)
     except InputRefused as exc:
         raise error(str(path), "file", str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -18,7 +18,7 @@ from curator.common.board import GRIDS, Board, BoardError
 from curator.common.errors import PuzzleError, SelectionError
 from curator.common.figures import difficulty_value, figure_value
 from curator.common.ranking import rank_placement
-from curator.common.reading import TableReader, read_text
+from curator.common.reading import MAX_PACK_INPUT, TableReader, read_text
 from curator.export.writing import json_text, pack_head, write_text
 from curator.layered.level import PLAY_FIGURES, Level, Move, Play, PuzzleLike, Report, solution_json
 from curator.layered.puzzle import Goal
@@ -154,7 +154,7 @@ def load_pack(path: str | Path) -> tuple[PackHeader, list[Level]]:
     Raises `PackError` naming the file and the offending key. Solutions are not replayed
     here; `replay` does that.
     """
-    text = read_text(path, PackError)
+    text = read_text(path, PackError, MAX_PACK_INPUT)
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -193,7 +193,7 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
 
 def _pack_data(path: str | Path) -> tuple[Any, Any]:
     """A pack file's JSON and its "format" (None if it names none)."""
-    data = json.loads(read_text(path, PackError))
+    data = json.loads(read_text(path, PackError, MAX_PACK_INPUT))
     return data, data.get("format") if isinstance(data, dict) else None
 
 
