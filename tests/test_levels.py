@@ -30,14 +30,15 @@ HUGE = 2**70 + 12345
 
 
 @cache
-def make_levels(name: str, solvable: int = 3) -> tuple:
-    """(puzzle, levels): a few solvable random levels, then one unsolvable one."""
+def make_levels(name: str, solvable: int = 3, pieces: int | None = None) -> tuple:
+    """(puzzle, levels): a few solvable random levels (of PUZZLES[name] pieces unless given),
+    then one unsolvable one."""
     puzzle = load_puzzle(f"puzzles/{name}.toml")
     explorer = Explorer(puzzle)
     space = StateSpace(puzzle)
     rng = random.Random(name)
     found, dead = [], None
-    layers = space.layers_with(PUZZLES[name])
+    layers = space.layers_with(PUZZLES[name] if pieces is None else pieces)
     while len(found) < solvable or dead is None:
         layer = rng.choice(layers)
         rank = rng.randrange(layer.size)
@@ -130,6 +131,15 @@ def test_replay_rejects_illegal_moves(name, pieces, move):
     idx = puzzle.board.index
     with pytest.raises(IllegalMove, match="move 1"):
         replay(puzzle, _position(puzzle, pieces), [(idx[move[0]], idx[move[1]])])
+
+
+def test_the_schema_takes_boards_past_64_cells_and_installed_families(tmp_path):
+    puzzle, levels = make_levels("chess-9x9", 1, pieces=3)
+    data = json.loads(save_pack(puzzle, levels, tmp_path / "pack.json").read_text(encoding="utf-8"))
+    assert len(data["board"]["cells"]) == 81
+    schema_validator().validate(data)
+    data["puzzle"]["family"] = "hoppers"  # as a pack of an installed family says
+    schema_validator().validate(data)
 
 
 def test_replay_rejects_a_position_of_the_wrong_size():
@@ -235,7 +245,8 @@ def test_broken_packs_are_rejected_by_the_reader_and_the_schema(case):
     data = _broken(change)
     with pytest.raises(PackError, match=message):
         parse_pack(data, "pack.json")
-    if case not in ("cell off board", "bad piece type", "wrong layer"):  # needs the board to judge
+    # the board, or the families installed, judge these
+    if case not in ("cell off board", "bad piece type", "wrong layer", "unknown family"):
         assert not schema_validator().is_valid(data)
 
 
