@@ -294,6 +294,7 @@ def triangle_dir(tmp_path) -> Path:
 def test_damaged_layer_is_named_and_recomputed_alone(triangle_dir, damage):
     target = triangle_dir / "k09.all_moves.bits"
     before = digests(triangle_dir)
+    order = [entry["key"] for entry in json.loads((triangle_dir / "manifest.json").read_text())["layers"]]
     mtimes = {p.name: p.stat().st_mtime_ns for p in triangle_dir.glob("*.bits")}
     data = target.read_bytes()
     if damage == "flip":
@@ -317,6 +318,8 @@ def test_damaged_layer_is_named_and_recomputed_alone(triangle_dir, damage):
     assert digests(triangle_dir) == before
     changed = {p.name for p in triangle_dir.glob("*.bits") if p.stat().st_mtime_ns != mtimes.get(p.name)}
     assert changed <= {f"k09.{prop}.bits" for prop in PROPERTIES}
+    layers = json.loads((triangle_dir / "manifest.json").read_text())["layers"]
+    assert [entry["key"] for entry in layers] == order  # k09 keeps its place
     assert invoke("verify", triangle_dir).exit_code == 0
 
 

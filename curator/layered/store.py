@@ -230,8 +230,12 @@ class LayerStore(ResultsFolder):
             "seconds": round(seconds, 3),
             "files": files,
         }
-        layers = [e for e in self.manifest["layers"] if e["key"] != layer.key]
-        self.manifest["layers"] = layers + [entry]
+        layers = self.manifest["layers"]
+        kept = [e["key"] for e in layers]  # a layer computed again keeps its place
+        if layer.key in kept:
+            layers[kept.index(layer.key)] = entry
+        else:
+            layers.append(entry)
         self.manifest["complete"] = self._complete(puzzle, max_pieces)
         self.write_manifest()
         for prop, meta in files.items():  # a file of the other encoding left by an earlier run

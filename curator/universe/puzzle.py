@@ -135,6 +135,11 @@ class _UniverseReader(TableReader):
         vehicles = self.vehicles(self.get(data, "pieces", dict, ""), rows, cols)
         goal_index, goal_row = self.goal(self.get(data, "goal", dict, ""), vehicles, lines, cols)
         self.distinct(vehicles, goal_index)
+        fits = (rows - 1) * (cols - open_lines) + cols - vehicles[goal_index].length
+        if walls[0] > fits:
+            line = ", none filling a row" if open_lines else ""
+            raise self.fail("board.walls", f"{walls[0]} walls do not fit: at most {fits} cells can hold one "
+                            f"(none right of the goal vehicle in its row{line})")
         return Universe(name, title, rows, cols, vehicles, goal_index, goal_row, walls, open_lines, text,
                         self.source)
 
