@@ -1002,7 +1002,7 @@ def test_distance_table_against_breadth_first_search(eight):
         assert level.board == [f"tiles {' '.join(map(str, level.state[0][0]))}"]
         assert "<svg" in level._repr_svg_()
     level = sampled[0]
-    assert eight.solve(level.state) == level == eight.show(level.rank)
+    assert eight.solve(level.state) == level == eight.show(level.rank) == eight.solve(level.board[0])
     data = cli_json("select", eight.directory, "--distance", "20..31", "--sample", "6", "--seed", "4",
                     "--json")
     assert data["positions"] == [p.to_json() for p in sampled]

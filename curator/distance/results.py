@@ -159,9 +159,13 @@ class DistanceResults(DistanceResultsBase):
 
     # -- single positions --------------------------------------------------------------------
 
-    def solve(self, state: State) -> DistanceLevel:
-        """The distance and an optimal solution of a state ((permutation, orientation) per
-        piece set, as `PermutationPuzzle.unrank` gives them)."""
+    def solve(self, state: str | State) -> DistanceLevel:
+        """The distance and an optimal solution of a state: (permutation, orientation) per
+        piece set, as `PermutationPuzzle.unrank` gives them, or its text as
+        `PermutationPuzzle.parse` reads it ('tiles 0 1 2 3 4 5 6 8 7'), as the other kinds'
+        `solve` takes a drawing."""
+        if isinstance(state, str):
+            state = self.puzzle.parse(state, self._name("state"))
         try:
             rank = self.puzzle.rank(state)
         except (ValueError, TypeError) as exc:
