@@ -332,6 +332,26 @@ def test_an_installed_family_is_analyzed_selected_from_and_solved(site, tmp_path
     assert reopened.count(solvable=True) == sum(layer["solvable"] for layer in results.layers)
 
 
+def test_layers_computed_with_other_code_of_a_family_are_not_trusted(site, tmp_path):
+    install(site, "curator-munch", "1.2.3", munch_package("munch_k"), {"munch": "munch_k:MunchRules"})
+    (tmp_path / "munch.toml").write_text(MUNCH_PUZZLE)
+    out = tmp_path / "out"
+    assert invoke("analyze", tmp_path / "munch.toml", "-o", out, "--max-pieces", "3").exit_code == 0
+    assert invoke("select", out, "--solvable").exit_code == 0
+    settings = site / "munch_k" / "settings.py"
+    settings.write_text("FIRST = 1\n")  # another module of the package: the moves change
+    said = (f"{out}: its layers were computed with other code of family 'munch' (the installed package "
+            "was changed since)")
+    selected = invoke("select", out, "--solvable")
+    assert selected.exit_code == 1
+    assert error_line(selected.stderr) == (f"error: {said}; run `curator analyze` with --force to compute "
+                                           "them again")
+    resumed = invoke("analyze", tmp_path / "munch.toml", "-o", out)
+    assert resumed.exit_code == 1 and error_line(resumed.stderr).startswith(f"error: {said}")
+    assert invoke("analyze", tmp_path / "munch.toml", "-o", out, "--force").exit_code == 0
+    assert invoke("select", out, "--solvable").exit_code == 0
+
+
 def test_an_installed_family_is_exported_packed_and_served(site, tmp_path):
     install(site, "curator-munch", "1.2.3", munch_package("munch_x"), {"munch": "munch_x:MunchRules"})
     (tmp_path / "munch.toml").write_text(MUNCH_PUZZLE)

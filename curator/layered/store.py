@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from curator.common.errors import DamagedResults, StoreError
+from curator.common.errors import DamagedResults, FolderRefused, StoreError
 from curator.common.files import (
     MANIFEST,
     PUZZLE_COPY,
@@ -32,6 +32,7 @@ from curator.layered.bits import PROPERTIES, LayerBits
 from curator.layered.packed import CODECS, PackedWords, pack_parts
 from curator.layered.puzzle import Puzzle, parse_puzzle
 from curator.layered.space import Layer, StateSpace
+from curator.rules.registry import family_code
 
 FORMAT = "curator-layers/3"
 ENCODINGS = {"raw": ".bits", **{codec: ".packed" for codec in CODECS}}
@@ -96,10 +97,20 @@ class LayerStore(ResultsFolder):
 
     @classmethod
     def for_puzzle(cls, directory: Path, puzzle: Puzzle, max_pieces: int, force: bool) -> LayerStore:
-        """Open or start the results folder of `puzzle`, keeping finished layers unless `force`."""
+        """Open or start the results folder of `puzzle`, keeping finished layers unless `force`
+        (FolderRefused if they were computed with other code of its installed family)."""
+        code = family_code(type(puzzle.rules))
+        before: dict[str, Any] = {}
+        if not force and (Path(directory) / MANIFEST).exists():
+            with contextlib.suppress(StoreError):  # start_tables says what is wrong with it
+                before = cls.stored_manifest(directory)
+        if before.get("layers") and before.get("puzzle_sha256") == puzzle.sha256:
+            problem = _other_code(Path(directory), before, puzzle, code)
+            if problem:
+                raise FolderRefused(problem, f"use {{force}} to {cls.REDO}")
         store = cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force,
                                  cells=puzzle.board.size, piece_types=list(puzzle.piece_types),
-                                 max_pieces=max_pieces)
+                                 max_pieces=max_pieces, family_sha256=code)
         store.manifest["complete"] = store._complete(puzzle, max_pieces)
         store.write_manifest()
         return store
@@ -128,8 +139,14 @@ class LayerStore(ResultsFolder):
                 folder.rmdir()  # only when empty
 
     def puzzle(self) -> Puzzle:
-        """The puzzle these results belong to, read from the folder's copy of its file."""
-        return self.parsed_puzzle(parse_puzzle)
+        """The puzzle these results belong to, read from the folder's copy of its file;
+        StoreError if its installed family's code is not the code the layers were computed
+        with."""
+        puzzle = self.parsed_puzzle(parse_puzzle)
+        problem = _other_code(self.directory, self.manifest, puzzle, family_code(type(puzzle.rules)))
+        if problem:
+            raise StoreError(f"{problem}; run `curator analyze` with --force to compute them again")
+        return puzzle
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -343,3 +360,13 @@ def _malformed(data: dict[str, Any]) -> str | None:
             ):
                 return f"{where}.files.{prop}"
     return None
+
+
+def _other_code(directory: Path, manifest: dict[str, Any], puzzle: Puzzle, code: str | None) -> str | None:
+    """What is wrong if the layers `manifest` records were computed with other code of the
+    puzzle's family than `code` (`family_code`); None if not, or if the manifest predates
+    the record."""
+    if "family_sha256" not in manifest or manifest["family_sha256"] == code:
+        return None
+    return (f"{directory}: its layers were computed with other code of family {puzzle.rules.family!r} "
+            "(the installed package was changed since)")

@@ -18,12 +18,14 @@ over a plug-in of the same name.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.metadata
 import inspect
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,6 +33,7 @@ from numba.core.dispatcher import Dispatcher
 
 from curator.common.difficulty import Player
 from curator.common.errors import one_line
+from curator.common.kernels import sources_beside
 from curator.common.ranking import MAX_CELLS, WORD_CELLS
 from curator.common.reading import unknown
 from curator.rules.base import MAX_CHILDREN, SWEEP_KERNELS, Rules
@@ -270,6 +273,23 @@ def _problem(name: str, loaded: Any) -> str | None:
         return (f"is not usable: {loaded.__qualname__}.player must be None or a "
                 "curator.common.difficulty.Player")
     return None
+
+
+def family_code(rules: type[Rules]) -> str | None:
+    """sha256 over the sources of the package an installed family comes from (each file's
+    name within it, and its bytes), or None for a built-in family: the code the layers of its
+    puzzles are computed with, which results folders record (an edit anywhere in the package
+    changes it, a move of the install does not)."""
+    if BUILT_IN.get(rules.family) is rules:
+        return None
+    path = Path(inspect.getfile(rules)).resolve()
+    base = path.parent  # a module of its own: names within its folder
+    while (base / "__init__.py").is_file():  # a package's module: names within its top package
+        base = base.parent
+    sha = hashlib.sha256()
+    for file in sources_beside(path):
+        sha.update(f"{file.relative_to(base)}\0".encode() + file.read_bytes() + b"\0")
+    return sha.hexdigest()
 
 
 def check_moves(rules: Rules, limits: tuple[int, ...], samples: int = 8) -> None:
