@@ -378,6 +378,10 @@ def test_sort_then_limit(cases):
     assert values == sorted(values, reverse=True) and len(values) == 40
     top = sel.select(store, f, sample=40, seed=2, sort=("difficulty", True), limit=5)
     assert top.levels == full.levels[:5]
+    mixed = sel.select(store, sel.Filters(pieces=(5, 8)), sample=40, seed=2, sort=("difficulty", True))
+    dead = [math.isinf(level.difficulty) for level in mixed.levels]
+    assert any(dead) and not all(dead)
+    assert dead == sorted(dead)  # unsolvable levels (difficulty shown as null) last, not hardest
     by_solutions = sel.select(store, f, sample=40, seed=2, sort=("solutions", False))
     counts = [level.report.solutions for level in by_solutions.levels]
     assert counts == sorted(counts)
@@ -385,6 +389,9 @@ def test_sort_then_limit(cases):
         sel.select(store, f, sort=("difficulty", False), limit=3, cap=10)
     with pytest.raises(sel.SelectionError, match="add --limit"):  # the command line's words
         sel.select(store, sel.Filters(solvable=True, pieces=(5, 8), name=options.option_name), cap=10)
+    # a limit stops the scan: how many match in all is not known, and not guessed
+    with pytest.raises(sel.SelectionError, match=r"^20 positions are asked for; at most 10 get metrics"):
+        sel.select(store, f, limit=20, cap=10)
 
 
 def test_parsers_accept_good_text_and_reject_bad():

@@ -203,7 +203,7 @@ def read_player(directory: Path, puzzle_sha256: str | None, default: Player = DE
     path = Path(directory) / PLAYER_FILE
     if not path.exists():
         return default
-    again = f"run `curator calibrate {directory}` again or delete it"
+    again = f"run `curator calibrate {directory} --graded PACK.json` (or `--playtests DB`) again or delete it"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as exc:

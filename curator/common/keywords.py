@@ -26,13 +26,18 @@ METRICS_CAP = 2000
 line; more is refused with a hint to add a sample or a limit."""
 
 
-def too_many(asked: int, matched: int, noun: str = "levels") -> str:
+def too_many(asked: int, matched: int | None, noun: str = "levels") -> str:
     """How many levels a selection would rate, for the error that refuses more than `METRICS_CAP`:
-    the matches, and how many of them a sample or limit still asks for.
+    the matches (None: not all counted, the scan stopped at the limit), and how many of them a
+    sample or limit still asks for.
 
     >>> too_many(5000, 32767, "positions"), too_many(47159, 47159)
     ('32,767 positions match, and 5,000 of them are asked for', '47,159 levels match')
+    >>> too_many(2500, None)
+    '2,500 levels are asked for'
     """
+    if matched is None:
+        return f"{asked:,} {noun} are asked for"
     return f"{matched:,} {noun} match" + (f", and {asked:,} of them are asked for" if asked < matched else "")
 
 

@@ -68,7 +68,8 @@ SORT_METRICS = ("pieces", "legal_moves", "safe_moves", "solutions", "difficulty"
 
 
 class _TooMany(Exception):
-    """More positions would need metrics than the cap allows (args[0]: how many)."""
+    """More positions would need metrics than the cap allows (args: how many, and how many
+    match, None if the scan stopped before counting them all)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,7 +458,7 @@ def pick(
     blocks, total, complete = _scan(store, matcher, selected_layers(store, puzzle, filters), stop_at)
     keep = kept(total, sample, limit)
     if cap is not None and keep > cap:
-        raise _TooMany(keep, total)
+        raise _TooMany(keep, total if complete else None)
     if sample is not None and sample < total:
         wanted = np.sort(np.random.default_rng(seed).choice(total, size=sample, replace=False))
     else:
@@ -606,10 +607,11 @@ def cross_check(store: LayerStore, level: Level) -> None:
 
 def sort_levels(levels: list[Level], metric: str, descending: bool) -> list[Level]:
     """Levels by a metric (stable: ties keep their order); those without the figure (None,
-    NaN) come last either way."""
+    NaN, or the infinite difficulty of an unsolvable level, which JSON shows as null) come
+    last either way."""
     def value(level: Level) -> float | None:
         figure = getattr(level, metric)
-        return None if figure is None or (isinstance(figure, float) and math.isnan(figure)) else figure
+        return None if figure is None or (isinstance(figure, float) and not math.isfinite(figure)) else figure
 
     known = [level for level in levels if value(level) is not None]
     unknown = [level for level in levels if value(level) is None]
