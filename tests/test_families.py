@@ -20,6 +20,7 @@ from fake_plugins import MUNCH_PUZZLE, install, munch_package
 import curator
 from curator import catalogue
 from curator.common.errors import PuzzleError
+from curator.common.files import manifest_text
 from curator.layered.puzzle import parse_puzzle
 from curator.rules import Rules, registry
 from curator.rules.jump import JumpRules
@@ -221,6 +222,14 @@ def uncompiled(mask, tables, out_masks, out_moves):
     return 0
 
 
+@numba.njit(cache=True)
+def flooding(mask, tables, out_masks, out_moves):
+    for j in range(600):
+        out_masks[j] = mask
+        out_moves[j] = 0
+    return 0
+
+
 def made(name, children, tables=None):
     base = (MunchRules,)
     body = {"family": name, "children": property(lambda self: children)}
@@ -233,6 +242,7 @@ Overcount = made("overcount", overcounting)
 Slide2 = made("slide2", sliding)
 Half = made("half", halving)
 Plain = made("plain", uncompiled)
+Flood = made("flood", flooding)
 Bare = made("bare", munch_children, lambda tables: tables[0])
 '''
 """Families whose `children` breaks the contract in one way each, on munch's tables."""
@@ -243,6 +253,7 @@ BROKEN_MOVES_SAID = {
     "slide2": START + "move 0 leaves 6 pieces of 6; every move removes exactly one piece",
     "half": START + "children returned 4.0; it must return how many moves it wrote, 0 to 512",
     "plain": "children must be a @numba.njit function, not a function",
+    "flood": START + "children wrote more than the 512 moves it may",
     "bare": "tables() must return a tuple of numpy arrays, not ndarray",
 }
 
@@ -257,6 +268,11 @@ def test_a_family_whose_moves_break_the_contract_is_one_line_before_any_sweep(si
         with pytest.raises(PuzzleError) as caught:
             parse_puzzle(munch_puzzle(name), "broken.toml")
         assert str(caught.value) == f"broken.toml: rules.family: family {name!r}: {said}"
+    one_cell = munch_puzzle("munch").replace('art = """\n....\n.. .\n"""', 'art = "."').replace(
+        "max_pieces = 4", "max_pieces = 1")
+    install(site, "curator-munch", "1.0", munch_package("munch_one"), {"munch": "munch_one:MunchRules"})
+    registry.refresh()
+    assert parse_puzzle(one_cell, "one.toml").board.size == 1  # its positions drawn too
 
 
 def test_a_typed_family_that_names_no_sweep_kernel_runs_on_the_typed_one():
@@ -350,6 +366,24 @@ def test_layers_computed_with_other_code_of_a_family_are_not_trusted(site, tmp_p
     assert resumed.exit_code == 1 and error_line(resumed.stderr).startswith(f"error: {said}")
     assert invoke("analyze", tmp_path / "munch.toml", "-o", out, "--force").exit_code == 0
     assert invoke("select", out, "--solvable").exit_code == 0
+    # a folder written before the record: its layers are kept, and not stamped with this code
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["family_sha256"], manifest["manifest_sha256"]
+    (out / "manifest.json").write_text(manifest_text(manifest))
+    assert invoke("analyze", tmp_path / "munch.toml", "-o", out, "--max-pieces", "4").exit_code == 0
+    assert "family_sha256" not in json.loads((out / "manifest.json").read_text())
+
+
+def test_a_familys_code_covers_its_parent_classes_and_their_packages(site):
+    split = "from munch_p import MunchRules\n\n\nclass SplitRules(MunchRules):\n    family = 'split'\n"
+    install(site, "curator-split", "1.0", {**munch_package("munch_p"), "split_rules.py": split},
+            {"split": "split_rules:SplitRules"})
+    rules = parse_puzzle(munch_puzzle("split"), "split.toml").rules
+    before = registry.family_code(rules)
+    assert before == registry.family_code(rules)
+    assert registry.family_code(JumpRules(rules.board, ("o",))) is None
+    (site / "munch_p" / "settings.py").write_text("FIRST = 0  # the same moves, other code\n")
+    assert registry.family_code(rules) != before
 
 
 def test_an_installed_family_is_exported_packed_and_served(site, tmp_path):

@@ -213,7 +213,7 @@ UNIVERSE_FILE = Path(__file__).parent.parent / "puzzles" / "rush-hour-universe.t
 
 @pytest.mark.parametrize(("old", "new", "key"), [
     ('walls = "0..2"', 'walls = "2..1"', "board.walls"),
-    ('walls = "0..2"', 'walls = "30..31"', "board.walls: 30 walls do not fit: at most 29 cells"),
+    ('walls = "0..2"', 'walls = "29..31"', "board.walls: 29 walls do not fit: at most 28 cells"),
     ('count = "0..18"', 'count = "lots"', "pieces.h.count"),
     ("cells = [[2, 4], [2, 5]]", "cells = [[2, 3], [2, 4]]", "goal.cells"),
     ('along = "column"', 'along = "any"', "pieces.v.along"),

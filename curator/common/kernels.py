@@ -191,12 +191,12 @@ def _sources_digest(files: frozenset[Path]) -> str:
     """sha256 over the package's sources and those of the other packages `files` belong to
     (names and contents): a rule family an installed package adds is compiled from there."""
     outside = sorted({source for path in files if not path.is_relative_to(PACKAGE)
-                      for source in sources_beside(path)})
+                      for source in _sources_beside(path)})
     return _digest(outside, _package_digest()) if outside else _package_digest()
 
 
 @functools.cache
-def sources_beside(path: Path) -> tuple[Path, ...]:
+def _sources_beside(path: Path) -> tuple[Path, ...]:
     """The sources a compiled function of the file `path` may depend on: every module of the
     top-level package holding it (numba freezes the globals a function reads, which may
     come from any of them), or the file alone if it is a module of its own."""

@@ -99,18 +99,22 @@ class LayerStore(ResultsFolder):
     def for_puzzle(cls, directory: Path, puzzle: Puzzle, max_pieces: int, force: bool) -> LayerStore:
         """Open or start the results folder of `puzzle`, keeping finished layers unless `force`
         (FolderRefused if they were computed with other code of its installed family)."""
-        code = family_code(type(puzzle.rules))
+        code = family_code(puzzle.rules)
         before: dict[str, Any] = {}
         if not force and (Path(directory) / MANIFEST).exists():
             with contextlib.suppress(StoreError):  # start_tables says what is wrong with it
                 before = cls.stored_manifest(directory)
-        if before.get("layers") and before.get("puzzle_sha256") == puzzle.sha256:
+        kept = bool(before.get("layers")) and before.get("puzzle_sha256") == puzzle.sha256
+        if kept:
             problem = _other_code(Path(directory), before, puzzle, code)
             if problem:
                 raise FolderRefused(problem, f"use {{force}} to {cls.REDO}")
+        # layers kept from a folder that predates the record were computed by unknown code:
+        # the record is not written over them
+        known = {"family_sha256": code} if not kept or "family_sha256" in before else {}
         store = cls.start_tables(directory, puzzle.name, puzzle.sha256, puzzle.text, force,
                                  cells=puzzle.board.size, piece_types=list(puzzle.piece_types),
-                                 max_pieces=max_pieces, family_sha256=code)
+                                 max_pieces=max_pieces, **known)
         store.manifest["complete"] = store._complete(puzzle, max_pieces)
         store.write_manifest()
         return store
@@ -143,7 +147,7 @@ class LayerStore(ResultsFolder):
         StoreError if its installed family's code is not the code the layers were computed
         with."""
         puzzle = self.parsed_puzzle(parse_puzzle)
-        problem = _other_code(self.directory, self.manifest, puzzle, family_code(type(puzzle.rules)))
+        problem = _other_code(self.directory, self.manifest, puzzle, family_code(puzzle.rules))
         if problem:
             raise StoreError(f"{problem}; run `curator analyze` with --force to compute them again")
         return puzzle

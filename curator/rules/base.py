@@ -134,6 +134,8 @@ class Rules(ABC):
     """The sweep kernel this family runs on (see `SWEEP_KERNELS`): "masks" or
     "boards" (the general ones, for untyped and typed families: the default by `typed`), or
     a fast path the family describes ("patterns", "lines", "captures")."""
+    _kernel_by_typed: ClassVar[bool] = False
+    """Whether `sweep_kernel` was set from `typed` (`__init_subclass__`), not named."""
     params: ClassVar[dict[str, type]] = {}
     """Parameter names the family accepts in [rules], with their types (bool, int, float, str)."""
     wide: ClassVar[bool] = False
@@ -151,11 +153,14 @@ class Rules(ABC):
     """The [rules] parameters given (less `family`), as checked by `from_params`."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A typed family that names no sweep kernel runs on the general typed one."""
+        """A family that names no sweep kernel (nor does a parent) runs on the general one of
+        its `typed`: "boards" or "masks"."""
         super().__init_subclass__(**kwargs)
-        named = any("sweep_kernel" in vars(c) for c in cls.__mro__ if c is not Rules)
-        if cls.typed is True and not named:
-            cls.sweep_kernel = "boards"
+        named = any("sweep_kernel" in vars(c) and not vars(c).get("_kernel_by_typed")
+                    for c in cls.__mro__ if c is not Rules)
+        if not named and isinstance(cls.typed, bool):
+            cls.sweep_kernel = "boards" if cls.typed else "masks"
+            cls._kernel_by_typed = True
 
     def __init__(self, board: Board, piece_types: tuple[str, ...], **params: Any) -> None:
         self.board = board
@@ -228,25 +233,26 @@ class Rules(ABC):
             kids = [tuple((m >> i) & 1 for i in range(n)) for m in ints]
         return [(decode_move(moves[j]), kids[j]) for j in range(count)]
 
-    def generated(self, position: tuple[int, ...], tables: Tables
+    def generated(self, position: tuple[int, ...], tables: Tables, room: int = MAX_CHILDREN
                   ) -> tuple[Any, np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray]:
-        """`children` called on `position` (one entry per cell) as it is, unchecked: what it
-        returned (the move count), and its out_masks, out_boards and out_removed (None if
-        untyped) and out_moves."""
+        """`children` called on `position` (one entry per cell) as it is, unchecked, with
+        buffers of `room` moves, each entry -1 (every bit set) until written: what it returned
+        (the move count), and its out_masks, out_boards and out_removed (None if untyped) and
+        out_moves."""
         generate: Callable[..., Any] = self.children  # MaskChildren or BoardChildren, by `typed`
-        moves = np.empty(MAX_CHILDREN, dtype=np.int64)
+        moves = np.full(room, -1, dtype=np.int64)
         value = sum(1 << i for i, v in enumerate(position) if v)
         mask: np.uint64 | np.ndarray
+        masks = np.full((room, self.mask_words), np.iinfo(np.uint64).max, dtype=np.uint64)
         if self.mask_words == 1:
-            masks = np.empty(MAX_CHILDREN, dtype=np.uint64)
+            masks = masks[:, 0]
             mask = np.uint64(value)
         else:
-            masks = np.empty((MAX_CHILDREN, self.mask_words), dtype=np.uint64)
             mask = to_words(value, self.mask_words)
         if not self.typed:
             return generate(mask, tables, masks, moves), masks, None, None, moves
-        boards = np.empty((MAX_CHILDREN, len(position)), dtype=np.int8)
-        removed = np.empty(MAX_CHILDREN, dtype=np.int64)
+        boards = np.full((room, len(position)), -1, dtype=np.int8)
+        removed = np.full(room, -1, dtype=np.int64)
         count = generate(mask, np.array(position, dtype=np.int8), tables, masks, boards, removed, moves)
         return count, masks, boards, removed, moves
 

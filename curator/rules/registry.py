@@ -33,7 +33,6 @@ from numba.core.dispatcher import Dispatcher
 
 from curator.common.difficulty import Player
 from curator.common.errors import one_line
-from curator.common.kernels import sources_beside
 from curator.common.ranking import MAX_CELLS, WORD_CELLS
 from curator.common.reading import unknown
 from curator.rules.base import MAX_CHILDREN, SWEEP_KERNELS, Rules
@@ -275,21 +274,40 @@ def _problem(name: str, loaded: Any) -> str | None:
     return None
 
 
-def family_code(rules: type[Rules]) -> str | None:
-    """sha256 over the sources of the package an installed family comes from (each file's
-    name within it, and its bytes), or None for a built-in family: the code the layers of its
-    puzzles are computed with, which results folders record (an edit anywhere in the package
-    changes it, a move of the install does not)."""
-    if BUILT_IN.get(rules.family) is rules:
+PROBE_ROOM = 4 * MAX_CHILDREN
+"""Moves the buffers of `check_moves` hold: a generator that writes past MAX_CHILDREN (and
+not past this) is caught instead of overwriting other memory."""
+
+
+def family_code(rules: Rules) -> str | None:
+    """sha256 over the code an installed family computes with, or None for a built-in family:
+    every loaded module of the top-level packages (or modules) that define its class, its
+    parent classes and its compiled functions, each as its dotted name and its bytes. The
+    layers of its puzzles hold what that code computed, and results folders record it: an
+    edit of any of those modules changes it; where or how the package is installed does not.
+    Call it once the puzzle is read (`check_moves` runs the family, which loads what it
+    uses)."""
+    kind = type(rules)
+    if BUILT_IN.get(kind.family) is kind:
         return None
-    path = Path(inspect.getfile(rules)).resolve()
-    base = path.parent  # a module of its own: names within its folder
-    while (base / "__init__.py").is_file():  # a package's module: names within its top package
-        base = base.parent
+    family_classes = kind.__mro__[:kind.__mro__.index(Rules)]
+    roots = {c.__module__ for c in family_classes if c.__module__.partition(".")[0] != "curator"}
+    roots |= {getattr(f, "py_func", f).__module__ for f in _compiled(rules)}
+    tops = {name.partition(".")[0] for name in roots}
     sha = hashlib.sha256()
-    for file in sources_beside(path):
-        sha.update(f"{file.relative_to(base)}\0".encode() + file.read_bytes() + b"\0")
+    for name, module in sorted(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if name.partition(".")[0] in tops and file and file.endswith(".py") and Path(file).is_file():
+            sha.update(f"{name}\0".encode() + Path(file).read_bytes() + b"\0")
     return sha.hexdigest()
+
+
+def _compiled(rules: Rules) -> list[Any]:
+    """The compiled functions a family hands the kernels: `children`, and `captures`' reach."""
+    found: list[Any] = [rules.children]
+    if rules.sweep_kernel == "captures":
+        found.append(rules.captures()[0])
+    return found
 
 
 def check_moves(rules: Rules, limits: tuple[int, ...], samples: int = 8) -> None:
@@ -317,7 +335,8 @@ def check_moves(rules: Rules, limits: tuple[int, ...], samples: int = 8) -> None
     random = np.random.default_rng(0)
     size = rules.board.size
     for i in range(samples):
-        position = _sample(random, size, limits, size - 1 if i == 0 else int(random.integers(1, size)))
+        pieces = max(size - 1, 1) if i == 0 else int(random.integers(1, size + 1))
+        position = _sample(random, size, limits, pieces)
         problem = _move_problem(rules, tuple(tables), position)
         if problem:
             raise FamilyError(f"{name}: from the position {''.join(map(str, position))} "
@@ -336,9 +355,11 @@ def _sample(random: np.random.Generator, size: int, limits: tuple[int, ...], pie
 def _move_problem(rules: Rules, tables: tuple[np.ndarray, ...], position: tuple[int, ...]) -> str | None:
     """What is wrong with the moves `children` generates from `position`, if anything."""
     try:
-        count, masks, boards, removed, moves = rules.generated(position, tables)
+        count, masks, boards, removed, moves = rules.generated(position, tables, PROBE_ROOM)
     except Exception as exc:  # a plug-in's compiled code failing to type or run is its problem
         return f"calling children raised {_exception(exc).splitlines()[0]}"
+    if (moves[MAX_CHILDREN:] != -1).any() or (masks[MAX_CHILDREN:] != np.iinfo(np.uint64).max).any():
+        return f"children wrote more than the {MAX_CHILDREN} moves it may"
     if not isinstance(count, int | np.integer) or isinstance(count, bool) or not 0 <= count <= MAX_CHILDREN:
         return f"children returned {count!r}; it must return how many moves it wrote, 0 to {MAX_CHILDREN}"
     pieces = sum(1 for v in position if v)

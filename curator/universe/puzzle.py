@@ -135,7 +135,7 @@ class _UniverseReader(TableReader):
         vehicles = self.vehicles(self.get(data, "pieces", dict, ""), rows, cols)
         goal_index, goal_row = self.goal(self.get(data, "goal", dict, ""), vehicles, lines, cols)
         self.distinct(vehicles, goal_index)
-        fits = (rows - 1) * (cols - open_lines) + cols - vehicles[goal_index].length
+        fits = (rows - 1) * (cols - open_lines) + cols - vehicles[goal_index].length - open_lines
         if walls[0] > fits:
             line = ", none filling a row" if open_lines else ""
             raise self.fail("board.walls", f"{walls[0]} walls do not fit: at most {fits} cells can hold one "
