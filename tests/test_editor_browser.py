@@ -57,9 +57,16 @@ def eight(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(fling, klotski):
-    """The URL of `curator serve` on Fling! (folder 0) and Klotski (folder 1)."""
-    yield from serving(fling.directory, klotski.directory)
+def triangle(tmp_path_factory):
+    output = tmp_path_factory.mktemp("editor") / "triangle"
+    return curator.analyze(ROOT / "puzzles" / "triangle.toml", output=output, max_pieces=6, workers=1)
+
+
+@pytest.fixture(scope="module")
+def server(fling, klotski, triangle):
+    """The URL of `curator serve` on Fling! (folder 0), Klotski (folder 1) and the triangle
+    (folder 2)."""
+    yield from serving(fling.directory, klotski.directory, triangle.directory)
 
 
 @pytest.fixture(scope="module")
@@ -194,6 +201,17 @@ def test_draw_a_fling_level_take_a_variant_and_watch_its_solution(page, fling):
     assert page.locator("#board svg line.hint-arrow").count() == 0
 
 
+def test_a_typed_drawing_keeps_the_spaces_that_place_its_first_row(page, triangle):
+    level = triangle.select(unique=True, pieces=4, limit=1)[0]
+    assert level.board[0].startswith("    ")  # the triangle's apex, drawn where it stands
+    open_editor(page, 2, "layers")
+    page.fill("#edit-drawing [name=board]", "/".join(level.board))
+    page.click("#edit-drawing button[type=submit]")
+    page.wait_for_function("() => document.querySelectorAll('#editor-board .piece').length === 4")
+    page.wait_for_function("() => (document.querySelector(\"#analysis dd[data-figure='solutions']\") || {})"
+                           ".textContent === '1'")
+
+
 def test_draw_klotski_from_an_empty_board(page, klotski):
     open_editor(page, 1, "sliding")
     page.click("#edit-empty")
@@ -249,14 +267,22 @@ def test_draw_klotski_from_an_empty_board(page, klotski):
     at_step(page, 1)
 
     page.keyboard.press("Escape")
+    page.evaluate("window.hints = 0; document.addEventListener('curator:play', "
+                  "e => { if (e.detail.event === 'hint') window.hints += 1; })")
     page.check("#spoiler-free")
+    assert not page.locator("#distance-now").is_visible()
+    page.keyboard.press("h")  # the ticked box does not keep the keys
+    page.wait_for_selector("#board svg line.hint-arrow", state="attached")
+    closer = next(m for m in klotski.moves(taken.position) if m.closer)
+    assert page.inner_text("#hint-move") == f"Hint: {closer.text}"
+    assert page.locator("#distance-now").is_visible()  # a hint shows the figures
+    assert page.evaluate("window.hints") == 1  # and goes into the playtest's record
+    page.keyboard.press("h")
     assert not page.locator("#distance-now").is_visible()
     page.click("#reveal")
     assert page.locator("#distance-now").is_visible()
     page.keyboard.press("h")
     page.wait_for_selector("#board svg line.hint-arrow", state="attached")
-    closer = next(m for m in klotski.moves(taken.position) if m.closer)
-    assert page.inner_text("#hint-move") == f"Hint: {closer.text}"
     page.locator("#move-list button").first.click()
     page.wait_for_function("() => document.querySelector('#moves-made').textContent.startsWith('1 move')")
     page.keyboard.press("r")

@@ -281,9 +281,11 @@ def test_sokoban_plays_with_the_arrow_keys(page, sokoban):
     page.click("#sliding-find")
     page.wait_for_selector("figure.level")
     level = sokoban.select(distance=5, limit=1)[0]
+    assert not page.locator("figure.level button.edit").is_visible()  # the editor draws no rooms
     page.locator("figure.level button.play").click()
     page.wait_for_selector("#board svg .piece")
     assert page.inner_text("#distance-now") == "5"
+    assert not page.locator("#edit-this").is_visible()
     letters = "".join(level.solution)
     legal = {move.text.lower() for move in sokoban.moves(level.position)}
     for letter in [letter for letter in ARROWS if letter not in legal][:1]:

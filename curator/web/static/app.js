@@ -300,6 +300,7 @@ function slidingCard(folder, level) {
   add.addEventListener("click", () => addToPack(folder, level));
   const edit = el("button", {type: "button", class: "edit"}, "Edit");
   edit.addEventListener("click", () => guarded(() => editLevel(level)));  // editor.js
+  edit.hidden = !canEdit(state.folder);  // a Sokoban room has no board to draw on
   const picture = svgBox(level.picture, {title: "Play this level"});
   picture.addEventListener("click", start);
   const flags = [level.unique ? "unique" : "", level.all_moves ? "all moves" : ""].filter(Boolean);
@@ -743,7 +744,7 @@ function addToPack(folder, level) {
   pack.kind = state.folder.workspace;
   pack.items.push(level);
   pack.curve = null;
-  say(`Added ${levelName(level)}: the pack holds ${pack.items.length} levels.`);
+  say(`Added ${levelName(level)}: the pack holds ${plural(pack.items.length, "level")}.`);
   packChanged();
 }
 

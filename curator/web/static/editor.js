@@ -88,6 +88,11 @@ function editorFolderChanged() {
   if (tab && tab.dataset.tab === "editor") guarded(setUpEditor);
 }
 
+// Whether the Editor draws this folder's positions (the kinds setUpEditor sets up).
+function canEdit(folder) {
+  return Boolean(folder) && (folder.kind === "layers" || folder.kind === "sliding" || Boolean(folder.states));
+}
+
 async function setUpEditor() {
   const folder = state.folder;
   if (!folder || editor.folder === folder.id) return;
@@ -695,7 +700,9 @@ async function editLevel(level) {
 
 async function loadDrawing() {
   await setUpEditor();
-  const text = $("#edit-drawing [name=board]").value.trim();
+  // Leading spaces of the first row place its cells (triangular boards): only the blank
+  // lines before the drawing and the spaces after it go.
+  const text = $("#edit-drawing [name=board]").value.replace(/^\s*\n/, "").trimEnd();
   if (!text) throw new Error("Type a drawing first: its rows joined by '/'.");
   if (editor.kind === "layers") {
     const level = await (await postJson(`/api/folders/${editor.folder}/level`, {board: text})).json();

@@ -29,6 +29,7 @@ function buildSteps() {
   };
   const spoiler = el("input", {type: "checkbox", id: "spoiler-free"});
   spoiler.addEventListener("change", () => {
+    spoiler.blur();  // a checkbox in focus would keep the play's keys
     document.body.classList.toggle("spoiler-free", spoiler.checked);
     document.body.classList.remove("revealed");
   });
@@ -294,21 +295,16 @@ function decoratePlay() {
   if (watch.on) { watch.on = false; drawSteps(); }
   document.body.classList.remove("revealed");
   const play = state.play;
+  $("#edit-this").hidden = !canEdit(state.folder);  // editor.js
   const line = $("#hint-move");
   line.textContent = "";
   if (!play || !play.hint) return;
+  document.body.classList.add("revealed");  // asking for a hint shows the figures too
   const report = current();
   const good = play.kind === "layers" ? report.moves.find((m) => m.safe) : report.moves.find((m) => m.closer);
   if (!good || report.goal) return;
   drawMoveArrow(good, "hint-arrow");
   line.textContent = `Hint: ${play.kind === "layers" ? "move " : ""}${moveText(good)}`;
-}
-
-function hint() {
-  if (!state.play) return;
-  if (state.play.kind === "layers") { toggleHint(); return; }
-  state.play.hint = !state.play.hint;
-  drawPlay();
 }
 
 // -- keys ------------------------------------------------------------------------------------
@@ -341,7 +337,7 @@ function pressKey(event) {
     if (key === "u" || undoKey) action = () => (watch.on ? stepBack() : undo());
     else if ((key === "v" || key === "V") && state.play.kind === "universe") action = () => pickVehicle(key === "v" ? 1 : -1);
     else if (key === "r") action = () => { watch.on = false; reset(); drawSteps(); };
-    else if (key === "h") action = hint;
+    else if (key === "h") action = toggleHint;  // app.js: recorded in the play's hints
     else if (key === "w") action = toggleWatch;
     else if (watch.on && key === "ArrowRight") action = stepForward;
     else if (watch.on && key === "ArrowLeft") action = stepBack;
