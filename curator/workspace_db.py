@@ -463,6 +463,7 @@ class WorkspaceDB:
             edit(levels)
             if len(levels) > MAX_LEVELS:
                 raise WorkspaceError(f"a pack holds at most {MAX_LEVELS} levels")
+            _check_once(levels)
             rows = [(pack_id, slot, _level_key(item.level), _data(item.data))
                     for slot, item in enumerate(levels)]
             db.execute("DELETE FROM pack_levels WHERE pack = ?", (pack_id,))
@@ -685,6 +686,17 @@ def _depth(value: Any) -> int:
         deepest += 1
         layer = [item for v in containers for item in (v.values() if isinstance(v, dict) else v)]
     return deepest
+
+
+def _check_once(levels: Sequence[PackLevel]) -> None:
+    """WorkspaceError if a level stands in two slots: a pack plays each level once, as
+    `curator pack` arranges them."""
+    first: dict[str, int] = {}
+    for slot, item in enumerate(levels):
+        key = _level_key(item.level)
+        if key in first:
+            raise WorkspaceError(f"level {key[:60]} is in the pack already (slot {first[key]})")
+        first[key] = slot
 
 
 def _check_slot(slot: int, levels: Sequence[PackLevel], what: str) -> None:

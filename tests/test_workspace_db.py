@@ -81,7 +81,7 @@ class Model:
             del self.packs[pack_id]
         elif op == "add":
             at = len(levels) if edit[3] is None else edit[3]
-            if at > len(levels):
+            if at > len(levels) or edit[2] in levels:  # each level once
                 return WorkspaceError
             levels.insert(at, edit[2])
         elif op == "remove":
@@ -93,6 +93,8 @@ class Model:
                 return WorkspaceError
             levels.insert(edit[3], levels.pop(edit[2]))
         elif op == "set":
+            if len(set(edit[2])) < len(edit[2]):
+                return WorkspaceError
             levels[:] = edit[2]
         return None
 
