@@ -429,6 +429,7 @@ class WorkspaceDB:
             where = len(levels) if at is None else at
             if not 0 <= where <= len(levels):
                 raise WorkspaceError(f"at: slot {where} is not in 0..{len(levels)}")
+            _check_once([*levels, level])
             levels.insert(where, level)
         return self._edit(pack_id, edit)
 
@@ -452,6 +453,7 @@ class WorkspaceDB:
         """The pack holding `levels` instead of its own, following `curve` (an arranged
         pack's record) if given."""
         def edit(current: list[PackLevel]) -> None:
+            _check_once(levels)
             current[:] = levels
         return self._edit(pack_id, edit, curve)
 
@@ -463,7 +465,6 @@ class WorkspaceDB:
             edit(levels)
             if len(levels) > MAX_LEVELS:
                 raise WorkspaceError(f"a pack holds at most {MAX_LEVELS} levels")
-            _check_once(levels)
             rows = [(pack_id, slot, _level_key(item.level), _data(item.data))
                     for slot, item in enumerate(levels)]
             db.execute("DELETE FROM pack_levels WHERE pack = ?", (pack_id,))
@@ -690,7 +691,8 @@ def _depth(value: Any) -> int:
 
 def _check_once(levels: Sequence[PackLevel]) -> None:
     """WorkspaceError if a level stands in two slots: a pack plays each level once, as
-    `curator pack` arranges them."""
+    `curator pack` arranges them (checked where levels come in, so that a pack stored with a
+    level twice before can still be reordered and mended)."""
     first: dict[str, int] = {}
     for slot, item in enumerate(levels):
         key = _level_key(item.level)
