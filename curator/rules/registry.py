@@ -33,7 +33,7 @@ from numba.core.dispatcher import Dispatcher
 
 from curator.common.difficulty import Player
 from curator.common.errors import one_line
-from curator.common.ranking import MAX_CELLS, WORD_CELLS
+from curator.common.ranking import MAX_CELLS, WORD_CELLS, from_words
 from curator.common.reading import unknown
 from curator.rules.base import MAX_CHILDREN, SWEEP_KERNELS, Rules
 from curator.rules.capture import CaptureRules
@@ -288,7 +288,7 @@ def family_code(rules: Rules) -> str | None:
     Call it once the puzzle is read (`check_moves` runs the family, which loads what it
     uses)."""
     kind = type(rules)
-    if BUILT_IN.get(kind.family) is kind:
+    if _built_in(kind):
         return None
     family_classes = kind.__mro__[:kind.__mro__.index(Rules)]
     roots = {c.__module__ for c in family_classes if c.__module__.partition(".")[0] != "curator"}
@@ -300,6 +300,11 @@ def family_code(rules: Rules) -> str | None:
         if name.partition(".")[0] in tops and file and file.endswith(".py") and Path(file).is_file():
             sha.update(f"{name}\0".encode() + Path(file).read_bytes() + b"\0")
     return sha.hexdigest()
+
+
+def _built_in(kind: type[Rules]) -> bool:
+    """Whether `kind` is one of curator's own families (tested, not checked when read)."""
+    return BUILT_IN.get(kind.family) is kind
 
 
 def _compiled(rules: Rules) -> list[Any]:
@@ -322,7 +327,7 @@ def check_moves(rules: Rules, limits: tuple[int, ...], samples: int = 8) -> None
     >>> from curator.common.board import Board
     >>> check_moves(JumpRules(Board.from_art("square", "...."), ("o",)), (4,))  # built in: trusted
     """
-    if type(rules).family in BUILT_IN and BUILT_IN[type(rules).family] is type(rules):
+    if _built_in(type(rules)):
         return
     name = f"family {type(rules).family!r}"
     tables = rules.tables()
@@ -364,10 +369,10 @@ def _move_problem(rules: Rules, tables: tuple[np.ndarray, ...], position: tuple[
         return f"children returned {count!r}; it must return how many moves it wrote, 0 to {MAX_CHILDREN}"
     pieces = sum(1 for v in position if v)
     for j in range(int(count)):
-        words = [int(w) for w in np.atleast_1d(masks[j])]
-        left = sum(w.bit_count() for w in words)
+        value = int(masks[j]) if masks.ndim == 1 else from_words(masks[j])
+        left = value.bit_count()
         if boards is not None and removed is not None:
-            cells = {i for i in range(len(position)) if (words[i // 64] >> (i % 64)) & 1}
+            cells = {i for i in range(len(position)) if value >> i & 1}
             if cells != {int(i) for i in np.flatnonzero(boards[j])}:
                 return f"move {j} gives a mask that differs from its board"
             if not 1 <= removed[j] <= len(rules.piece_types):
