@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
-from curator.common.errors import SelectionError
+from curator.common.errors import EmptyPool, SelectionError
 from curator.common.exports import Exports
 from curator.common.figures import difficulty_value
 from curator.common.keywords import Naming, at_least, same_name
@@ -287,7 +287,7 @@ def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_
     rules = variety_rules(variety, VARIETY, name)
     usable = sorted(candidates(pool), key=lambda lv: (lv.difficulty, lv.pieces, lv.layer, lv.rank))
     if size > len(usable):
-        raise SelectionError(
+        raise (EmptyPool if not usable else SelectionError)(
             f"{name('size')} {size} is larger than the pool of {len(usable)} candidate levels; "
             "widen the filters or the pool"
         )
@@ -551,8 +551,8 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     # a distance of 0 or None: solved already, or not solvable
     usable = sorted((lv for lv in pool if lv.distance), key=lambda lv: (lv.distance, lv.rank))
     if size > len(usable):
-        raise SelectionError(f"{name('size')} {size} is larger than the pool of {len(usable)} levels; "
-                             "widen the filters")
+        raise (EmptyPool if not usable else SelectionError)(
+            f"{name('size')} {size} is larger than the pool of {len(usable)} levels; widen the filters")
     distances = np.array([lv.distance for lv in usable], dtype=float)
     numbers: dict[Hashable, int] = {}
     sets = np.array([numbers.setdefault(set_of(lv), len(numbers)) for lv in usable], dtype=np.int64)

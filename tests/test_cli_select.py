@@ -114,6 +114,17 @@ def test_an_export_that_matches_nothing_writes_nothing_and_says_where_matches_ar
     assert not out.exists()
 
 
+def test_a_pack_whose_filters_leave_no_level_says_where_levels_are(stores, tmp_path):
+    out = tmp_path / "pack.json"
+    result = run("pack", stores / "triangle", "--unique", "--pieces", "10", "--size", "3",
+                 "-f", "json", "-o", out)
+    assert result.exit_code == 2, result.output
+    assert error_line(result.stderr) == ("error: --size 3 is larger than the pool of 0 candidate levels; "
+                                         "widen the filters or the pool (positions with --unique are "
+                                         "stored with 1..9 pieces)")
+    assert not out.exists()
+
+
 def test_distances_of_layered_results_point_to_select(stores):
     result = run("distances", stores / "triangle", "--distance", "1")
     assert result.exit_code == 2

@@ -40,6 +40,7 @@ from curator.api import (
 from curator.cli import render
 from curator.common.errors import (
     DamagedResults,
+    EmptyPool,
     FolderRefused,
     PuzzleError,
     SearchTooLarge,
@@ -870,8 +871,12 @@ def pack_command(
     if variety is not None:
         keywords["variety"] = parse_names(variety)
     with count_progress(err, "rating the pool") as progress:
-        pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0, keywords,
-                         progress)
+        try:
+            pack = kind.pack(results, count, curve, candidates, optional_number(seed, "--seed") or 0,
+                             keywords, progress)
+        except EmptyPool as error:
+            note = kind.nearest(results, keywords, option_name)
+            raise UsageError(f"{error}" + (f" ({note})" if note else "")) from None
     _note_player(results)
     _show(kind.pack_report(results, pack))
     levels = f"{len(pack)} level{'' if len(pack) == 1 else 's'}"

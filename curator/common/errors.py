@@ -86,6 +86,10 @@ class SelectionError(ValueError):
     """A filter, rank, cell list or board drawing is wrong (one-line message)."""
 
 
+class EmptyPool(SelectionError):
+    """A pack's filters leave no level to pack; the caller may say where levels are."""
+
+
 class TooLittleData(SelectionError):
     """A calibration has too few graded or playtested levels to fit; the message says how many
     it needs and how many it has."""
