@@ -201,6 +201,16 @@ def test_draw_a_fling_level_take_a_variant_and_watch_its_solution(page, fling):
     assert page.locator("#board svg line.hint-arrow").count() == 0
 
 
+def test_an_empty_board_is_not_played(page, fling):
+    open_editor(page, 0, "layers")
+    page.click("#edit-empty")
+    settled(page)
+    page.click("#edit-play")
+    page.wait_for_function("() => document.querySelector('#message').textContent"
+                           ".startsWith('The board is empty')")
+    assert page.locator("#editor").is_visible()
+
+
 def test_a_typed_drawing_keeps_the_spaces_that_place_its_first_row(page, triangle):
     level = triangle.select(unique=True, pieces=4, limit=1)[0]
     assert level.board[0].startswith("    ")  # the triangle's apex, drawn where it stands

@@ -719,6 +719,9 @@ async function playEdited() {
   if (editor.kind === "distance") {
     throw new Error("A distance table has no levels to play: step through the solution here instead.");
   }
+  if (editor.kind === "layers" && editor.level.pieces === 0) {
+    throw new Error("The board is empty: put pieces on it to play it.");
+  }
   if (editor.kind === "layers") await startPlay(editor.level);
   else await startSlidingPlay(drawing());
 }
