@@ -317,6 +317,9 @@ def cell_of_piece(page, piece: int) -> str:
 
 def test_edit_an_eight_puzzle_state_take_a_variant_and_step_through_its_solution(eight_page, eight):
     page = eight_page
+    # A distance table has no levels to list, play or pack: only its tables and the editor.
+    assert [tab.get_attribute("data-tab") for tab in page.locator(".tab").all() if tab.is_visible()] == [
+        "layers", "editor"]
     open_editor(page, 0, "distance")
     settled(page)
     assert page.inner_text("#legal") == "Legal: the solved state."

@@ -132,7 +132,7 @@ async function openFolder(id) {
   if (folder.blocks) $("#load-board [name=board]").value = folder.blocks.start || "";
   if (folder.universe) $("#load-board [name=board]").value = emptyBoard(folder.universe);
   const tab = document.querySelector(".tab.active");
-  if (!folder.workspace && tab && ["levels", "play"].includes(tab.dataset.tab)) showTab("layers");
+  if (!folder.workspace && tab && ["levels", "play", "pack"].includes(tab.dataset.tab)) showTab("layers");
   announce("folder", {folder});
   if (typeof editorFolderChanged === "function") editorFolderChanged();  // editor.js
 }
