@@ -665,6 +665,10 @@ def _data(data: dict[str, Any], what: str = "data") -> str:
         raise WorkspaceError(f"{what}: nested at most {MAX_DEPTH} deep")
     try:
         text = json.dumps(data, allow_nan=False, separators=(",", ":"))
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise WorkspaceError(f"{what}: not Unicode text (it holds a lone surrogate such as \\ud800)"
+                             ) from None
     except (TypeError, ValueError) as exc:
         raise WorkspaceError(f"{what}: not JSON ({exc})") from None
     if len(text) > MAX_DATA:

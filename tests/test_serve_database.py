@@ -156,6 +156,11 @@ def test_a_pack_keeps_only_json_it_can_give_back(client):
              "curve: level 1 cannot be solved")):
         answer = client.request(method, f"/api/packs/{pack['id']}/{path}", json=body)
         assert answer.status_code == 422 and words in answer.json()["detail"], answer.text
+    lone = (("POST", "levels", f'{{"level": "{a}", "data": {{"a": "\\ud800"}}}}'),
+            ("PUT", "levels", f'{{"levels": [{{"level": "{a}", "data": {{"\\udc00": 1}}}}]}}'))
+    for method, path, text in lone:
+        answer = client.request(method, f"/api/packs/{pack['id']}/{path}", headers=JSON, content=text)
+        assert answer.status_code == 422 and "data: not Unicode text" in answer.json()["detail"], answer.text
     nan = client.put(f"/api/packs/{pack['id']}/levels", headers=JSON,
                      content=f'{{"levels": [{{"level": "{a}"}}], "curve": {{"name": "linear", "pool": 2, '
                              '"targets": [NaN]}}')
