@@ -329,6 +329,8 @@ def test_typed_levels_take_counts(client, chess):
     ({"path": "/etc/passwd"}, "path"),
     ({"pieces": "5" * 100}, "pieces"),
     ({"solvable": "true"}, "at most 200"),
+    ({"limit": "1_0"}, "limit: Input should be a whole number written with the digits 0-9"),
+    ({"sample": "\u0663"}, "sample: Input should be a whole number written with the digits 0-9"),
 ])
 def test_bad_level_queries_get_one_line(client, query, words):
     assert words in problem(client.get("/api/folders/0/levels", params=query))
@@ -379,7 +381,10 @@ def test_typed_arrangements_take_counts(client, chess):
     ({"size": 3, "curve": "/etc/passwd"}, "curve"),
     ({"size": 3, "curve": "packs/fling-shipped.json"}, "curve"),
     ({"size": 3, "curve": "../../packs/fling-shipped.json"}, "curve"),
-    ({"size": 3, "canonical": "false"}, "one level per class"),
+    ({"size": 3, "canonical": False}, "one level per class"),
+    ({"size": 3, "canonical": "false"}, "canonical: Input should be a valid boolean"),
+    ({"size": 3, "unique": "yes"}, "unique: Input should be a valid boolean"),
+    ({"size": 3, "solvable": 1}, "solvable: Input should be a valid boolean"),
     ({"size": 3, "pieces": "x"}, "pieces must look like"),
     ({"size": 3, "sample": "3"}, "sample"),
     ({"size": 3, "difficulty": "1..3"}, "difficulty"),

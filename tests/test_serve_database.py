@@ -128,6 +128,8 @@ def test_level_keys_are_checked_and_written_one_way(client, slide):
     ("put", "/api/folders/0/notes", {"level": "0", "tags": ["x"] * 30}, 422, "tags"),
     ("get", "/api/packs/-99999999999999999999999", None, 422, "pack"),
     ("delete", "/api/packs/-1", {}, 422, "pack"),
+    ("get", "/api/packs/1_6", None, 422, "pack: Input should be a whole number written with the digits 0-9"),
+    ("get", "/api/folders/0_0/packs", None, 422, "folder: Input should be a whole number written with"),
 ])
 def test_bad_requests_are_one_line(client, method, path, body, status, words):
     answer = client.request(method.upper(), path, json=body) if body is not None else client.get(path)

@@ -371,6 +371,8 @@ def test_a_seed_gives_one_pack_and_variety_can_be_left_out(client, universe):
     ({"size": 3, "curve": "packs/fling-shipped.json"}, "curve: Input should be"),
     ({"size": 3, "variety": "sets"}, "variety: Input should be 'piece-sets' or 'none'"),
     ({"size": 3, "solvable": False}, "a pack takes only sets that can be solved"),
+    ({"size": 3, "minimal": "yes"}, "minimal: Input should be a valid boolean"),
+    ({"size": 3, "hardest": 1}, "hardest: Input should be a valid boolean"),
     ({"size": 3, "distance": "40..60"}, "no set matches the filters and takes a move or more to solve"),
     ({"size": 40, "minimal": True}, "size 40 is larger than the 32 sets that match the filters"),
     ({"size": 3, "distance": "far"}, "distance must look like A..B or A"),

@@ -184,7 +184,7 @@ async def list_folders(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/folders/{folder}", response_model=models.FolderDetail)
-def folder_detail(request: Request, folder: int) -> dict[str, Any]:
+def folder_detail(request: Request, folder: models.Whole) -> dict[str, Any]:
     """A folder's table (what `curator info` shows): layers of layered results, with the
     board; positions per distance of a distance table; positions, unique and all-moves ones
     per distance of goal tables (sliding blocks, Sokoban), with their counts and what it
@@ -222,7 +222,8 @@ def _keywords(results: LayeredResults, query: models.LevelQuery) -> dict[str, An
 
 
 @router.get("/folders/{folder}/levels", response_model=models.Selection)
-def levels(request: Request, folder: int, query: Annotated[models.LevelQuery, Query()]) -> dict[str, Any]:
+def levels(request: Request, folder: models.Whole, query: Annotated[models.LevelQuery, Query()]
+           ) -> dict[str, Any]:
     """Levels chosen as `curator select` chooses them: filter, keep canonical ones, sample,
     rate, sort, limit. At most 200 positions get metrics in one request."""
     with work(request, folder) as (entry, results, deadline):
@@ -234,7 +235,7 @@ def levels(request: Request, folder: int, query: Annotated[models.LevelQuery, Qu
 
 
 @router.post("/folders/{folder}/arrange", response_model=models.Arrangement)
-def arrange(request: Request, folder: int, body: models.ArrangeIn) -> dict[str, Any]:
+def arrange(request: Request, folder: models.Whole, body: models.ArrangeIn) -> dict[str, Any]:
     """A pack arranged as `curator pack` arranges it: `pool` levels matching the filters are
     drawn (one per class) and rated, and `size` of them follow the curve from easy to hard,
     each with the difficulty its slot aimed at. A POST with a JSON body (it computes): 503
@@ -260,7 +261,7 @@ def _report(results: LayeredResults, position: tuple[int, ...]) -> dict[str, Any
 
 
 @router.post("/folders/{folder}/position", response_model=models.PositionReport)
-def position_report(request: Request, folder: int, body: models.PositionIn) -> dict[str, Any]:
+def position_report(request: Request, folder: models.Whole, body: models.PositionIn) -> dict[str, Any]:
     """Where a position stands: goal reached, solvable (stored bits, or a search above the
     stored layers), and every legal move with whether it keeps the position solvable."""
     with work(request, folder) as (entry, results, deadline):
@@ -269,7 +270,7 @@ def position_report(request: Request, folder: int, body: models.PositionIn) -> d
 
 
 @router.post("/folders/{folder}/move", response_model=models.PositionReport)
-def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, Any]:
+def play_move(request: Request, folder: models.Whole, body: models.MoveIn) -> dict[str, Any]:
     """Play one move: the report of the position it leads to; 422 if it is not legal."""
     with work(request, folder) as (entry, results, deadline):
         layered = layered_of(results, entry)
@@ -288,7 +289,7 @@ def play_move(request: Request, folder: int, body: models.MoveIn) -> dict[str, A
 @router.get("/folders/{folder}/picture", response_class=Response,
             responses={200: {"content": {"image/svg+xml": {}}, "description": "The position's picture."}})
 def position_picture(
-    request: Request, folder: int,
+    request: Request, folder: models.Whole,
     position: Annotated[str, Query(pattern=rf"^\d{{1,2}}(,\d{{1,2}}){{0,{MAX_CELLS - 1}}}$",
                                    description="One entry per cell, comma-separated: 0 empty, t type t.")],
 ) -> Response:
@@ -305,7 +306,7 @@ def position_picture(
 
 @router.post("/folders/{folder}/pack", response_class=Response, responses={200: {"content": {
     "application/json": {}, "text/html": {}}, "description": "The pack as a file to download."}})
-def pack(request: Request, folder: int, body: models.PackIn,
+def pack(request: Request, folder: models.Whole, body: models.PackIn,
          format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these positions, in order, as a level pack (docs/level-pack.md) or an
     HTML gallery, to download; with the curve they follow if the pack was arranged."""
@@ -345,7 +346,7 @@ def _sliding_level(level: GoalLevel) -> dict[str, Any]:
 
 
 @router.get("/folders/{folder}/sliding/levels", response_model=models.SlidingSelection)
-def sliding_levels(request: Request, folder: int,
+def sliding_levels(request: Request, folder: models.Whole,
                    query: Annotated[models.SlidingQuery, Query()]) -> dict[str, Any]:
     """Levels chosen as `curator select` chooses them on goal tables: solvable, unsolved
     positions passing the filters, farthest from the goal first, then by rank;
@@ -374,7 +375,7 @@ def _sliding_report(results: GoalResults, position: Any) -> dict[str, Any]:
 
 @router.post("/folders/{folder}/sliding/position", response_model=models.SlidingReport,
              response_model_exclude_unset=True)
-def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dict[str, Any]:
+def sliding_position(request: Request, folder: models.Whole, body: models.BoardIn) -> dict[str, Any]:
     """Where a drawn position stands: its distance to the goal (null if it cannot be
     solved), flags, connected set, a shortest solution, whether the goal is reached, and
     every legal move with the distance it leads to."""
@@ -385,7 +386,7 @@ def sliding_position(request: Request, folder: int, body: models.BoardIn) -> dic
 
 @router.post("/folders/{folder}/sliding/move", response_model=models.SlidingReport,
              response_model_exclude_unset=True)
-def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dict[str, Any]:
+def sliding_move(request: Request, folder: models.Whole, body: models.BoardMoveIn) -> dict[str, Any]:
     """Play one move (the cell of what moves before and after: a piece's anchor, the Sokoban
     keeper), or the way a tilt puzzle's board tilts: the report of the position it leads to;
     422 if it is not legal."""
@@ -402,7 +403,7 @@ def sliding_move(request: Request, folder: int, body: models.BoardMoveIn) -> dic
 
 @router.post("/folders/{folder}/sliding/pack", response_class=Response, responses={200: {"content": {
     "application/json": {}, "text/html": {}}, "description": "The pack as a file to download."}})
-def sliding_pack(request: Request, folder: int, body: models.SlidingPackIn,
+def sliding_pack(request: Request, folder: models.Whole, body: models.SlidingPackIn,
                  format: Literal["json", "html"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The levels of these ranks, in order, as the kind's level pack (curator-sliding-pack/1,
     curator-sokoban-pack/1, ...; docs/level-pack.md) or an HTML gallery, to download."""
@@ -451,7 +452,7 @@ def _universe_puzzle(results: Any, level: Any) -> dict[str, Any]:
 
 
 @router.get("/folders/{folder}/universe/puzzles", response_model=models.UniverseSelection)
-def universe_puzzles(request: Request, folder: int,
+def universe_puzzles(request: Request, folder: models.Whole,
                      query: Annotated[models.UniverseQuery, Query()]) -> dict[str, Any]:
     """Puzzles chosen as `curator select` chooses them on universe tables: one per connected
     set (its farthest position), passing the filters, farthest first unless `sort` says
@@ -471,7 +472,7 @@ def _universe_report(results: Any, report: Any) -> dict[str, Any]:
 
 
 @router.post("/folders/{folder}/universe/position", response_model=models.UniverseReportOut)
-def universe_position(request: Request, folder: int, body: models.BoardIn) -> dict[str, Any]:
+def universe_position(request: Request, folder: models.Whole, body: models.BoardIn) -> dict[str, Any]:
     """Where a drawn position of the universe stands: its distance to the goal (null if its
     set cannot be solved), its set's size and farthest distance, one shortest solution, and
     every legal move with the distance it leads to. The distances are measured by exploring
@@ -483,7 +484,7 @@ def universe_position(request: Request, folder: int, body: models.BoardIn) -> di
 
 
 @router.post("/folders/{folder}/universe/move", response_model=models.UniverseReportOut)
-def universe_move(request: Request, folder: int, body: models.UniverseMoveIn) -> dict[str, Any]:
+def universe_move(request: Request, folder: models.Whole, body: models.UniverseMoveIn) -> dict[str, Any]:
     """Play one move (a vehicle's first cell before and after): the report of the position it
     leads to; 422 if it is not legal."""
     with work(request, folder) as (entry, results, deadline):
@@ -492,7 +493,8 @@ def universe_move(request: Request, folder: int, body: models.UniverseMoveIn) ->
 
 
 @router.post("/folders/{folder}/universe/arrange", response_model=models.UniverseArrangement)
-def universe_arrange(request: Request, folder: int, body: models.UniverseArrangeIn) -> dict[str, Any]:
+def universe_arrange(request: Request, folder: models.Whole, body: models.UniverseArrangeIn
+                     ) -> dict[str, Any]:
     """A pack arranged as `curator pack` arranges it on universe tables: `pool` of the sets
     matching the filters that can be solved in a move or more are drawn (`seed`), and `size`
     of them (one puzzle per set, its farthest position) follow the curve of distances from
@@ -517,7 +519,7 @@ file per puzzle: they come in one zip)."""
 @router.post("/folders/{folder}/universe/pack", response_class=Response, responses={200: {"content": {
     "application/json": {}, "text/csv": {}, "application/zip": {}},
     "description": "The pack as a file to download."}})
-def universe_pack(request: Request, folder: int, body: models.UniversePackIn,
+def universe_pack(request: Request, folder: models.Whole, body: models.UniversePackIn,
                   format: Literal["json", "csv", "toml"] = "json") -> Response:  # noqa: A002 - the export's own word
     """The puzzles of these stored sets, in order, as `curator pack` writes them: json
     (curator-universe-puzzles/1) or csv, with the curve they follow if the pack was arranged,

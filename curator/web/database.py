@@ -22,6 +22,7 @@ from curator.common.errors import SearchTooLarge, SelectionError, StoreError, on
 from curator.common.files import MANIFEST, read_manifest
 from curator.web import database_models as models
 from curator.web.folders import Entry, Folders
+from curator.web.models import Whole
 from curator.workspace_db import (
     NoSuchPack,
     Pack,
@@ -173,7 +174,7 @@ def all_packs(request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/folders/{folder}/packs", response_model=list[models.PackOut])
-def folder_packs(request: Request, folder: int) -> list[dict[str, Any]]:
+def folder_packs(request: Request, folder: Whole) -> list[dict[str, Any]]:
     """The packs of the folder's puzzle, by name."""
     with _folder(request, folder) as (_, _results, key):
         pass
@@ -182,14 +183,14 @@ def folder_packs(request: Request, folder: int) -> list[dict[str, Any]]:
 
 
 @router.post("/folders/{folder}/packs", response_model=models.PackOut)
-def create_pack(request: Request, folder: int, body: models.PackName) -> dict[str, Any]:
+def create_pack(request: Request, folder: Whole, body: models.PackName) -> dict[str, Any]:
     """A new empty pack of the folder's puzzle; 422 if the puzzle has a pack of that name."""
     with _folder(request, folder) as (_, _results, key):
         pack = _db(request).create_pack(key, body.name)
     return _answer(request, pack)
 
 
-Number = Annotated[int, InPath(ge=0, le=2**63 - 1)]
+Number = Annotated[Whole, InPath(ge=0, le=2**63 - 1)]
 """A pack's number or a slot in the URL: SQLite keeps no larger whole number."""
 
 
@@ -261,7 +262,7 @@ def _note(note: Any) -> dict[str, Any]:
 
 
 @router.get("/folders/{folder}/notes", response_model=list[models.NoteOut])
-def notes(request: Request, folder: int) -> list[dict[str, Any]]:
+def notes(request: Request, folder: Whole) -> list[dict[str, Any]]:
     """The notes and tags on the levels of the folder's puzzle."""
     with _folder(request, folder) as (_, _results, key):
         pass
@@ -269,7 +270,7 @@ def notes(request: Request, folder: int) -> list[dict[str, Any]]:
 
 
 @router.put("/folders/{folder}/notes", response_model=models.NoteOut)
-def set_note(request: Request, folder: int, body: models.NoteIn) -> dict[str, Any]:
+def set_note(request: Request, folder: Whole, body: models.NoteIn) -> dict[str, Any]:
     """Keep a note and tags on a level (an empty note without tags removes them)."""
     with _folder(request, folder) as (_, results, key):
         level = level_key(results, body.level)
@@ -280,7 +281,7 @@ def set_note(request: Request, folder: int, body: models.NoteIn) -> dict[str, An
 
 
 @router.post("/folders/{folder}/playtests", response_model=models.PlayOut)
-def record_play(request: Request, folder: int, body: models.PlayIn) -> dict[str, Any]:
+def record_play(request: Request, folder: Whole, body: models.PlayIn) -> dict[str, Any]:
     """Record one play of a level of the folder's puzzle (the page posts one when a play
     ends: the goal reached, or given up); 422 for a play said to solve a level that cannot be
     solved."""
@@ -303,7 +304,7 @@ def _can_be_solved(results: Any, level: str) -> bool:
 
 
 @router.get("/folders/{folder}/playtests", response_model=models.Playtests)
-def playtests(request: Request, folder: int) -> dict[str, Any]:
+def playtests(request: Request, folder: Whole) -> dict[str, Any]:
     """The playtest figures of every level of the folder's puzzle played here: plays, solved,
     given up, the give-up rate, the median time and moves of the solved plays."""
     with _folder(request, folder) as (_, _results, key):

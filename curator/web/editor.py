@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api", responses={
 
 
 @router.post("/folders/{folder}/level", response_model=models.DrawnLevel)
-def drawn_level(request: Request, folder: int, body: models.DrawnIn) -> dict[str, Any]:
+def drawn_level(request: Request, folder: models.Whole, body: models.DrawnIn) -> dict[str, Any]:
     """Every figure of a position of layered results, as `curator solve` gives them: solvable,
     unique, all moves, solutions, first moves, difficulty, the player figures and one
     solution; with its picture. From the stored bits, or a search above the stored layers.
@@ -57,7 +57,7 @@ def _editing(kind: Any) -> str | None:
 
 
 @router.post("/folders/{folder}/distance/position", response_model=models.StateReport)
-def state_position(request: Request, folder: int, body: models.StateIn) -> dict[str, Any]:
+def state_position(request: Request, folder: models.Whole, body: models.StateIn) -> dict[str, Any]:
     """Where a state of a permutation puzzle stands: its distance to the solved state (null
     if the moves never reach it), one shortest solution, its picture, and every legal move
     with the state and distance it leads to. 422 saying why for a text that is no state."""
@@ -93,7 +93,7 @@ def _state_svg(puzzle: Any, state: Any, prefix: str) -> str:
 
 
 @router.post("/folders/{folder}/variants", response_model=models.VariantList)
-def variants(request: Request, folder: int, body: models.VariantsIn) -> dict[str, Any]:
+def variants(request: Request, folder: models.Whole, body: models.VariantsIn) -> dict[str, Any]:
     """The nearest good variants of a position: the levels one edit away (a piece added,
     removed or moved; sliding blocks: a piece moved anywhere it fits; Sokoban: a box or the
     keeper moved to another free cell; distance tables: two pieces swapped, or twisted) that

@@ -9,7 +9,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
+from pydantic_core import PydanticCustomError
 
 from curator import catalogue
 from curator.arrange import CURVES
@@ -35,6 +36,18 @@ CurveName = Enum("CurveName", {name: name for name in CURVES}, type=str)  # type
 KindName = Enum("KindName", {kind.name: kind.name for kind in catalogue.kinds()}, type=str)  # type: ignore[misc]
 """The kinds of results of the catalogue, built-in and installed."""
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
+
+
+def _digits(value: Any) -> Any:
+    """A whole number written in a URL: the digits 0-9, with a sign at most (Python's int()
+    also reads '1_6' as 16, and digits of other scripts)."""
+    if isinstance(value, str) and not (value.isascii() and value.removeprefix("-").isdigit()):
+        raise PydanticCustomError("int_parsing", "Input should be a whole number written with the digits 0-9")
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(_digits)]
+"""A whole number of a path or a query: only the digits 0-9."""
 
 
 class Request(BaseModel):
@@ -388,22 +401,26 @@ class LevelFilters(BaseModel):
 class LevelQuery(LevelFilters):
     """The options of `curator select`: the filters, and how to choose among the matches."""
 
-    sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
+    sample: Whole | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
+    seed: Whole | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
     difficulty: str | None = Field(None, max_length=40, description="Difficulties A..B, e.g. 3..7.5.")
     sort: str | None = Field(None, max_length=40, description="METRIC or METRIC:desc.")
-    limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
+    limit: Whole | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
 
 
 class ArrangeIn(LevelFilters):
     """The options of `curator pack`, as a JSON body: the filters (text ones in the syntax of
-    `select`), the pack's size and curve, and its pool."""
+    `select`), the pack's size and curve, and its pool. Its true and false are JSON's own
+    (query parameters also take "yes" or 1)."""
 
+    solvable: StrictBool | None = None
+    unique: StrictBool | None = None
+    all_moves: StrictBool | None = None
     size: StrictInt = Field(ge=1, le=MAX_PACK, description="Levels in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How difficulty rises over the pack.")
     pool: StrictInt = Field(POOL, ge=1, le=MAX_POOL, description="Candidate levels drawn and rated.")
     seed: StrictInt = Field(0, ge=0, le=MAX_SEED, description="Random seed of the pool.")
-    canonical: bool = Field(True, description="Always true: a pack keeps one level per class.")
+    canonical: StrictBool = Field(True, description="Always true: a pack keeps one level per class.")
 
 
 # -- goal tables (the "blocks" workspace) -------------------------------------------------
@@ -419,9 +436,9 @@ class SlidingQuery(BaseModel):
     all_moves: bool = Field(False, description="Only levels where every move keeps them solvable.")
     cluster: str | None = Field(None, max_length=40, description="Size of its connected set, A..B.")
     hardest: bool = Field(False, description="One level per connected set: its farthest from the goal.")
-    sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
-    limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
+    sample: Whole | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
+    seed: Whole | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
+    limit: Whole | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N levels.")
 
 
 class SlidingLevelOut(BaseModel):
@@ -540,10 +557,10 @@ class UniverseQuery(UniverseFilters):
 
     sort: str | None = Field(None, max_length=40, description="distance, cluster, pieces or walls, largest "
                                                                "first; METRIC:asc for smallest first.")
-    sample: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
-    limit: int | None = Field(None, ge=1, le=MAX_LEVELS, description="Keep the first N puzzles (default and "
-                                                                      "most: 200).")
+    sample: Whole | None = Field(None, ge=1, le=MAX_LEVELS, description="Draw N matches at random.")
+    seed: Whole | None = Field(None, ge=0, le=MAX_SEED, description="Random seed of the sample.")
+    limit: Whole | None = Field(None, ge=1, le=MAX_LEVELS,
+                                description="Keep the first N puzzles (default and most: 200).")
 
 
 class UniversePuzzleOut(BaseModel):
@@ -636,11 +653,22 @@ class UniverseMoveIn(BoardIn):
     move: Move
 
 
+def _as_filter(name: str) -> Any:
+    """A field declared as `UniverseFilters` declares filter `name`: its default and its
+    description."""
+    field = UniverseFilters.model_fields[name]
+    return Field(field.default, description=field.description)
+
+
 class UniverseArrangeIn(UniverseFilters):
     """The options of `curator pack` on universe tables, as a JSON body: the filters of
     `select`, the pack's size and curve, its pool, seed and variety rule (a pack takes only
-    sets that can be solved)."""
+    sets that can be solved). Its true and false are JSON's own, as `ArrangeIn`'s."""
 
+    solvable: StrictBool | None = _as_filter("solvable")
+    minimal: StrictBool | None = _as_filter("minimal")
+    unique: StrictBool | None = _as_filter("unique")
+    hardest: StrictBool = _as_filter("hardest")
     size: StrictInt = Field(ge=1, le=MAX_PACK, description="Puzzles in the pack.")
     curve: CurveName = Field(CurveName("linear"), description="How the distance rises over the pack.")
     pool: StrictInt = Field(MAX_POOL, ge=1, le=MAX_POOL, description="Matching sets drawn as candidates.")
