@@ -240,7 +240,7 @@ def test_plays_are_checked_and_stamped(db):
     assert key == FLING and play == stored
     for bad in (Play("1,0", -1, 1, 1, 0, 0, 0, True), Play("1,0", float("inf"), 1, 1, 0, 0, 0, True),
                 Play("1,0", 1, 1, 2, 0, 0, 0, True), Play("1,0", 1, -1, 0, 0, 0, 0, False),
-                Play("", 1, 1, 1, 0, 0, 0, False)):
+                Play("", 1, 1, 1, 0, 0, 0, False), Play("1,0", 1, 3, 1, 3, 0, 0, True)):
         with pytest.raises(WorkspaceError):
             db.record_play(FLING, bad)
     (figures,) = db.figures()
