@@ -527,8 +527,8 @@ class WorkspaceDB:
         if play.moves_at_end > play.moves:
             raise WorkspaceError("moves_at_end: more than the moves played")
         if play.undos + play.moves_at_end > play.moves:
-            raise WorkspaceError(f"undos: {play.undos} undone and {play.moves_at_end} left on the board are more "
-                                 f"than the {play.moves} moves played")
+            raise WorkspaceError(f"undos: {play.undos} undone and {play.moves_at_end} left on the board are "
+                                 f"more than the {play.moves} moves played")
         stored = Play(level, float(play.seconds), play.moves, play.moves_at_end, play.undos, play.resets,
                       play.hints, bool(play.solved), recorded=_now())
         with self._transaction() as db:
