@@ -25,7 +25,7 @@ from curator.picture import Picture, universe_picture
 from curator.universe.columns import Columns, SetFiles, leading, read_columns, smallest_unsigned, within
 from curator.universe.play import Cell, Positions, UniversePosition, UniverseReport
 from curator.universe.puzzle import WALL, Universe
-from curator.universe.space import DIGIT_BITS, Space, build_space
+from curator.universe.space import Space, build_space
 from curator.universe.store import UniverseStore, record_dtype, totals
 from curator.universe.sweep import walk_counts
 
@@ -384,20 +384,7 @@ class UniverseResults(Exporting):
 
     def draw(self, record: Any, code: int) -> str:
         """A position of a stored set: rows joined by '/', '.' empty, 'x' a wall."""
-        u = self.puzzle
-        cells = ["."] * (u.rows * u.cols)
-        walls = int(record["walls"])
-        for i in range(u.rows * u.cols):
-            if walls >> i & 1:
-                cells[i] = WALL
-        for lane, g in enumerate(record["groups"]):
-            group = self.space.groups[int(g)]
-            starts = group.placements[(code >> (DIGIT_BITS * lane)) & ((1 << DIGIT_BITS) - 1)]
-            for vehicle, start, length in zip(group.vehicles, starts, group.lengths):
-                for step in range(length):
-                    r, c = (lane, start + step) if lane < u.rows else (start + step, lane - u.rows)
-                    cells[r * u.cols + c] = u.vehicles[vehicle].letter
-        return "/".join("".join(cells[r * u.cols:(r + 1) * u.cols]) for r in range(u.rows))
+        return self.space.draw(record["groups"], int(record["walls"]), code)
 
     # -- playing positions ----------------------------------------------------------------------
 

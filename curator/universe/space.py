@@ -7,6 +7,7 @@ the lane's group; the group of every lane and the walls stay fixed along a conne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations, product
@@ -15,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from curator.common.errors import PuzzleError
-from curator.universe.puzzle import Universe
+from curator.universe.puzzle import WALL, Universe
 
 DIGIT_BITS = 4
 """Bits of a lane's digit in a position's code."""
@@ -108,6 +109,20 @@ class Space:
     @property
     def n_lanes(self) -> int:
         return self.universe.rows + self.universe.cols
+
+    def draw(self, groups: Sequence[int], walls: int, code: int) -> str:
+        """The position of `code` under the lanes' `groups` with the wall cells `walls` (bit
+        r * cols + c): rows joined by '/', '.' empty, 'x' a wall."""
+        u = self.universe
+        cells = [WALL if walls >> i & 1 else "." for i in range(u.rows * u.cols)]
+        for lane, g in enumerate(groups):
+            group = self.groups[int(g)]
+            starts = group.placements[(code >> (DIGIT_BITS * lane)) & MOST_PLACEMENTS]
+            for vehicle, start, length in zip(group.vehicles, starts, group.lengths):
+                for step in range(length):
+                    r, c = (lane, start + step) if lane < u.rows else (start + step, lane - u.rows)
+                    cells[r * u.cols + c] = u.vehicles[vehicle].letter
+        return "/".join("".join(cells[r * u.cols:(r + 1) * u.cols]) for r in range(u.rows))
 
     def kernel_args(self) -> tuple[Any, ...]:
         """What `curator.universe.sweep.search_item` takes after an item's ranges."""
