@@ -302,6 +302,13 @@ def test_calibrate_command_prints_before_and_after(triangle, tmp_path):
     assert lines[0].startswith("calibrated on ") and " in 3 grades" in lines[0]
     assert lines[1].startswith("Spearman with the grades: before ") and "after" in lines[1]
     assert (copy / PLAYER_FILE).exists()
+    # Another puzzle file's results written over these with --force take the player away with
+    # the old results: it was fitted for them, and every command would refuse the folder.
+    edited = tmp_path / "triangle.toml"
+    edited.write_text((PUZZLES / "triangle.toml").read_text() + "\n# edited\n")
+    assert invoke("analyze", edited, "-o", copy, "--force").exit_code == 0
+    assert not (copy / PLAYER_FILE).exists()
+    assert invoke("select", copy, "--unique", "--limit", "1").exit_code == 0
 
 
 def test_a_fit_that_orders_worse_than_the_player_in_use_is_not_stored(triangle, tmp_path, monkeypatch):

@@ -21,10 +21,8 @@ from typing import Any
 import numpy as np
 
 from curator.common.errors import StoreError, TooLittleData
-from curator.common.files import canonical_json
+from curator.common.files import PLAYER_FILE, canonical_json
 
-PLAYER_FILE = "difficulty.json"
-"""The file of a results folder that holds its calibrated player (`curator calibrate`)."""
 PLAYER_FORMAT = "curator-player/3"
 OLDER_NAMES = {"curator-player/1": {"search": "search_share"}, "curator-player/2": {}}
 """Side files of earlier formats, read with their parameters renamed as this maps them ..."""

@@ -30,6 +30,8 @@ MANIFEST = "manifest.json"
 PUZZLE_COPY = "puzzle.toml"
 RESULT_SUFFIXES = (".bits", ".packed", ".nib", ".u8", ".u16", ".u32", ".sets")
 """Endings of the result files of every kind of results."""
+PLAYER_FILE = "difficulty.json"
+"""The file of a results folder that holds its calibrated player (`curator calibrate`)."""
 TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")
 """Names `atomic_write` gives its temporary files: .NAME.XXXXXXXX.tmp next to NAME."""
 
@@ -312,12 +314,13 @@ class ResultsFolder:
         return removed
 
     def remove_results(self) -> list[str]:
-        """Delete the result files of any kind of results here (bit files, distance tables):
-        what `--force` does before it writes another puzzle's results into the folder, so
-        that no file is left that the new manifest does not list."""
+        """Delete the result files of any kind of results here (bit files, distance tables)
+        and the player calibrated on them: what `--force` does before it writes another
+        puzzle's results into the folder, so that no file is left that the new manifest does
+        not list or that was fitted for another puzzle."""
         removed = []
         for path in sorted(self.directory.iterdir()):
-            if path.suffix in RESULT_SUFFIXES and path.is_file():
+            if (path.suffix in RESULT_SUFFIXES or path.name == PLAYER_FILE) and path.is_file():
                 path.unlink(missing_ok=True)
                 removed.append(path.name)
         return removed
