@@ -21,7 +21,6 @@ import numpy as np
 
 from curator import catalogue
 from curator.common.difficulty import (
-    PLAYER_FILE,
     Graded,
     Player,
     average_ranks,
@@ -34,7 +33,7 @@ from curator.common.difficulty import (
     spearman,
 )
 from curator.common.errors import SelectionError, StoreError
-from curator.common.files import atomic_write, exclusive
+from curator.common.files import PLAYER_FILE, atomic_write, exclusive
 from curator.common.keywords import Naming, same_name
 from curator.export.pack import read_graded
 from curator.kind import Kind, Results

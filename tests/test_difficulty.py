@@ -26,7 +26,6 @@ from curator.common.difficulty import (
     ACROSS_SHARE,
     DEFAULT,
     LOOKAHEADS,
-    PLAYER_FILE,
     WALKED_DEFAULT,
     Graded,
     Measure,
@@ -38,7 +37,7 @@ from curator.common.difficulty import (
     player_text,
     spearman,
 )
-from curator.common.files import canonical_json
+from curator.common.files import PLAYER_FILE, canonical_json
 from curator.export.pack import save_pack
 from curator.layered.metrics import apply_move, measure, solve_position
 from curator.layered.puzzle import Puzzle, load_puzzle, parse_puzzle
