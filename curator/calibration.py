@@ -64,9 +64,14 @@ class Calibration:
     """The file the player is stored in."""
     noun: str = "graded"
     """How the levels were graded: "graded" (a pack) or "playtested"."""
-    stored: bool = True
-    """Whether the fit was stored. It is not when it orders the levels worse, cross-validated,
-    than the player in use does (`after` < `before`): the results keep that player."""
+    kept: str | None = None
+    """Why the fit was not stored, the results keeping the player in use; None if it was. It
+    is not when it orders the levels worse, cross-validated, than that player does (`after` <
+    `before`), or when, fitted on all of them, it orders them no better."""
+
+    @property
+    def stored(self) -> bool:
+        return self.kept is None
 
 
 def calibrate(directory: str | Path, graded: str | Path, name: Naming = same_name) -> Calibration:
@@ -161,8 +166,13 @@ def calibrate_graded(results: Results, graded: Graded, facts: dict[str, Any], no
     path = results.directory / PLAYER_FILE
     counted = (len(graded.grades), len(set(graded.grades.tolist())), int(facts.get("left_out", 0)))
     if keep:
-        return Calibration(previous, previous, before, after, *counted, path, noun, stored=False)
+        return Calibration(previous, previous, before, after, *counted, path, noun,
+                           kept="the fit orders these levels worse, cross-validated, than it does")
     player = fit(graded)
+    if spearman(efforts(graded, player), graded.grades) <= before:
+        return Calibration(previous, previous, before, after, *counted, path, noun,
+                           kept="fitted on all of these levels, the player orders them no better than it "
+                                "does")
     fitted = {**facts, "levels": counted[0], "grades": counted[1],
               "spearman_before": round(before, 4), "spearman_after": round(after, 4)}
     with exclusive(results.directory):

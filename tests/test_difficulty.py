@@ -310,6 +310,24 @@ def test_calibrate_command_prints_before_and_after(triangle, tmp_path):
     assert invoke("select", copy, "--unique", "--limit", "1").exit_code == 0
 
 
+def test_a_fit_that_cannot_order_the_levels_better_is_not_stored(sokoban, tmp_path):
+    """Sokoban levels graded the other way round from their distances: no player of the model
+    follows that order, its best fit over them all is the player in use, and it is not stored
+    (its cross-validated figure, from players fitted on folds, says nothing of it)."""
+    pack = tmp_path / "pack.json"
+    assert invoke("pack", sokoban.directory, "--size", "20", "-f", "json", "-o", pack).exit_code == 0
+    data = json.loads(pack.read_text())
+    data["levels"].reverse()
+    pack.write_text(json.dumps(data))
+    found = curator.calibrate(sokoban.directory, pack)
+    assert found.before < -0.9 and not found.stored and found.player == found.previous == sokoban.player
+    assert not (sokoban.directory / PLAYER_FILE).exists()
+    result = invoke("calibrate", sokoban.directory, "--graded", pack)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == ("kept the player in use: fitted on all of these levels, the "
+                                              "player orders them no better than it does; nothing stored")
+
+
 def test_a_fit_that_orders_worse_than_the_player_in_use_is_not_stored(triangle, tmp_path, monkeypatch):
     """The levels graded as the player in use rates them, and a fit that, cross-validated,
     orders them backwards: the results keep their player and say so."""

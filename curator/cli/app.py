@@ -700,8 +700,8 @@ def calibrate_command(
     Playtested levels are graded by the median time of their plays, a give-up counting as a
     play that never ends. Prints the Spearman correlation of the difficulty with the grades
     before (the player in use) and after (cross-validated: each group of grades rated by a
-    player fitted on the others); a fit that orders them worse than the player in use is not
-    stored. Needs at least 10 solvable graded or playtested levels in
+    player fitted on the others); a fit that orders them worse than the player in use, or, fitted
+    on all of them, no better, is not stored. Needs at least 10 solvable graded or playtested levels in
     at least 3 different grades.
     """
     if (graded is None) == (playtests is None):
@@ -715,8 +715,7 @@ def calibrate_command(
     if found.stored:
         typer.echo(f"stored in {found.path}: later commands rate this puzzle's levels with it")
     else:
-        typer.echo("kept the player in use: the fit orders these levels worse, cross-validated, than it "
-                   "does; nothing stored")
+        typer.echo(f"kept the player in use: {found.kept}; nothing stored")
 
 
 # -- export --------------------------------------------------------------------------------
