@@ -465,8 +465,9 @@ class GoalResults(DistanceResultsBase):
         """Check every table file against its checksum and the manifest's figures against the
         tables, then re-derive the entries (distance, unique, all_moves, connected set) of
         `sample` random positions, and the validity of a tenth as many random ranks, from their
-        children's under the puzzle's rules. An unfinished run's tables are checked as far as
-        it stored them (its last checkpoint), and no rank is re-derived from them."""
+        children's under the puzzle's rules; each rank once, so a sample past the table's size
+        checks all of it. An unfinished run's tables are checked as far as it stored them (its
+        last checkpoint), and no rank is re-derived from them."""
         stored = self.store.manifest.get("files", {})
         names = [name for name in TABLES if self.complete or name in stored]
         result = Verification(self.directory, files=len(names))
@@ -482,8 +483,9 @@ class GoalResults(DistanceResultsBase):
             return result
         rng = np.random.default_rng(seed)
         positions = np.flatnonzero(self.distances != INVALID)
-        ranks = np.concatenate((rng.choice(positions, min(sample, len(positions)), replace=False),
-                                rng.integers(0, self.puzzle.size, max(1, sample // 10))))
+        drawn = min(max(1, sample // 10), self.puzzle.size)
+        ranks = np.unique(np.concatenate((rng.choice(positions, min(sample, len(positions)), replace=False),
+                                          rng.choice(self.puzzle.size, drawn, replace=False))))
         result.ranks = len(ranks)
         found = self.graph.recheck(self.kernel, self.distances, self.flags, self.clusters, ranks)
         result.bad_ranks = [f"rank {r}: {', '.join(what)} do not follow from its moves" for r, what in found]
