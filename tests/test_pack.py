@@ -325,6 +325,15 @@ def test_a_pack_follows_its_targets_and_is_deterministic(fling, fling_pack, smal
     assert [(lv.layer, lv.rank) for lv in other] != [(lv.layer, lv.rank) for lv in small_pack]
 
 
+def test_a_pool_is_drawn_among_levels_that_can_be_solved(fling):
+    """Without --solvable too: unsolvable positions drawn into the pool and dropped after the
+    rating left a pool of a few levels where thousands can be solved."""
+    pack = fling.pack(4, "linear", pool=60, seed=3, pieces=(3, 5))
+    assert pack.pool == 60 and all(lv.solvable for lv in pack)
+    with pytest.raises(SelectionError, match="solvable: a pack takes only levels that can be solved"):
+        fling.pack(4, "linear", pool=60, solvable=False)
+
+
 @pytest.mark.parametrize("rules", [None, (), ["openings"], {"counts", "share"}, "counts"])
 def test_a_packs_variety_rules_can_be_left_out(fling, small_pack, rules):
     pack = fling.pack(12, "linear", pool=100, seed=3, unique=True, pieces=(2, 5), variety=rules)

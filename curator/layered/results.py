@@ -211,15 +211,18 @@ class LayeredResults(Exporting):
         keeps the variety rules named by `variety` ("counts", "share", "openings": see
         `curator.arrange.VARIETY`; None or () for none). The candidates are `pool` matching
         levels drawn evenly across piece counts with `seed`, one per class (`canonical` is
-        implied); see `curator.arrange.arrange`. `progress(done, total)` follows the rating
+        implied) among those that can be solved (`solvable` is implied); see
+        `curator.arrange.arrange`. `progress(done, total)` follows the rating
         of the pool.
         """
         check_pack_sizes(size, pool, seed, self._name)
         rules = variety_rules(variety, VARIETY, self._name)
         if filters.get("canonical", True) is not True:
             raise SelectionError(f"{self._name('canonical')}: a pack always keeps one level per class")
+        if filters.get("solvable") is False:
+            raise SelectionError(f"{self._name('solvable')}: a pack takes only levels that can be solved")
         shape = read_curve(curve, self._name("curve"), self.exports)
-        chosen = self.filters(**{**filters, "canonical": True})
+        chosen = self.filters(**{**filters, "canonical": True, "solvable": True})
         candidates = draw_pool(self.store, chosen, pool, seed, self.explorer, progress, self.player)
         return arrange(candidates.levels, size, shape, self._name, rules)
 
