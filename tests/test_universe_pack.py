@@ -150,6 +150,11 @@ def test_the_pack_command_writes_json(folder, tmp_path):
     assert all(p["minimal"] and p["distance"] >= 2 for p in puzzles)
     assert [p["distance"] for p in puzzles] == sorted(p["distance"] for p in puzzles)
     assert [s["difficulty"] for s in data["curve"]["slots"]] == [p["distance"] for p in puzzles]
+    # A pack of puzzles is a curve another pack follows, as the help says of any pack curator writes.
+    again = tmp_path / "again.json"
+    result = invoke("pack", folder, "--size", "4", "--curve", out, "-f", "json", "-o", again)
+    assert result.exit_code == 0, result.output
+    assert json.loads(again.read_text())["curve"]["name"] == str(out)
 
 
 def test_the_pack_command_writes_csv_with_the_targets(folder, tmp_path):

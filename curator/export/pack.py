@@ -180,7 +180,8 @@ def read_curve(text: str | Path, what: str = "curve") -> Curve:
         data, fmt = _pack_data(path)
         if fmt == PACK_FORMAT:
             return curve_from_levels(str(path), parse_pack(data, str(path))[1])
-        difficulties = _RankedReader(str(path)).difficulties(data, _ranked_key(path, fmt))
+        key = "puzzles" if fmt == _universe_format() else _ranked_key(path, fmt)
+        difficulties = _RankedReader(str(path)).difficulties(data, key)
         return curve_from_difficulties(str(path), difficulties)
     except PackError as exc:
         raise SelectionError(f"{what}: {exc} (a curve file is a level pack)") from None
@@ -195,6 +196,14 @@ def _pack_data(path: str | Path) -> tuple[Any, Any]:
     """A pack file's JSON and its "format" (None if it names none)."""
     data = json.loads(read_text(path, PackError, MAX_PACK_INPUT))
     return data, data.get("format") if isinstance(data, dict) else None
+
+
+def _universe_format() -> str:
+    """The format of the puzzles `curator pack` arranges on universe tables (json), which a
+    curve also follows."""
+    from curator.export.universe import PUZZLES_FORMAT
+
+    return PUZZLES_FORMAT
 
 
 def _ranked_key(path: str | Path, fmt: Any) -> str:
