@@ -75,8 +75,10 @@ def test_serve_names_a_port_it_cannot_take_before_it_starts(tmp_path):
 
 def test_an_empty_argument_is_refused_before_anything_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    cases = ((["analyze", "puzzle.toml", "-o", ""], "-o"), (["select", ""], "an argument"),
-             (["select", "out", "--sort="], "--sort"), (["pack", "out", "--variety", ""], "--variety"))
+    cases = ((["analyze", "puzzle.toml", "-o", ""], "-o"), (["select", ""], "DIRECTORY"),
+             (["select", "out", "--sort="], "--sort"), (["pack", "out", "--variety", ""], "--variety"),
+             (["show", "--pieces", "3", "out", ""], "RANK"), (["serve", ""], "DIR"),
+             (["select", "out", "--unique", ""], "an argument"), ([""], "the command"))
     for args, what in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

@@ -87,17 +87,36 @@ class _Commands(TyperGroup):
             command.help = _paragraphs(command.help)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        for before, arg in zip(["", *args], args):
+        for at, arg in enumerate(args):
             name, equals, value = arg.partition("=")
             if arg == "" or (name.startswith("--") and equals and not value):
-                what = name if equals else (before if before.startswith("-") else "an argument")
+                what = name if equals else self._named(args, at)
                 raise _fail(2, f"{what}: is empty (a variable left unset?)")
         with _one_line_usage():
             return super().parse_args(ctx, args)
 
-    def invoke(self, ctx: Any) -> Any:
-        with _one_line_usage():
-            return super().invoke(ctx)
+    def _named(self, args: list[str], at: int) -> str:
+        """What `args[at]` gives, as the command's usage spells it: the option whose value it
+        is, or the argument it is (the command is args[0])."""
+        command = self.commands.get(args[0]) if args else None
+        if command is None:
+            return "the command"
+        flags = {opt for p in command.params if getattr(p, "is_flag", False)
+                 for opt in (*p.opts, *getattr(p, "secondary_opts", ()))}
+        arguments = [p for p in command.params if not p.opts[0].startswith("-")]
+        index, i = 0, 1
+        while i < at:
+            word = args[i]
+            if word.startswith("-") and word not in flags and "=" not in word:
+                if i + 1 == at:
+                    return word
+                i += 1  # the option's value
+            elif not word.startswith("-"):
+                index += 1
+            i += 1
+        if index >= len(arguments):
+            return "an argument"
+        return str(arguments[index].metavar or arguments[index].name).upper()
 
 
 _PARSER_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
