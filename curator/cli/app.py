@@ -118,6 +118,10 @@ class _Commands(TyperGroup):
             return "an argument"
         return str(arguments[index].metavar or arguments[index].name).upper()
 
+    def invoke(self, ctx: Any) -> Any:
+        with _one_line_usage():
+            return super().invoke(ctx)
+
 
 _PARSER_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's usage error (recent typer releases carry their own click, so it is found, not imported)."""
