@@ -178,6 +178,7 @@ def test_engine_files_hold_the_room_the_boxes_and_the_keeper(storeroom, tmp_path
                                              + [(r, c, "@", 1, 1) for r, c in _drawn(level.board, "@+")])
             fields = found["fields"]
             assert fields["title"].endswith(f"level {number} (distance {level.distance})")
+            assert fields["goal"] == "every box onto a goal"
             assert (fields["distance"], fields["moves"], fields["rank"]) == (
                 level.distance, len(level.solution), str(level.rank))
             solution = fields["solution"]

@@ -23,7 +23,7 @@ from typing import Any
 
 from curator.arrange import PackCurve
 from curator.export import play
-from curator.export.engines import FLOOR, GOAL, PIECE, WALL, Piece, Stage
+from curator.export.engines import FLOOR, GOAL, PIECE, WALL, Figure, Piece, Stage
 from curator.export.goals import COLUMNS, GoalExports, Level, engine_figures, level_title, play_figures
 from curator.picture import BOX_COLOURS, BOX_INSET, PLAYER_COLOUR, UNIT, sokoban_picture
 from curator.sokoban.puzzle import BOX, FAMILY, PLAYER, Position, SokobanPuzzle, Step
@@ -72,15 +72,16 @@ def room_cells(puzzle: SokobanPuzzle) -> tuple[tuple[int, ...], ...]:
 
 def stages(puzzle: SokobanPuzzle, levels: Sequence[Level], curve: PackCurve | None = None) -> list[Stage]:
     """The levels as the editors' files hold them: the room's box (walls, floor, goals), one
-    piece per box (`$`) and the keeper (`@`), the figures (difficulty: the distance) and the
-    solution's moves in LURD letters."""
+    piece per box (`$`) and the keeper (`@`), what solves it (`goal`), the figures (difficulty:
+    the distance) and the solution's moves in LURD letters."""
     cells = room_cells(puzzle)
     board = puzzle.board.cells
+    goal = Figure("goal", "string", "every box onto a goal")
     return [
         Stage(number, level_title(puzzle, number, level), "square", cells,
               (*(Piece(BOX, board[b][0], board[b][1], goal=True) for b in level.position[0]),
                Piece(PLAYER, board[level.position[1]][0], board[level.position[1]][1])),
-              own, tuple(level.solution))
+              (goal, *own), tuple(level.solution))
         for number, (level, own) in enumerate(zip(levels, engine_figures(levels, curve)), start=1)
     ]
 
