@@ -619,10 +619,10 @@ class GoalKind(Kind):
                 ) -> str | None:
         others = {k: v for k, v in self._filters(results, keywords).items() if k in FILTERS[1:]}
         found = results.distance_span(**others)
-        given = ", ".join(name(k) for k in others) or "no filter"
+        given = ", ".join(name(k) for k in others)
         if found is None:
-            return f"no level matches {given} at any distance"
-        return f"levels with {given} exist at distances {found[0]}..{found[1]}"
+            return f"no level matches {given} at any distance" if given else "no level can be solved"
+        return f"levels{f' with {given}' if given else ''} exist at distances {found[0]}..{found[1]}"
 
     def items_report(self, results: GoalResults, items: Sequence[Any], matched: int | None,
                      keywords: dict[str, Any]) -> Report:

@@ -106,3 +106,9 @@ def test_a_selection_that_matches_nothing_says_where_matches_are(tmp_path):
                                      "1..9 pieces")
     found = invoke("select", out, "--unique", "--pieces", "5", "--limit", "1")
     assert found.exit_code == 0 and "note:" not in found.stderr
+    tilt = curator.analyze(PUZZLES / "tilt.toml", output=tmp_path / "tilt", workers=1)
+    for args, note in ((["--distance", "90..99"], "levels exist at distances 1.."),
+                       (["--distance", "90..99", "--unique"], "levels with --unique exist at distances 1..")):
+        result = invoke("select", tilt.directory, *args, "--json")
+        assert result.exit_code == 0, result.output
+        assert result.stderr.startswith(f"note: nothing matches; {note}"), result.stderr
