@@ -836,7 +836,8 @@ def _write(results: Results, items: Any, fmt: str, out_path: Path, what: str) ->
         written = results.export(items, out_path, fmt)
     except ExportError as exc:
         raise UsageError(str(exc))
-    where = out_path if len(written) == 1 else f"{len(written)} files in {out_path}"
+    where = (out_path if len(written) == 1 else f"{len(written)} files in {out_path}" if out_path.is_dir()
+             else ", ".join(str(path) for path in written))
     err.print(f"{what} written to {where}", highlight=False)
 
 
