@@ -479,6 +479,11 @@ def test_a_piece_or_goal_no_place_on_the_board_fits_is_refused():
     with pytest.raises(PuzzleError, match=": goal.cells: no place of a piece A on the board covers them"):
         parse_sliding_puzzle(text("...\n...", tall, "[[0, 0], [1, 1]]"))
     assert parse_sliding_puzzle(text("...\n...", tall, "[[0, 1], [1, 1]]")).size > 0
+    with pytest.raises(PuzzleError, match=r": goal.cells: \[1, 1\] is given twice$"):
+        parse_sliding_puzzle(text("...\n...", tall, "[[0, 1], [1, 1], [1, 1]]"))
+    tilt = (PUZZLES / "tilt.toml").read_text()
+    with pytest.raises(PuzzleError, match=r": goal.out: 'G' is given twice$"):
+        parse_sliding_puzzle(tilt.replace('out = ["G"]', 'out = ["G", "G"]'))
 
 
 def test_the_command_line_rates_at_most_2000_levels_at_once_as_for_layered_results(klotski):

@@ -774,9 +774,11 @@ class _SlidingReader(TableReader):
             value = self.get(table, key, list, "goal", [])
             if value and move != "tilt":
                 raise self.fail(f"goal.{key}", f'only applies to move = "tilt", not to {move!r}')
-            for letter in value:
+            for i, letter in enumerate(value):
                 if letter not in letters:
                     raise self.fail(f"goal.{key}", f"{letter!r} is not one of the [pieces]")
+                if letter in value[:i]:
+                    raise self.fail(f"goal.{key}", f"{letter!r} is given twice")
             found.append(tuple(sorted(set(value))))
         out, keep = found
         if out and not exits:
@@ -798,6 +800,9 @@ class _SlidingReader(TableReader):
         if not cells:
             raise self.fail("goal.cells", "names no cells")
         indices = tuple(self.cell(c, board, "goal.cells") for c in cells)
+        for i, index in enumerate(indices):
+            if index in indices[:i]:
+                raise self.fail("goal.cells", f"{list(board.cells[index])} is given twice")
         shape = next(s for s in shapes if s.letter == letter)
         if len(set(indices)) > len(shape.cells):
             raise self.fail("goal.cells", f"a piece {letter} covers {len(shape.cells)} cells, "
