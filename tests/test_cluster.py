@@ -309,6 +309,15 @@ def test_cli_scheduler_with_a_permutation_puzzle_is_a_usage_error(tmp_path):
     assert "does not apply to a permutation puzzle" in result.stderr
 
 
+def test_a_scheduler_from_the_environment_is_left_unused_by_puzzles_analyzed_here(tmp_path):
+    """CURATOR_SCHEDULER, set for the puzzles that sweep on a cluster, does not stop the others."""
+    result = runner.invoke(app, ["analyze", str(PUZZLES / "tilt.toml"), "-o", str(tmp_path)],
+                           env={"CURATOR_SCHEDULER": "tcp://127.0.0.1:1"})
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("warning: CURATOR_SCHEDULER is left unused: a sliding-block puzzle is "
+                                    "analyzed on this machine\n")
+
+
 # -- a worker dies in the middle of a layer (last: its replacement compiles afresh) --------
 
 

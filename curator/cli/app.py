@@ -282,6 +282,7 @@ def _show(report: Report) -> None:
 @app.command("analyze")
 @friendly_errors
 def analyze_command(
+    ctx: typer.Context,
     puzzle_file: Path = typer.Argument(..., help="Puzzle file (TOML), e.g. puzzles/peg.toml."),
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Results folder (default: output/<puzzle name>)."
@@ -320,7 +321,10 @@ def analyze_command(
     threads = thread_count(workers, option_name)
     kind, puzzle = catalogue.read_puzzle(puzzle_file)
     if scheduler and "executor" not in kind.analysis_options:
-        raise UsageError(f"--scheduler (CURATOR_SCHEDULER) does not apply to {kind.puzzle_noun}")
+        if getattr(ctx.get_parameter_source("scheduler"), "name", None) != "ENVIRONMENT":
+            raise UsageError(f"--scheduler does not apply to {kind.puzzle_noun}")
+        _warn(f"CURATOR_SCHEDULER is left unused: {kind.puzzle_noun} is analyzed on this machine")
+        scheduler = None
     if max_pieces is not None and "max_pieces" not in kind.analysis_options:
         raise UsageError(f"--max-pieces does not apply to {kind.puzzle_noun}")
     if keep is not None and "keep" not in kind.analysis_options:
