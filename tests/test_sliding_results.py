@@ -854,3 +854,32 @@ def test_tilt_moves_are_the_four_tilts(tilt):
     with pytest.raises(SelectionError, match="tilt up: not a move here"):
         tilt.tilt(start, "up")  # nothing moves
     assert "tilt moves, 1 exit, out G, keep B" in invoke("info", tilt.directory).output
+
+
+def unwrapped(text: str) -> str:
+    """A message without the breaks the terminal's width puts in long paths."""
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize(("puzzle", "table"), [("tilt.toml", "distances.u16"),
+                                               ("eight-puzzle.toml", "distances.nib")])
+def test_analyze_again_computes_a_damaged_or_missing_table_again(tmp_path, puzzle, table):
+    """A finished folder whose table was damaged or lost is recomputed, with a warning, not
+    reported as done while every reading command refuses it."""
+    out = tmp_path / "out"
+    assert invoke("analyze", PUZZLES / puzzle, "-o", out).exit_code == 0
+    before = (out / table).read_bytes()
+    damaged = bytearray(before)
+    damaged[100] ^= 1
+    (out / table).write_bytes(damaged)
+    result = invoke("analyze", PUZZLES / puzzle, "-o", out)
+    assert result.exit_code == 0, result.output
+    said = (f"warning: {out / table}: checksum does not match the manifest (damaged file); computing the "
+            "tables again")
+    assert unwrapped(said) in unwrapped(result.stderr)
+    assert (out / table).read_bytes() == before
+    (out / table).unlink()
+    result = invoke("analyze", PUZZLES / puzzle, "-o", out)
+    said = f"warning: {out / table}: missing; computing the tables again"
+    assert unwrapped(said) in unwrapped(result.stderr)
+    assert (out / table).read_bytes() == before and invoke("verify", out).exit_code == 0

@@ -21,7 +21,7 @@ from curator.common.errors import StoreError
 from curator.common.files import MANIFEST, PUZZLE_COPY, atomic_write, check_file, claimed
 from curator.common.goal_sweep import ALL_MOVES, NO_CLUSTER, UNIQUE, UNSOLVABLE
 from curator.common.resources import Shortfall, shortfalls, threads
-from curator.common.tables import DistanceFolder
+from curator.common.tables import DistanceFolder, must_recompute
 
 TABLES = {
     "distances": ("distances.u16", np.uint16),
@@ -86,6 +86,16 @@ class GoalStore(DistanceFolder):
         check_file(path, meta, self.manifest["ranks"] * np.dtype(dtype).itemsize)
         return np.fromfile(path, dtype=np.dtype(dtype).newbyteorder("<")).astype(dtype, copy=False)
 
+    def damaged(self) -> str | None:
+        """What is wrong with a stored table (missing, or not as the manifest records it), or
+        None if every table checks out."""
+        for name in TABLES:
+            try:
+                self.load(name)
+            except StoreError as exc:
+                return str(exc)
+        return None
+
     def summary(self) -> dict[str, Any]:
         """What `curator info --json` prints: the counts, and the rows per distance under
         `layers`, the key every kind's rows have there."""
@@ -131,9 +141,10 @@ def analyze_tables(store_class: type[S], sweep: Sweep, build_kernel: Callable[[A
     directory = Path(directory)
     with threads(workers), claimed(directory, lambda: store_class.for_puzzle(directory, puzzle, force),
                                    warn) as store:
-        if not store.complete:
+        if not store.complete or must_recompute(store, warn):
             _sweep(puzzle, store, sweep, build_kernel(puzzle), distance_done)
     return store
+
 
 
 def table_shortfalls(size: int, directory: Path, extra: int = 0) -> list[Shortfall]:

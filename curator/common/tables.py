@@ -6,6 +6,7 @@ Each kind names its store class and puzzle reader; `LayeredResults` has layers i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -57,7 +58,17 @@ class DistanceFolder(ResultsFolder):
 
     if TYPE_CHECKING:  # what every kind's store gives (DistanceStore, SlidingStore)
         def puzzle(self) -> Any: ...
+        def damaged(self) -> str | None: ...
         def summary(self) -> dict[str, Any]: ...
+
+
+def must_recompute(store: DistanceFolder, warn: Callable[[str], None] | None) -> bool:
+    """Whether a finished folder's tables must be computed again, `warn` saying why: one is
+    missing or no longer as its manifest records it."""
+    problem = store.damaged()
+    if problem is not None and warn is not None:
+        warn(f"{problem}; computing the tables again")
+    return problem is not None
 
 
 class DistanceResultsBase(Exporting):

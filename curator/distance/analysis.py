@@ -18,6 +18,7 @@ import numpy as np
 from curator.common.errors import StoreError
 from curator.common.files import claimed
 from curator.common.resources import Shortfall, shortfalls, threads, time_shortfalls
+from curator.common.tables import must_recompute
 from curator.distance.puzzle import PermutationPuzzle
 from curator.distance.store import TABLE_FILE, DistanceStore
 from curator.distance.sweep import expand, start_table
@@ -45,7 +46,7 @@ def analyze_distances(
     directory = Path(directory)
     with threads(workers), claimed(directory, lambda: DistanceStore.for_puzzle(directory, puzzle, force),
                                    warn) as store:
-        if not store.complete:
+        if not store.complete or must_recompute(store, warn):
             _sweep(puzzle, store, distance_done)
     return store
 

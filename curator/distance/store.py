@@ -78,6 +78,15 @@ class DistanceStore(DistanceFolder):
         check_file(path, meta, (self.manifest["positions"] + 1) // 2)
         return np.fromfile(path, dtype=np.uint8)
 
+    def damaged(self) -> str | None:
+        """What is wrong with the stored table (missing, or not as the manifest records it), or
+        None if it checks out."""
+        try:
+            self.load()
+        except StoreError as exc:
+            return str(exc)
+        return None
+
     def summary(self) -> dict[str, Any]:
         """What `curator info --json` prints: the table's rows (positions per distance) under
         `layers`, the key every kind's rows have there."""
