@@ -292,7 +292,7 @@ def test_cli_unreachable_scheduler_is_one_line_exit_1(tmp_path):
     assert lines[-1].startswith(f"error: cannot reach the Dask scheduler at {address}: ")
 
 
-@pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1", "http://127.0.0.1:8786"])
+@pytest.mark.parametrize("address", ["nonsense", "tcp://127.0.0.1", "http://127.0.0.1:8786", "tcp://127.0.0.1:99999"])
 def test_cli_malformed_scheduler_address_is_a_usage_error(tmp_path, address):
     result = runner.invoke(app, ["analyze", str(PUZZLES / "triangle.toml"), "-o", str(tmp_path),
                                  "--scheduler", address])

@@ -334,9 +334,12 @@ def check_address(address: str) -> None:
     except ImportError:
         raise ClusterError("a Dask scheduler needs Dask: pip install 'curator[cluster]'") from None
     try:
-        get_address_host_port(address)
+        _, port = get_address_host_port(address)
     except ValueError as exc:
         raise ValueError(f"{address!r} is not a scheduler address like tcp://HOST:8786 ({exc})") from None
+    if not 0 < port < 65536:
+        raise ValueError(f"{address!r} is not a scheduler address like tcp://HOST:8786 (port {port} is not "
+                         "1..65535)")
 
 
 class ClusterExecutor:
