@@ -286,11 +286,7 @@ def arrange(pool: Sequence[Level], size: int, curve: Curve, name: Naming = same_
     """
     rules = variety_rules(variety, VARIETY, name)
     usable = sorted(candidates(pool), key=lambda lv: (lv.difficulty, lv.pieces, lv.layer, lv.rank))
-    if size > len(usable):
-        raise (EmptyPool if not usable else SelectionError)(
-            f"{name('size')} {size} is larger than the pool of {len(usable)} candidate levels; "
-            "widen the filters or the pool"
-        )
+    _check_room(size, len(usable), name, "candidate levels", "the filters or the pool")
     arranging = _Arranging(usable, curve.fractions(size), rules)
     arranging.choose()
     if "counts" in rules:
@@ -550,9 +546,7 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     set_of = group or (lambda level: level.connected_set)
     # a distance of 0 or None: solved already, or not solvable
     usable = sorted((lv for lv in pool if lv.distance), key=lambda lv: (lv.distance, lv.rank))
-    if size > len(usable):
-        raise (EmptyPool if not usable else SelectionError)(
-            f"{name('size')} {size} is larger than the pool of {len(usable)} levels; widen the filters")
+    _check_room(size, len(usable), name, "levels", "the filters")
     distances = np.array([lv.distance for lv in usable], dtype=float)
     numbers: dict[Hashable, int] = {}
     sets = np.array([numbers.setdefault(set_of(lv), len(numbers)) for lv in usable], dtype=np.int64)
@@ -577,6 +571,14 @@ def arrange_sets(pool: Sequence, size: int, curve: Curve, name: Naming = same_na
     for slot, index in zip(order, chosen):
         slots[slot] = Slot(float(targets[slot]), usable[index], float(distances[index]))
     return Pack(curve.name, len(usable), tuple(cast(list[Slot], slots)))  # every slot is filled
+
+
+def _check_room(size: int, usable: int, name: Naming, noun: str, widen: str) -> None:
+    """SelectionError if a pack of `size` levels does not fit in its `usable` candidates;
+    EmptyPool if there are none, so that the caller can say where levels are."""
+    if size > usable:
+        raise (EmptyPool if not usable else SelectionError)(
+            f"{name('size')} {size} is larger than the pool of {usable} {noun}; widen {widen}")
 
 
 def check_pack_sizes(size: int, pool: int, seed: int, name: Naming = same_name) -> None:
